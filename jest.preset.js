@@ -1,0 +1,30 @@
+// Shared Jest settings for every workspace: @swc/jest with decorator metadata (Nest DI needs it),
+// Nest's ESM packages transformed, and @arbiter/* resolved to library sources so tests never need a build.
+const path = require('node:path');
+
+const libs = ['platform', 'contracts', 'feel', 'rule-engine', 'auth', 'dmn'];
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.(t|j)s$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
+  ],
+  moduleNameMapper: Object.fromEntries(
+    libs.map((lib) => [`^@arbiter/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),
+  ),
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 30000,
+};
