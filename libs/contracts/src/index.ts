@@ -1,1 +1,3 @@
-export {};
+export * from './cloud-event';
+export * from './subjects';
+export * from './errors';

@@ -1,1 +1,11 @@
-export {};
+export * from './config';
+export * from './context';
+export * from './database';
+export * from './events';
+export * from './errors';
+export * from './health';
+export * from './logging';
+export * from './telemetry';
+export * from './http';
+export * from './pagination';
+export * from './testing';

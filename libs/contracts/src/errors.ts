@@ -1,0 +1,40 @@
+/** Error codes shared by every service. Each service adds its own domain codes beside these. */
+export const CommonErrorCodes = {
+  ValidationFailed: 'VALIDATION_FAILED',
+  MalformedJson: 'MALFORMED_JSON',
+  UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  RouteNotFound: 'ROUTE_NOT_FOUND',
+  MethodNotAllowed: 'METHOD_NOT_ALLOWED',
+  NotFound: 'NOT_FOUND',
+  Conflict: 'CONFLICT',
+  Unauthorized: 'UNAUTHORIZED',
+  Forbidden: 'FORBIDDEN',
+  RateLimited: 'RATE_LIMITED',
+  ServiceUnavailable: 'SERVICE_UNAVAILABLE',
+  InternalError: 'INTERNAL_ERROR',
+} as const;
+
+/** Body of every decisions-service and control-plane error. */
+export interface ErrorBody {
+  error: string;
+  code: string;
+  traceId: string;
+  /** One entry per bad field, on validation failures. */
+  details?: { field: string; message: string }[];
+}
+
+/** Envelope of identity's hosted endpoints (success and failure alike). */
+export interface HostedEnvelope<T = unknown> {
+  isSuccess: boolean;
+  result: T | null;
+  errors: { code: string; message: string }[];
+  timestamp: string;
+}
+
+/** Error body of the experience service. */
+export interface ExperienceErrorBody {
+  error: string;
+  code: string;
+  timestamp: string;
+}

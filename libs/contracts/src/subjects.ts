@@ -1,0 +1,63 @@
+/**
+ * Event subjects, `arbiter.<area>.<event>`. Payload types below are the contract between services;
+ * the map `EventPayloads` ties each subject to its payload so `publish`/`subscribe` are typed.
+ */
+export const Subjects = {
+  RuleSetChanged: 'arbiter.ruleset.changed',
+  CanaryChanged: 'arbiter.canary.changed',
+  DecisionTableChanged: 'arbiter.decision-table.changed',
+  TokenRevoked: 'arbiter.auth.token-revoked',
+  LicenseRevoked: 'arbiter.license.revoked',
+} as const;
+
+export type Subject = (typeof Subjects)[keyof typeof Subjects];
+
+/** A rule set was saved, activated or its cache invalidated. `revision` increases with every change. */
+export interface RuleSetChangedEvent {
+  workflowName: string;
+  tenantId: string;
+  version: number | null;
+  /** `saved`, `activated`, `invalidated`, `submitted`, `approved`, `rejected`. */
+  change: 'saved' | 'activated' | 'invalidated' | 'submitted' | 'approved' | 'rejected';
+  revision: number;
+  actor: string;
+  occurredAt: string;
+}
+
+export interface CanaryChangedEvent {
+  rolloutId: string;
+  workflowName: string;
+  tenantId: string;
+  version: number;
+  status: 'Active' | 'Promoted' | 'RolledBack';
+  occurredAt: string;
+}
+
+export interface DecisionTableChangedEvent {
+  tableId: string;
+  tenantId: string;
+  version: number | null;
+  change: 'created' | 'updated' | 'deleted';
+  occurredAt: string;
+}
+
+export interface TokenRevokedEvent {
+  jti: string;
+  /** ISO timestamp after which the token is expired anyway and the denylist entry can go. */
+  expiresAt: string;
+  tenantId?: string;
+}
+
+export interface LicenseRevokedEvent {
+  licenseKey: string;
+  reason: string;
+  revokedAt: string;
+}
+
+export interface EventPayloads {
+  'arbiter.ruleset.changed': RuleSetChangedEvent;
+  'arbiter.canary.changed': CanaryChangedEvent;
+  'arbiter.decision-table.changed': DecisionTableChangedEvent;
+  'arbiter.auth.token-revoked': TokenRevokedEvent;
+  'arbiter.license.revoked': LicenseRevokedEvent;
+}

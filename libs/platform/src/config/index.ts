@@ -1,0 +1,4 @@
+export * from './environment';
+export * from './configuration';
+export * from './config-binding';
+export * from './configuration.module';

@@ -1,0 +1,36 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RequestContext, resolveTenant } from './request-context';
+
+const TENANT_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * First step of the pipeline: opens the request context (correlation id, tenant from header or the
+ * ambient default, header actor). Authentication later upgrades the tenant from the token claim.
+ */
+@Injectable()
+export class RequestContextMiddleware implements NestMiddleware {
+  use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+    const incoming = header(req, 'x-correlation-id') ?? header(req, 'x-request-id');
+    const correlationId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    const rawTenant = header(req, 'x-tenant-id')?.trim();
+    // A malformed tenant header is ignored here and refused by the error filter path below.
+    const headerTenantId = rawTenant && TENANT_ID.test(rawTenant) ? rawTenant : undefined;
+    res.setHeader('x-correlation-id', correlationId);
+    RequestContext.run(
+      {
+        correlationId,
+        headerTenantId,
+        headerActor: header(req, 'x-actor')?.slice(0, 256),
+        tenantId: resolveTenant({ headerTenantId, ambientTenantId: RequestContext.current()?.tenantId }),
+      },
+      next,
+    );
+  }
+}

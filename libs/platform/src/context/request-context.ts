@@ -1,0 +1,89 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+
+export const DEFAULT_TENANT = 'default';
+export const DEFAULT_ACTOR = 'control-plane';
+
+/** Who is calling, for which tenant, under which correlation id. One per request or job. */
+export interface RequestContextData {
+  correlationId: string;
+  /** Tenant from header or ambient default; replaced by the token's `tenant_id` claim once verified. */
+  tenantId: string;
+  /** From `x-tenant-id`, kept to tell a claimed tenant from a requested one. */
+  headerTenantId?: string;
+  headerActor?: string;
+  /** Set by authentication. */
+  user?: AuthenticatedUser;
+}
+
+export interface AuthenticatedUser {
+  id: string;
+  name: string;
+  tenantId?: string;
+  roles: string[];
+  permissions: string[];
+  tokenId?: string;
+  claims: Record<string, unknown>;
+}
+
+const storage = new AsyncLocalStorage<RequestContextData>();
+
+/** Ambient request context (AsyncLocalStorage): tenant, actor and correlation id of the current work. */
+export const RequestContext = {
+  run<T>(data: Partial<RequestContextData>, fn: () => T): T {
+    const context: RequestContextData = {
+      correlationId: data.correlationId ?? randomUUID(),
+      tenantId: data.tenantId ?? DEFAULT_TENANT,
+      ...data,
+    } as RequestContextData;
+    return storage.run(context, fn);
+  },
+
+  current(): RequestContextData | undefined {
+    return storage.getStore();
+  },
+
+  tenantId(): string {
+    return storage.getStore()?.tenantId ?? DEFAULT_TENANT;
+  },
+
+  correlationId(): string | undefined {
+    return storage.getStore()?.correlationId;
+  },
+
+  /** Actor resolution per spec: body `actor`, authenticated user name, header `X-Actor`, `control-plane`. */
+  actor(bodyActor?: string | null): string {
+    const context = storage.getStore();
+    return nonEmpty(bodyActor) ?? nonEmpty(context?.user?.name) ?? nonEmpty(context?.headerActor) ?? DEFAULT_ACTOR;
+  },
+
+  /** Called by authentication once the token is verified: the claim outranks the header. */
+  setUser(user: AuthenticatedUser): void {
+    const context = storage.getStore();
+    if (!context) return;
+    context.user = user;
+    context.tenantId = resolveTenant({
+      claimTenantId: user.tenantId,
+      headerTenantId: context.headerTenantId,
+    });
+  },
+};
+
+function nonEmpty(value: string | null | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** Tenant resolution per spec: claim `tenant_id`, header `x-tenant-id`, ambient tenant, `default`. */
+export function resolveTenant(sources: {
+  claimTenantId?: string | null;
+  headerTenantId?: string | null;
+  ambientTenantId?: string | null;
+}): string {
+  return (
+    nonEmpty(sources.claimTenantId) ??
+    nonEmpty(sources.headerTenantId) ??
+    nonEmpty(sources.ambientTenantId) ??
+    DEFAULT_TENANT
+  );
+}

@@ -1,0 +1,21 @@
+/** Settings shared by every app's database: which role the unit of work runs as, pool size. */
+export interface DatabaseOptions {
+  /** Configuration key holding the connection string, e.g. `ConnectionStrings:RuleControlPlaneDb`. */
+  connectionStringKey: string;
+  entities: Function[];
+  migrations: Function[];
+  /** Role that tenant transactions `SET LOCAL ROLE` to (`Database:ApplicationRole`, default arbiter_app). */
+  applicationRole?: string;
+  poolSize?: number;
+}
+
+let currentRole = 'arbiter_app';
+
+/** The application role for migrations being run (they are instantiated by TypeORM without arguments). */
+export function migrationApplicationRole(): string {
+  return currentRole;
+}
+
+export function setMigrationApplicationRole(role: string): void {
+  currentRole = role;
+}

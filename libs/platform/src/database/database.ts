@@ -1,0 +1,86 @@
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EmbeddedPostgres } from './embedded-postgres';
+import { DatabaseTarget, redact } from './connection-string';
+import { setMigrationApplicationRole } from './database.settings';
+import { assertIdentifier } from './tenant-isolation';
+
+export interface DatabaseStartOptions {
+  target: DatabaseTarget;
+  entities: Function[];
+  migrations: Function[];
+  applicationRole: string;
+  poolSize: number;
+  name: string;
+}
+
+/**
+ * The database of one service: a TypeORM DataSource over `pg`, either to a real PostgreSQL or to the
+ * embedded PGlite socket. Migrations run at start (never `synchronize`).
+ */
+export class Database {
+  private readonly logger = new Logger('Database');
+
+  private constructor(
+    readonly dataSource: DataSource,
+    readonly applicationRole: string,
+    readonly description: string,
+    private readonly embedded: EmbeddedPostgres | null,
+  ) {}
+
+  static async start(options: DatabaseStartOptions): Promise<Database> {
+    assertIdentifier(options.applicationRole, 'Database:ApplicationRole');
+    const embedded = options.target.kind === 'pglite' ? await EmbeddedPostgres.start(options.target.dataDir) : null;
+    const connection = embedded
+      ? { ...embedded.connectionOptions }
+      : { url: (options.target as { url: string }).url };
+    const dataSource = new DataSource({
+      type: 'postgres',
+      ...connection,
+      entities: options.entities,
+      migrations: options.migrations,
+      migrationsTableName: 'schema_migrations',
+      synchronize: false,
+      migrationsRun: false,
+      logging: false,
+      extra: { max: options.poolSize, connectionTimeoutMillis: 10_000 },
+    });
+    const description =
+      options.target.kind === 'pglite'
+        ? `pglite://${options.target.dataDir ?? 'memory'}`
+        : redact(options.target.url);
+    try {
+      await dataSource.initialize();
+      setMigrationApplicationRole(options.applicationRole);
+      await dataSource.runMigrations({ transaction: 'all' });
+    } catch (error) {
+      if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);
+      await embedded?.stop();
+      throw new Error(`Database ${options.name} (${description}) could not start: ${(error as Error).message}`);
+    }
+    return new Database(dataSource, options.applicationRole, description, embedded);
+  }
+
+  /** Cheap liveness probe with a deadline, for /health. */
+  async ping(timeoutMs = 2000): Promise<boolean> {
+    if (!this.dataSource.isInitialized) return false;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+      });
+      await Promise.race([this.dataSource.query('SELECT 1'), deadline]);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.embedded?.stop();
+    this.logger.log(`closed ${this.description}`);
+  }
+}

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import { RequestContext } from '../context/request-context';
+import { Database } from './database';
+
+export interface UnitOfWorkOptions {
+  /** Defaults to the ambient request context's tenant. */
+  tenantId?: string;
+  isolation?: IsolationLevel;
+  /**
+   * Administrators' cross-tenant reads (e.g. the global audit): lifts the tenant read filter for this
+   * transaction only. Writes are still checked against `tenantId`.
+   */
+  acrossTenants?: boolean;
+}
+
+/**
+ * One transaction = one unit of work, running as the application role with the tenant set
+ * transaction-locally (`set_config(…, true)`), so row-level security applies to every statement and
+ * nothing leaks to the next user of the pooled connection. Repositories take the manager it passes.
+ */
+@Injectable()
+export class UnitOfWork {
+  constructor(private readonly database: Database) {}
+
+  run<T>(work: (manager: EntityManager) => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
+    const context = RequestContext.current();
+    const tenantId = options.tenantId ?? context?.tenantId ?? 'default';
+    const execute = async (manager: EntityManager) => {
+      await manager.query(`SET LOCAL ROLE ${this.database.applicationRole}`);
+      await manager.query(
+        `SELECT set_config('app.tenant_id', $1, true), set_config('app.actor', $2, true),
+                set_config('app.correlation_id', $3, true), set_config('app.all_tenants', $4, true)`,
+        [tenantId, RequestContext.actor(), context?.correlationId ?? '', options.acrossTenants ? 'on' : 'off'],
+      );
+      return work(manager);
+    };
+    const ds = this.database.dataSource;
+    return options.isolation ? ds.transaction(options.isolation, execute) : ds.transaction(execute);
+  }
+}

@@ -1,0 +1,59 @@
+import type { CloudEvent } from '@arbiter/contracts';
+import { CustomTransportStrategy, BaseRpcContext, Server } from '@nestjs/microservices';
+import { RequestContext } from '../context/request-context';
+import { EventBus, EventSubscription } from './event-bus';
+
+/** Context handed to `@EventPattern` handlers: the whole CloudEvent (tenant, correlation, id). */
+export class BusEventContext extends BaseRpcContext<[CloudEvent]> {
+  get event(): CloudEvent {
+    return this.getArgByIndex(0);
+  }
+}
+
+/**
+ * Nest's microservice transport over the platform EventBus, so event handlers are ordinary
+ * `@EventPattern('arbiter.ruleset.changed', { durable: 'control-plane-cache' })` methods, whichever bus
+ * (NATS or in-process) is configured. The handler receives the event's `data` and a BusEventContext,
+ * and runs inside a request context carrying the event's tenant and correlation id.
+ */
+export class EventBusTransport extends Server implements CustomTransportStrategy {
+  private readonly subscriptions: EventSubscription[] = [];
+
+  constructor(private readonly bus: EventBus) {
+    super();
+  }
+
+  async listen(callback: (error?: unknown) => void): Promise<void> {
+    try {
+      for (const [pattern, handler] of this.messageHandlers) {
+        if (!handler.isEventHandler) continue;
+        const extras = handler.extras ?? {};
+        const subscription = await this.bus.subscribe(
+          pattern,
+          (event) =>
+            RequestContext.run(
+              { tenantId: event.tenantid, correlationId: event.correlationid },
+              () => this.handleEvent(pattern, { pattern, data: event.data }, new BusEventContext([event])),
+            ),
+          { durable: extras.durable, queue: extras.queue },
+        );
+        this.subscriptions.push(subscription);
+      }
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.subscriptions.splice(0).map((s) => s.unsubscribe()));
+  }
+
+  on(): never {
+    throw new Error('EventBusTransport does not expose transport events');
+  }
+
+  unwrap<T>(): T {
+    return this.bus as T;
+  }
+}

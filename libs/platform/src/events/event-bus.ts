@@ -1,0 +1,91 @@
+import type { CloudEvent, EventPayloads } from '@arbiter/contracts';
+import { context, propagation } from '@opentelemetry/api';
+import { randomUUID } from 'node:crypto';
+import { RequestContext } from '../context/request-context';
+
+export type PayloadOf<S extends string> = S extends keyof EventPayloads ? EventPayloads[S] : unknown;
+
+export type EventHandler<T = unknown> = (event: CloudEvent<T>) => Promise<void> | void;
+
+export interface PublishOptions {
+  tenantId?: string;
+  correlationId?: string;
+}
+
+export interface SubscribeOptions {
+  /**
+   * Durable consumer name: on NATS a JetStream consumer, so events published while this node was down
+   * are delivered when it comes back. Ignored in process.
+   */
+  durable?: string;
+  /** Queue group: each event goes to one member of the group (work sharing between replicas). */
+  queue?: string;
+}
+
+export interface EventSubscription {
+  unsubscribe(): Promise<void>;
+}
+
+export interface BusStatus {
+  kind: 'nats' | 'in-process';
+  connected: boolean;
+  detail?: string;
+}
+
+/**
+ * Publish/subscribe between services and replicas, CloudEvents envelope on subjects
+ * `arbiter.<area>.<event>`. Subscriptions accept NATS wildcards (`*` one token, `>` the rest).
+ */
+export abstract class EventBus {
+  abstract publish<S extends string>(subject: S, data: PayloadOf<S>, options?: PublishOptions): Promise<void>;
+  abstract subscribe<S extends string>(
+    subject: S,
+    handler: EventHandler<PayloadOf<S>>,
+    options?: SubscribeOptions,
+  ): Promise<EventSubscription>;
+  abstract status(): BusStatus;
+  abstract close(): Promise<void>;
+}
+
+export function createCloudEvent<T>(source: string, subject: string, data: T, options: PublishOptions = {}): CloudEvent<T> {
+  const ambient = RequestContext.current();
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  const tenantId = options.tenantId ?? ambient?.tenantId;
+  const correlationId = options.correlationId ?? ambient?.correlationId;
+  return {
+    specversion: '1.0',
+    id: randomUUID(),
+    source,
+    type: subject,
+    time: new Date().toISOString(),
+    datacontenttype: 'application/json',
+    ...(tenantId ? { tenantid: tenantId } : {}),
+    ...(correlationId ? { correlationid: correlationId } : {}),
+    ...(carrier.traceparent ? { traceparent: carrier.traceparent } : {}),
+    data,
+  };
+}
+
+/** NATS subject matching: `*` matches one token, `>` one or more trailing tokens. */
+export function subjectMatches(pattern: string, subject: string): boolean {
+  if (pattern === subject) return true;
+  const p = pattern.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '>') return s.length > i;
+    if (i >= s.length) return false;
+    if (p[i] !== '*' && p[i] !== s[i]) return false;
+  }
+  return p.length === s.length;
+}
+
+export function isCloudEvent(value: unknown): value is CloudEvent {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as CloudEvent).specversion === '1.0' &&
+    typeof (value as CloudEvent).type === 'string' &&
+    'data' in value
+  );
+}

@@ -1,0 +1,81 @@
+import { Logger } from '@nestjs/common';
+import type { CloudEvent } from '@arbiter/contracts';
+import {
+  BusStatus,
+  createCloudEvent,
+  EventBus,
+  EventHandler,
+  EventSubscription,
+  PayloadOf,
+  PublishOptions,
+  SubscribeOptions,
+  subjectMatches,
+} from './event-bus';
+
+interface Registration {
+  pattern: string;
+  handler: EventHandler<any>;
+  queue?: string;
+}
+
+/**
+ * The single-node bus used when `ConnectionStrings:Cache` is empty: same contract as NATS, handlers run
+ * asynchronously after `publish` resolves, a failing handler is logged and never affects the publisher.
+ */
+export class InProcessEventBus extends EventBus {
+  private readonly logger = new Logger('EventBus');
+  private readonly registrations = new Set<Registration>();
+  private readonly queueCursor = new Map<string, number>();
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly source: string) {
+    super();
+  }
+
+  async publish<S extends string>(subject: S, data: PayloadOf<S>, options?: PublishOptions): Promise<void> {
+    this.deliver(createCloudEvent(this.source, subject, data, options));
+  }
+
+  /** Delivers an event built elsewhere (also used by the launcher to share one bus between apps). */
+  deliver(event: CloudEvent): void {
+    const matching = [...this.registrations].filter((r) => subjectMatches(r.pattern, event.type));
+    const groups = new Map<string, Registration[]>();
+    const targets: Registration[] = [];
+    for (const r of matching) {
+      if (!r.queue) targets.push(r);
+      else groups.set(r.queue, [...(groups.get(r.queue) ?? []), r]);
+    }
+    for (const [queue, members] of groups) {
+      const cursor = this.queueCursor.get(queue) ?? 0;
+      targets.push(members[cursor % members.length]);
+      this.queueCursor.set(queue, cursor + 1);
+    }
+    for (const target of targets) {
+      const run = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => target.handler(event))
+        .catch((error) => this.logger.error({ msg: 'event handler failed', subject: event.type, err: String(error) }))
+        .finally(() => this.pending.delete(run));
+      this.pending.add(run);
+    }
+  }
+
+  async subscribe<S extends string>(
+    subject: S,
+    handler: EventHandler<PayloadOf<S>>,
+    options: SubscribeOptions = {},
+  ): Promise<EventSubscription> {
+    const registration: Registration = { pattern: subject, handler, queue: options.queue };
+    this.registrations.add(registration);
+    return { unsubscribe: async () => void this.registrations.delete(registration) };
+  }
+
+  status(): BusStatus {
+    return { kind: 'in-process', connected: true };
+  }
+
+  /** Waits for handlers already started, then drops every subscription. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+    this.registrations.clear();
+  }
+}

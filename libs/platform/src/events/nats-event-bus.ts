@@ -1,0 +1,279 @@
+import { Logger } from '@nestjs/common';
+import type { CloudEvent } from '@arbiter/contracts';
+import { AckPolicy, DeliverPolicy, jetstream, JetStreamClient, jetstreamManager } from '@nats-io/jetstream';
+import { connect, headers as natsHeaders, NatsConnection, Subscription } from '@nats-io/transport-node';
+import {
+  BusStatus,
+  createCloudEvent,
+  EventBus,
+  EventHandler,
+  EventSubscription,
+  isCloudEvent,
+  PayloadOf,
+  PublishOptions,
+  SubscribeOptions,
+} from './event-bus';
+
+export interface NatsEventBusOptions {
+  servers: string[];
+  /** Service name, used as the CloudEvents source and the connection name. */
+  source: string;
+  /** JetStream stream capturing `arbiter.>` so durable consumers survive restarts. */
+  streamName?: string;
+  /** How long the stream keeps events (ms). */
+  streamMaxAgeMs?: number;
+  /** Events published before the first connection are kept (up to this many) and sent on connect. */
+  maxBufferedBeforeConnect?: number;
+}
+
+interface Pending {
+  subject: string;
+  event: CloudEvent;
+}
+
+interface Wanted {
+  subject: string;
+  handler: EventHandler<any>;
+  options: SubscribeOptions;
+  active?: { stop(): Promise<void> };
+  cancelled?: boolean;
+}
+
+const STREAM_SUBJECTS = 'arbiter.>';
+
+/**
+ * NATS implementation (`@nats-io/transport-node`, the client Nest's NATS transport uses too).
+ * Connects in the background and never blocks startup or a request: while NATS is down, publishes
+ * are buffered by the client (or by us before the first connection), subscriptions are re-established
+ * on reconnect, and the status is reported to /health. Subjects under `arbiter.>` go to a JetStream
+ * stream, so `durable` subscribers get what was published while they were away.
+ */
+export class NatsEventBus extends EventBus {
+  private readonly logger = new Logger('EventBus');
+  private connection: NatsConnection | null = null;
+  private js: JetStreamClient | null = null;
+  private streamReady = false;
+  private connected = false;
+  private closed = false;
+  private lastError: string | undefined;
+  private readonly beforeConnect: Pending[] = [];
+  private readonly wanted = new Set<Wanted>();
+  private readonly ready: Promise<void>;
+  private readonly streamName: string;
+
+  constructor(private readonly options: NatsEventBusOptions) {
+    super();
+    this.streamName = options.streamName ?? 'ARBITER';
+    this.ready = this.connectInBackground();
+  }
+
+  /** Resolves once the first connection is up (tests and health use it; the app never waits on it). */
+  whenConnected(timeoutMs = 10_000): Promise<boolean> {
+    return Promise.race([
+      this.ready.then(() => this.connected),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref()),
+    ]);
+  }
+
+  private async connectInBackground(): Promise<void> {
+    let nc: NatsConnection;
+    try {
+      nc = await connect({
+        servers: this.options.servers,
+        name: this.options.source,
+        reconnect: true,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 1000,
+        waitOnFirstConnect: true,
+        pingInterval: 10_000,
+      });
+    } catch (error) {
+      this.lastError = (error as Error).message;
+      this.logger.error({ msg: 'NATS connection failed', servers: this.options.servers, err: this.lastError });
+      return;
+    }
+    if (this.closed) {
+      await nc.close().catch(() => undefined);
+      return;
+    }
+    this.connection = nc;
+    this.connected = true;
+    this.logger.log({ msg: 'NATS connected', server: nc.getServer() });
+    void this.watchStatus(nc);
+    await this.ensureStream(nc);
+    for (const w of this.wanted) await this.activate(w);
+    for (const p of this.beforeConnect.splice(0)) await this.send(p.subject, p.event);
+  }
+
+  private async watchStatus(nc: NatsConnection) {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect') {
+        this.connected = false;
+        this.logger.warn({ msg: 'NATS disconnected; reconnecting', server: (s as { server?: string }).server });
+      } else if (s.type === 'reconnect') {
+        this.connected = true;
+        this.logger.log({ msg: 'NATS reconnected', server: (s as { server?: string }).server });
+        if (!this.streamReady) await this.ensureStream(nc);
+      } else if (s.type === 'error') {
+        this.lastError = String((s as { error?: unknown }).error);
+        this.logger.warn({ msg: 'NATS error', err: this.lastError });
+      }
+    }
+  }
+
+  private async ensureStream(nc: NatsConnection) {
+    try {
+      const jsm = await jetstreamManager(nc, { timeout: 5000 });
+      const config = {
+        name: this.streamName,
+        subjects: [STREAM_SUBJECTS],
+        max_age: (this.options.streamMaxAgeMs ?? 24 * 3600_000) * 1_000_000,
+      };
+      try {
+        await jsm.streams.info(this.streamName);
+        await jsm.streams.update(this.streamName, { subjects: config.subjects, max_age: config.max_age });
+      } catch {
+        await jsm.streams.add(config);
+      }
+      this.js = jetstream(nc);
+      this.streamReady = true;
+    } catch (error) {
+      this.lastError = `JetStream unavailable: ${(error as Error).message}`;
+      this.logger.warn({ msg: 'JetStream unavailable; using core NATS only (no durable delivery)', err: String(error) });
+    }
+  }
+
+  async publish<S extends string>(subject: S, data: PayloadOf<S>, options?: PublishOptions): Promise<void> {
+    const event = createCloudEvent(this.options.source, subject, data, options);
+    if (!this.connection) {
+      const max = this.options.maxBufferedBeforeConnect ?? 10_000;
+      if (this.beforeConnect.length >= max) {
+        const dropped = this.beforeConnect.shift();
+        this.logger.error({ msg: 'NATS not connected: event buffer full, oldest event dropped', subject: dropped?.subject });
+      }
+      this.beforeConnect.push({ subject, event });
+      return;
+    }
+    await this.send(subject, event);
+  }
+
+  private async send(subject: string, event: CloudEvent) {
+    const nc = this.connection!;
+    const payload = JSON.stringify(event);
+    const h = natsHeaders();
+    h.set('Nats-Msg-Id', event.id);
+    if (event.traceparent) h.set('traceparent', event.traceparent);
+    try {
+      if (this.js && this.streamReady && this.connected && subject.startsWith('arbiter.')) {
+        await this.js.publish(subject, payload, { msgID: event.id, headers: h, timeout: 2000 });
+      } else {
+        // Core publish: while reconnecting, the client buffers it and sends it on reconnect.
+        nc.publish(subject, payload, { headers: h });
+      }
+    } catch (error) {
+      // JetStream ack failed (NATS restarting): fall back to the client's reconnect buffer.
+      this.logger.warn({ msg: 'JetStream publish failed; sent on core NATS', subject, err: String(error) });
+      nc.publish(subject, payload, { headers: h });
+    }
+  }
+
+  async subscribe<S extends string>(
+    subject: S,
+    handler: EventHandler<PayloadOf<S>>,
+    options: SubscribeOptions = {},
+  ): Promise<EventSubscription> {
+    const wanted: Wanted = { subject, handler, options };
+    this.wanted.add(wanted);
+    if (this.connection) await this.activate(wanted);
+    return {
+      unsubscribe: async () => {
+        wanted.cancelled = true;
+        this.wanted.delete(wanted);
+        await wanted.active?.stop();
+      },
+    };
+  }
+
+  private decode(data: Uint8Array, subject: string): CloudEvent | null {
+    try {
+      const parsed = JSON.parse(new TextDecoder().decode(data));
+      return isCloudEvent(parsed) ? parsed : { ...createCloudEvent('unknown', subject, parsed), id: 'raw' };
+    } catch {
+      this.logger.warn({ msg: 'dropping undecodable message', subject });
+      return null;
+    }
+  }
+
+  private async dispatch(w: Wanted, event: CloudEvent) {
+    try {
+      await w.handler(event);
+      return true;
+    } catch (error) {
+      this.logger.error({ msg: 'event handler failed', subject: event.type, err: String(error) });
+      return false;
+    }
+  }
+
+  private async activate(w: Wanted) {
+    const nc = this.connection!;
+    if (w.options.durable && this.streamReady && w.subject.startsWith('arbiter.')) {
+      const jsm = await jetstreamManager(nc);
+      const durable = w.options.durable.replace(/[^A-Za-z0-9_-]/g, '_');
+      try {
+        await jsm.consumers.info(this.streamName, durable);
+      } catch {
+        await jsm.consumers.add(this.streamName, {
+          durable_name: durable,
+          filter_subject: w.subject,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.New,
+          ack_wait: 30_000_000_000,
+          max_deliver: 5,
+        });
+      }
+      const consumer = await this.js!.consumers.get(this.streamName, durable);
+      const messages = await consumer.consume({ max_messages: 256 });
+      void (async () => {
+        for await (const m of messages) {
+          const event = this.decode(m.data, m.subject);
+          if (!event) {
+            m.term();
+            continue;
+          }
+          if (await this.dispatch(w, event)) m.ack();
+          else m.nak(1000);
+        }
+      })();
+      w.active = { stop: async () => void (await messages.close()) };
+      return;
+    }
+    const sub: Subscription = nc.subscribe(w.subject, {
+      queue: w.options.queue,
+      callback: (err, m) => {
+        if (err) return;
+        const event = this.decode(m.data, m.subject);
+        if (event) void this.dispatch(w, event);
+      },
+    });
+    w.active = { stop: async () => sub.unsubscribe() };
+  }
+
+  status(): BusStatus {
+    return {
+      kind: 'nats',
+      connected: this.connected,
+      ...(this.connected ? {} : { detail: this.lastError ?? 'connecting' }),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const nc = this.connection;
+    if (!nc) return;
+    try {
+      await nc.drain();
+    } catch {
+      await nc.close().catch(() => undefined);
+    }
+  }
+}

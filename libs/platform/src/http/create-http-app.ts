@@ -1,0 +1,64 @@
+import { INestApplication, LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import { AllExceptionsFilter } from '../errors/all-exceptions.filter';
+import { EnvelopeSelector } from '../errors/error-envelope';
+import { createValidationPipe } from '../errors/validation';
+import { EventBus } from '../events/event-bus';
+import { EventBusTransport } from '../events/event-bus.transport';
+
+export interface HttpAppOptions {
+  title: string;
+  description: string;
+  version: string;
+  envelope: EnvelopeSelector;
+  bodyLimitBytes: number;
+  logger: LoggerService;
+  /** Standalone deployables drain on SIGTERM/SIGINT; the one-process launcher handles signals itself. */
+  handleSignals: boolean;
+  /** Extra body parsers (e.g. multipart for imports) registered on the Fastify instance. */
+  configureFastify?: (fastify: any) => void | Promise<void>;
+}
+
+/**
+ * Every service's HTTP host: Nest on Fastify, the platform's validation pipe and error filter,
+ * OpenAPI at /docs (UI) and /docs-json, event handlers wired to the bus through EventBusTransport.
+ */
+export async function createHttpApp(module: unknown, options: HttpAppOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: options.bodyLimitBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    genReqId: () => randomUUID(),
+    disableRequestLogging: true,
+  });
+  const fastify = adapter.getInstance();
+  // JSON APIs: a text/plain body is an unsupported media type, not a string to validate.
+  fastify.removeContentTypeParser('text/plain');
+  await options.configureFastify?.(fastify);
+
+  const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
+    logger: options.logger,
+    abortOnError: false,
+  });
+  app.useGlobalFilters(new AllExceptionsFilter(options.envelope));
+  app.useGlobalPipes(createValidationPipe());
+  app.enableCors();
+  if (options.handleSignals) app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+
+  const document = SwaggerModule.createDocument(
+    app as unknown as INestApplication,
+    new DocumentBuilder()
+      .setTitle(options.title)
+      .setDescription(options.description)
+      .setVersion(options.version)
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app as unknown as INestApplication, document, { jsonDocumentUrl: 'docs-json' });
+
+  app.connectMicroservice({ strategy: new EventBusTransport(app.get(EventBus)) }, { inheritAppConfig: true });
+  return app;
+}

@@ -1,0 +1,2 @@
+export * from './create-http-app';
+export * from './platform-http.module';
