@@ -26,5 +26,7 @@ module.exports = {
     libs.map((lib) => [`^@arbiter/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),
   ),
   moduleFileExtensions: ['ts', 'js', 'json'],
+  testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
+  setupFiles: [path.join(__dirname, 'jest.setup.js')],
   testTimeout: 30000,
 };

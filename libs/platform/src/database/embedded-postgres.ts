@@ -27,7 +27,7 @@ export class EmbeddedPostgres {
 
   /** `pg` connection options for the socket. */
   get connectionOptions() {
-    return { host: this.socketDir, port: 5432, user: 'postgres', database: 'postgres' };
+    return { host: this.socketDir, port: 5432, username: 'postgres', database: 'postgres' };
   }
 
   async stop(): Promise<void> {

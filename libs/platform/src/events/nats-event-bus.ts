@@ -60,6 +60,8 @@ export class NatsEventBus extends EventBus {
   private readonly wanted = new Set<Wanted>();
   private readonly ready: Promise<void>;
   private readonly streamName: string;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private wakeRetry: (() => void) | undefined;
 
   constructor(private readonly options: NatsEventBusOptions) {
     super();
@@ -76,22 +78,33 @@ export class NatsEventBus extends EventBus {
   }
 
   private async connectInBackground(): Promise<void> {
-    let nc: NatsConnection;
-    try {
-      nc = await connect({
-        servers: this.options.servers,
-        name: this.options.source,
-        reconnect: true,
-        maxReconnectAttempts: -1,
-        reconnectTimeWait: 1000,
-        waitOnFirstConnect: true,
-        pingInterval: 10_000,
-      });
-    } catch (error) {
-      this.lastError = (error as Error).message;
-      this.logger.error({ msg: 'NATS connection failed', servers: this.options.servers, err: this.lastError });
-      return;
+    // First connection: our own retry loop (cancellable by close), so an unreachable NATS neither
+    // blocks startup nor keeps a closed bus alive. After that the client reconnects by itself.
+    let nc: NatsConnection | null = null;
+    let attempt = 0;
+    while (!this.closed && !nc) {
+      try {
+        nc = await connect({
+          servers: this.options.servers,
+          name: this.options.source,
+          reconnect: true,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 1000,
+          timeout: 2000,
+          pingInterval: 10_000,
+        });
+      } catch (error) {
+        this.lastError = (error as Error).message;
+        if (attempt++ % 30 === 0) {
+          this.logger.warn({ msg: 'NATS unreachable; retrying', servers: this.options.servers, err: this.lastError });
+        }
+        await new Promise<void>((resolve) => {
+          this.retryTimer = setTimeout(resolve, Math.min(2000, 250 * attempt));
+          this.wakeRetry = resolve;
+        });
+      }
     }
+    if (!nc) return;
     if (this.closed) {
       await nc.close().catch(() => undefined);
       return;
@@ -268,6 +281,8 @@ export class NatsEventBus extends EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.wakeRetry?.();
     const nc = this.connection;
     if (!nc) return;
     try {
