@@ -3,6 +3,7 @@
 const path = require('node:path');
 
 const libs = ['platform', 'contracts', 'feel', 'rule-engine', 'auth', 'dmn'];
+const apps = ['control-plane', 'decisions', 'identity'];
 
 module.exports = {
   testEnvironment: 'node',
@@ -20,11 +21,12 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
+    '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|@tokenizer|uint8array-extras|@borewit|content-disposition|cookie)/)',
   ],
-  moduleNameMapper: Object.fromEntries(
-    libs.map((lib) => [`^@arbiter/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),
-  ),
+  moduleNameMapper: Object.fromEntries([
+    ...libs.map((lib) => [`^@arbiter/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),
+    ...apps.map((app) => [`^@arbiter/${app}$`, path.join(__dirname, 'apps', app, 'src', 'index.ts')]),
+  ]),
   moduleFileExtensions: ['ts', 'js', 'json'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   setupFiles: [path.join(__dirname, 'jest.setup.js')],

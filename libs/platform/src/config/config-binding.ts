@@ -19,7 +19,15 @@ type KeyKind = 'string' | 'number' | 'boolean' | 'array' | 'dictionary';
 interface KeyBinding {
   property: string;
   key: string;
-  kind: KeyKind;
+  kind: KeyKind | 'auto';
+}
+
+function kindOfDefault(value: unknown): KeyKind {
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number') return 'number';
+  if (Array.isArray(value)) return 'array';
+  if (value !== null && typeof value === 'object') return 'dictionary';
+  return 'string';
 }
 
 const BINDINGS = Symbol('arbiter:config-bindings');
@@ -32,7 +40,9 @@ const BINDINGS = Symbol('arbiter:config-bindings');
 export function ConfigKey(key: string, kind?: KeyKind): PropertyDecorator {
   return (target, property) => {
     const declared = Reflect.getMetadata('design:type', target, property);
-    const inferred: KeyKind =
+    // Declared types come from decorator metadata; when a compiler does not emit them (inferred
+    // types under swc), the kind is taken from the property's default value at bind time.
+    const inferred: KeyKind | 'auto' =
       kind ??
       (declared === Number
         ? 'number'
@@ -40,9 +50,9 @@ export function ConfigKey(key: string, kind?: KeyKind): PropertyDecorator {
           ? 'boolean'
           : declared === Array
             ? 'array'
-            : declared === Object
-              ? 'dictionary'
-              : 'string');
+            : declared === String
+              ? 'string'
+              : 'auto');
     const list: KeyBinding[] = Reflect.getOwnMetadata(BINDINGS, target) ?? [
       ...(Reflect.getMetadata(BINDINGS, target) ?? []),
     ];
@@ -55,8 +65,13 @@ export function configKeysOf(type: new () => object): KeyBinding[] {
   return Reflect.getMetadata(BINDINGS, type.prototype) ?? [];
 }
 
-function convert(binding: KeyBinding, config: Configuration): { value?: unknown; problem?: string } {
-  const { key, kind } = binding;
+function convert(
+  binding: KeyBinding,
+  config: Configuration,
+  defaults: Record<string, unknown>,
+): { value?: unknown; problem?: string } {
+  const key = binding.key;
+  const kind = binding.kind === 'auto' ? kindOfDefault(defaults[binding.property]) : binding.kind;
   if (kind === 'array') return { value: config.getArray(key) };
   if (kind === 'dictionary') {
     const dict = config.getDictionary(key);
@@ -90,7 +105,7 @@ export function bindConfig<T extends object>(type: new () => T, config: Configur
   const badKeys: string[] = [];
   const bindings = configKeysOf(type);
   for (const binding of bindings) {
-    const { value, problem } = convert(binding, config);
+    const { value, problem } = convert(binding, config, instance as Record<string, unknown>);
     if (problem) {
       problems.push(problem);
       badKeys.push(binding.key);

@@ -1,2 +1,4 @@
 export * from './create-http-app';
 export * from './platform-http.module';
+export * from './http.settings';
+export * from './service-host';

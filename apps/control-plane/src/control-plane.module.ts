@@ -1,0 +1,37 @@
+import {
+  ConfigurationModule,
+  DatabaseModule,
+  EventBusModule,
+  HealthModule,
+  PlatformHttpModule,
+  ServiceContext,
+} from '@arbiter/platform';
+import { DynamicModule, Module } from '@nestjs/common';
+import { CONTROL_PLANE_MIGRATIONS } from './database/migrations';
+import { RuntimeInfoController } from './runtime-info/runtime-info.controller';
+import { CONTROL_PLANE_SETTINGS } from './settings/control-plane.settings';
+
+@Module({})
+export class ControlPlaneModule {
+  static register(context: ServiceContext): DynamicModule {
+    return {
+      module: ControlPlaneModule,
+      imports: [
+        ConfigurationModule.forRoot({
+          configuration: context.configuration,
+          environment: context.environment,
+          settings: CONTROL_PLANE_SETTINGS,
+        }),
+        DatabaseModule.forRoot({
+          connectionStringKey: 'ConnectionStrings:RuleControlPlaneDb',
+          entities: [],
+          migrations: CONTROL_PLANE_MIGRATIONS,
+        }),
+        EventBusModule.forRoot({ source: '/arbiter/control-plane', shared: context.sharedBus }),
+        HealthModule.forRoot({ service: 'control-plane' }),
+        PlatformHttpModule,
+      ],
+      controllers: [RuntimeInfoController],
+    };
+  }
+}

@@ -1,0 +1,170 @@
+import { ConfigKey, ConfigurationError, EnvironmentName, isDevelopmentOrTesting, StartupRules } from '@arbiter/platform';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { accessSync, constants } from 'node:fs';
+
+/** `ConnectionStrings:*`: the database is required, the cache (NATS) optional. */
+export class ConnectionStringsSettings implements StartupRules {
+  @ConfigKey('ConnectionStrings:RuleControlPlaneDb')
+  @IsString()
+  ruleControlPlaneDb = '';
+
+  @ConfigKey('ConnectionStrings:Cache')
+  @IsString()
+  cache = '';
+
+  assertStartupRules(): void {
+    if (!this.ruleControlPlaneDb.trim()) {
+      throw new ConfigurationError('ConnectionStrings:RuleControlPlaneDb is required and is empty', [
+        'ConnectionStrings:RuleControlPlaneDb',
+      ]);
+    }
+  }
+}
+
+/** `RuleControlPlane:*`: maker-checker, notifications, canary, signed audit. */
+export class RuleControlPlaneSettings implements StartupRules {
+  @ConfigKey('RuleControlPlane:RequireApproval')
+  @IsBoolean()
+  requireApproval = true;
+
+  @ConfigKey('RuleControlPlane:NotifyOnStateChange')
+  @IsBoolean()
+  notifyOnStateChange = true;
+
+  @ConfigKey('RuleControlPlane:EnableCanary')
+  @IsBoolean()
+  enableCanary = true;
+
+  @ConfigKey('RuleControlPlane:AuditSignerKeyId')
+  @IsString()
+  auditSignerKeyId = 'audit-key-1';
+
+  @ConfigKey('RuleControlPlane:AuditPrivateKeyPemPath')
+  @IsString()
+  auditPrivateKeyPemPath = '';
+
+  assertStartupRules(environment: EnvironmentName): void {
+    if (isDevelopmentOrTesting(environment)) return;
+    const key = 'RuleControlPlane:AuditPrivateKeyPemPath';
+    if (!this.auditPrivateKeyPemPath.trim()) {
+      throw new ConfigurationError(`${key} is required outside Development and Testing (environment: ${environment})`, [key]);
+    }
+    try {
+      accessSync(this.auditPrivateKeyPemPath, constants.R_OK);
+    } catch {
+      throw new ConfigurationError(`${key} points to '${this.auditPrivateKeyPemPath}', which is missing or unreadable`, [key]);
+    }
+  }
+}
+
+/** `ControlPlaneAuth:*`: operator authentication (off by default, as the spec says). */
+export class ControlPlaneAuthSettings implements StartupRules {
+  @ConfigKey('ControlPlaneAuth:DisableAuthorization')
+  @IsBoolean()
+  disableAuthorization = true;
+
+  @ConfigKey('ControlPlaneAuth:SigningKey')
+  @IsString()
+  signingKey = '';
+
+  /** Extension: verify tokens against identity's JWKS instead of a shared key. */
+  @ConfigKey('ControlPlaneAuth:JwksUrl')
+  @IsString()
+  jwksUrl = '';
+
+  @ConfigKey('ControlPlaneAuth:Issuer')
+  @IsString()
+  issuer = '';
+
+  @ConfigKey('ControlPlaneAuth:Audience')
+  @IsString()
+  audience = '';
+
+  assertStartupRules(): void {
+    if (!this.disableAuthorization && !this.signingKey.trim() && !this.jwksUrl.trim()) {
+      throw new ConfigurationError(
+        'ControlPlaneAuth:SigningKey (or ControlPlaneAuth:JwksUrl) is required when ControlPlaneAuth:DisableAuthorization is false',
+        ['ControlPlaneAuth:SigningKey'],
+      );
+    }
+  }
+}
+
+/** `ControlPlaneRuntimeInfo:*`: what the public info endpoint reports. */
+export class RuntimeInfoSettings {
+  @ConfigKey('ControlPlaneRuntimeInfo:Version')
+  @IsString()
+  version = '';
+
+  @ConfigKey('ControlPlaneRuntimeInfo:ActivationProof')
+  @IsString()
+  activationProof = '';
+
+  @ConfigKey('ControlPlaneRuntimeInfo:Tier')
+  @IsIn(['Free', 'Licensed', 'Enterprise'])
+  tier = 'Free';
+
+  @ConfigKey('ControlPlaneRuntimeInfo:IsValid')
+  @IsBoolean()
+  isValid = false;
+
+  @ConfigKey('ControlPlaneRuntimeInfo:LicenseId')
+  @IsString()
+  licenseId = '';
+
+  @ConfigKey('ControlPlaneRuntimeInfo:AllowedFeatures')
+  @IsArray()
+  @IsString({ each: true })
+  allowedFeatures: string[] = [];
+}
+
+/** `RuleStoreConfigs:*`: file-backed store, runtime cache, change channel. */
+export class RuleStoreSettings {
+  @ConfigKey('RuleStoreConfigs:RootPath')
+  @IsString()
+  rootPath = '';
+
+  @ConfigKey('RuleStoreConfigs:EnableRuntimeCache')
+  @IsBoolean()
+  enableRuntimeCache = true;
+
+  @ConfigKey('RuleStoreConfigs:RuleChangeChannel')
+  @IsString()
+  ruleChangeChannel = 'rule-changes';
+}
+
+export const EXECUTION_ROUTER_MODES = ['Traditional', 'Rules', 'Hybrid', 'Shadow'] as const;
+export type ExecutionRouterMode = (typeof EXECUTION_ROUTER_MODES)[number];
+
+/** `RuleEngineOptions:ExecutionRouter:*` (also `RULEENGINE_EXECUTIONROUTER_MODE` / `…_CANDIDATEVERSION`). */
+export class ExecutionRouterSettings {
+  @ConfigKey('RuleEngineOptions:ExecutionRouter:Mode')
+  @IsIn(EXECUTION_ROUTER_MODES as unknown as string[])
+  mode: ExecutionRouterMode = 'Rules';
+
+  @ConfigKey('RuleEngineOptions:ExecutionRouter:ActiveVersion', 'number')
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  activeVersion?: number;
+
+  @ConfigKey('RuleEngineOptions:ExecutionRouter:CandidateVersion', 'number')
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  candidateVersion?: number;
+
+  @ConfigKey('RuleEngineOptions:ExecutionRouter:ComparisonStrategies')
+  @IsArray()
+  @IsIn(['OutputFacts', 'ExecutionTime'], { each: true })
+  comparisonStrategies: string[] = ['OutputFacts'];
+}
+
+export const CONTROL_PLANE_SETTINGS = [
+  ConnectionStringsSettings,
+  RuleControlPlaneSettings,
+  ControlPlaneAuthSettings,
+  RuntimeInfoSettings,
+  RuleStoreSettings,
+  ExecutionRouterSettings,
+];

@@ -1,0 +1,92 @@
+import { DynamicModule } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { bindConfig } from '../config/config-binding';
+import { Configuration, loadConfiguration } from '../config/configuration';
+import { EnvironmentName, resolveEnvironment } from '../config/environment';
+import { EnvelopeSelector } from '../errors/error-envelope';
+import { EventBus } from '../events/event-bus';
+import { createRootLogger, JsonLogger } from '../logging/logger';
+import { createHttpApp } from './create-http-app';
+import { HttpSettings } from './http.settings';
+
+/** What the platform needs to know to host one service. */
+export interface ServiceDefinition {
+  /** Short name: `control-plane`, `decisions`, `identity`. */
+  name: string;
+  title: string;
+  description: string;
+  version: string;
+  /** Folder with `default.json` and `<environment>.json`. */
+  configDir: string;
+  defaultPort: number;
+  envelope: EnvelopeSelector;
+  bodyLimitBytes?: number;
+  createModule(context: ServiceContext): DynamicModule;
+  configureFastify?: (fastify: any) => void | Promise<void>;
+}
+
+export interface ServiceContext {
+  configuration: Configuration;
+  environment: EnvironmentName;
+  /** Set by the one-process launcher so the three services share one in-process bus. */
+  sharedBus?: EventBus;
+}
+
+export interface StartServiceOptions {
+  /** Configuration values applied over the files (environment variables still win). */
+  overrides?: Record<string, string | number | boolean | null | undefined | string[]>;
+  env?: NodeJS.ProcessEnv;
+  environment?: EnvironmentName;
+  sharedBus?: EventBus;
+  port?: number;
+  host?: string;
+  handleSignals?: boolean;
+}
+
+export interface RunningService {
+  name: string;
+  app: NestFastifyApplication;
+  url: string;
+  configuration: Configuration;
+  close(): Promise<void>;
+}
+
+/**
+ * Loads and validates configuration (a bad key stops here, naming the key), builds the Nest app,
+ * starts the event handlers and listens. Used by each app's `main.ts`, by the one-process launcher
+ * and by the API tests, so all three start the same way.
+ */
+export async function startService(definition: ServiceDefinition, options: StartServiceOptions = {}): Promise<RunningService> {
+  const env = options.env ?? process.env;
+  const environment = options.environment ?? resolveEnvironment(env);
+  const configuration = loadConfiguration({ configDir: definition.configDir, environment, overrides: options.overrides, env });
+  if (env.PORT && !configuration.get('Http:Port')) configuration.set('Http:Port', env.PORT);
+  const http = bindConfig(HttpSettings, configuration);
+  const logger = new JsonLogger(
+    createRootLogger({ service: definition.name, level: configuration.get('Logging:Level') ?? undefined }),
+  );
+  const module = definition.createModule({ configuration, environment, sharedBus: options.sharedBus });
+  const app = await createHttpApp(module, {
+    title: definition.title,
+    description: definition.description,
+    version: definition.version,
+    envelope: definition.envelope,
+    bodyLimitBytes: configuration.get('Http:BodyLimitBytes') ? http.bodyLimitBytes : definition.bodyLimitBytes ?? http.bodyLimitBytes,
+    logger,
+    handleSignals: options.handleSignals ?? false,
+    configureFastify: definition.configureFastify,
+  });
+  try {
+    await app.startAllMicroservices();
+    const port = options.port ?? (configuration.get('Http:Port') ? http.port : definition.defaultPort);
+    await app.listen({ port, host: options.host ?? http.host });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  const address = app.getHttpServer().address();
+  const boundPort = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${boundPort}`;
+  logger.log({ msg: `${definition.name} listening`, url, environment }, 'Bootstrap');
+  return { name: definition.name, app, url, configuration, close: () => app.close() };
+}
