@@ -758,7 +758,7 @@ const JAVA_MATH: Record<string, (...a: number[]) => number> = {
   signum: Math.sign,
   cbrt: Math.cbrt,
 };
-function externalJava(def: FeelValue, paramNames: string[]): FeelFunction | null {
+export function externalJava(def: FeelValue, paramNames: string[]): FeelFunction | null {
   if (!isContext(def) || !isContext(def.java)) return null;
   const cls = def.java.class;
   const sigStr = def.java['method signature'];

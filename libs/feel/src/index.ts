@@ -433,3 +433,13 @@ setRangeParser((s: string) => {
 void parseDate;
 void parseTime;
 void parseDuration;
+
+export { callFunction as callFeelFunction, callNamed as callFeelFunctionNamed, externalJava as externalJavaFunction } from './compiler';
+
+/** Parse a FEEL type expression such as `list<number>` or `context<a: string>`. */
+export function parseTypeExpression(src: string): TypeNode {
+  const p = new Parser(src, { frames: [builtinFrame] });
+  const t = p.parseType();
+  p.expectEnd();
+  return t;
+}

@@ -117,6 +117,9 @@ export class Parser {
   }
 
   // ------------------------------------------------------------ entry points
+  expectEnd(): void {
+    if (this.tok.type !== 'eof') this.error(`Unexpected token '${this.tok.text}'`);
+  }
   parseExpressionRoot(): Node {
     const n = this.parseExpression();
     if (this.tok.type !== 'eof') this.error(this.tok.type === 'other' ? `Unexpected character '${this.tok.text}'` : `Unexpected token '${this.tok.text}'`);
