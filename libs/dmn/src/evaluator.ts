@@ -218,13 +218,21 @@ export class DmnEvaluator {
         return this.dtEvaluator(e.table, scope, this);
       case 'conditional': {
         const c = this.evalExpr(e.if, scope);
+        if (c !== null && typeof c !== 'boolean') return null;
         return c === true ? this.evalExpr(e.then, scope) : this.evalExpr(e.else, scope);
       }
       case 'filter': {
         const l = this.evalExpr(e.in, scope);
         if (l === null) return null;
         const list = Array.isArray(l) ? l : [l];
-        return list.filter((item) => this.evalExpr(e.match, new Scope({ item }, isContext(item) ? new Scope(item, scope) : scope)) === true);
+        const outList: FeelValue[] = [];
+        for (const item of list) {
+          const withItem = new Scope({ item }, scope);
+          const r = this.evalExpr(e.match, isContext(item) ? new Scope(item, withItem) : withItem);
+          if (r !== null && typeof r !== 'boolean') return null;
+          if (r === true) outList.push(item);
+        }
+        return outList;
       }
       case 'for': {
         const l = iterable(this.evalExpr(e.in, scope));
@@ -239,6 +247,7 @@ export class DmnEvaluator {
         if (l === null) return null;
         for (const x of l) {
           const r = this.evalExpr(e.satisfies, new Scope({ [e.variable]: x }, scope));
+          if (r !== null && typeof r !== 'boolean') return null;
           if (e.kind === 'some' && r === true) return true;
           if (e.kind === 'every' && r !== true) return false;
         }

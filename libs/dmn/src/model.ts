@@ -142,6 +142,7 @@ export function readExpression(n: XmlNode): Expression {
     case 'list':
       return { kind: 'list', typeRef, items: n.children.filter((c) => EXPRESSION_ELEMENTS.has(c.name)).map((c) => readExpression(c)) };
     case 'functionDefinition':
+    case 'encapsulatedLogic':
       return {
         kind: 'function',
         typeRef,

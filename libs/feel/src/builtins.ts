@@ -62,7 +62,7 @@ export class BuiltinFunction extends FeelFunction {
     const n = args.length;
     for (const s of this.sigs) {
       const req = s.required ?? s.params.length;
-      if (n >= req && (s.variadic || n <= s.params.length)) return s.impl(...args);
+      if (n >= req && (s.variadic || n <= s.params.length)) return s.impl(...unwrapScalars(s, args));
     }
     return warn(`${this.name}: no signature accepts ${n} argument(s)`);
   }
@@ -71,13 +71,12 @@ export class BuiltinFunction extends FeelFunction {
     const exact = this.sigs.filter((s) => s.params.slice(0, keys.length).join('\u0000') === keys.join('\u0000'));
     for (const s of [...exact, ...this.sigs]) {
       if (!keys.every((k) => s.params.includes(k))) continue;
-      const req = s.required ?? s.params.length;
-      if (!s.params.slice(0, req).every((p) => hasOwn(named, p))) continue;
       let last = -1;
       s.params.forEach((p, i) => {
         if (hasOwn(named, p)) last = i;
       });
       const args: V[] = [];
+      last = Math.max(last, (s.required ?? s.params.length) - 1);
       for (let i = 0; i <= last; i++) args.push(hasOwn(named, s.params[i]) ? named[s.params[i]] : null);
       if (s.variadic && last === s.params.length - 1) {
         const rest = named[s.params[last]];
@@ -85,10 +84,23 @@ export class BuiltinFunction extends FeelFunction {
         if (Array.isArray(rest)) args.push(...rest);
         else args.push(rest);
       }
-      return s.impl(...args);
+      return s.impl(...unwrapScalars(s, args));
     }
     return warn(`${this.name}: no signature accepts parameters ${keys.join(', ')}`);
   }
+}
+
+const SCALAR_PARAMS = new Set(['string', 'match', 'input', 'pattern', 'replacement', 'flags', 'delimiter', 'n', 'number', 'dividend', 'divisor', 'scale', 'start position', 'length', 'year', 'month', 'day', 'hour', 'minute', 'second', 'offset', 'grouping separator', 'decimal separator', 'position', 'negand']);
+function unwrapScalars(s: Sig, args: V[]): V[] {
+  let out = args;
+  for (let i = 0; i < args.length && i < s.params.length; i++) {
+    const a = args[i];
+    if (Array.isArray(a) && a.length === 1 && SCALAR_PARAMS.has(s.params[i]) && !(s.variadic && i === s.params.length - 1)) {
+      if (out === args) out = [...args];
+      out[i] = a[0];
+    }
+  }
+  return out;
 }
 
 export const builtins = new Map<string, BuiltinFunction>();
@@ -158,7 +170,7 @@ def(
     return bad('date and time');
   }),
   sig(['date', 'time'], (d, t) => {
-    if (!(d instanceof FeelDate) || !(t instanceof FeelTime)) return bad('date and time');
+    if (!(d instanceof FeelDate || d instanceof FeelDateTime) || !(t instanceof FeelTime)) return bad('date and time');
     return new FeelDateTime(d instanceof FeelDateTime ? d.date : d, t);
   }),
 );
@@ -233,7 +245,8 @@ def(
 def(
   'years and months duration',
   sig(['from', 'to'], (from, to) => {
-    if (!(from instanceof FeelDate) || !(to instanceof FeelDate)) return bad('years and months duration');
+    const okT = (x: V) => x instanceof FeelDate || x instanceof FeelDateTime;
+    if (!okT(from) || !okT(to)) return bad('years and months duration');
     return new YearsMonthsDuration(monthsBetween(from, to));
   }),
 );
@@ -273,7 +286,7 @@ def(
       if (len === undefined || len === null) return cs.slice(i - 1).join('');
       const l = num(len);
       if (!l || l.isNegative()) return bad('substring');
-      return cs.slice(i - 1, i - 1 + l.round().toNumber()).join('');
+      return cs.slice(i - 1, i - 1 + l.trunc().toNumber()).join('');
     },
     2,
   ),
@@ -337,7 +350,10 @@ def(
           i++;
         } else if (c === '$') {
           if (!/[0-9]/.test(repl[i + 1] ?? '')) return bad('replace', 'invalid replacement');
-          jsRepl += '$';
+          if (repl[i + 1] === '0') {
+            jsRepl += '$&';
+            i++;
+          } else jsRepl += '$';
         } else jsRepl += c;
       }
       return input.replace(re, jsRepl);
@@ -360,8 +376,11 @@ def(
 def(
   'string join',
   sig(
-    ['list', 'delimiter', 'prefix', 'suffix'],
-    (l, d, p, sfx) => {
+    ['list', 'delimiter'],
+    (l, d) => {
+      const p = undefined,
+        sfx = undefined;
+      if (typeof l === 'string') l = [l];
       if (!Array.isArray(l)) return bad('string join');
       if (d != null && !isStr(d)) return bad('string join');
       const parts: string[] = [];
@@ -697,8 +716,10 @@ def(
 def(
   'list replace',
   sig(['list', 'position', 'newItem'], (l, p, item) => {
+    if (l !== null && l !== undefined && !Array.isArray(l)) l = [l];
     if (!Array.isArray(l)) return bad('list replace');
     if (p instanceof FeelFunction) {
+      if (!p.options.builtin && p.params.length !== 2) return bad('list replace', 'match function must take 2 parameters');
       const r: FeelValue[] = [];
       for (const x of l) {
         const m = p.invoke([x, item ?? null]);
@@ -707,7 +728,8 @@ def(
       }
       return r;
     }
-    let i = int(p);
+    const pd = num(p);
+    let i = pd ? pd.trunc().toNumber() : null;
     if (i === null || i === 0 || Math.abs(i) > l.length) return bad('list replace', 'invalid position');
     if (i < 0) i = l.length + i + 1;
     const r = [...l];
@@ -726,11 +748,15 @@ function rounder(name: string, mode: number, scaleOptional: boolean) {
       const d = num(n);
       if (!d) return bad(name);
       let s = 0;
-      if (scale !== undefined && scale !== null) {
-        const sc = int(scale);
-        if (sc === null || sc < -6111 || sc > 6176) return bad(name, 'invalid scale');
+      if (scale === null) return bad(name, 'scale is null');
+      if (scale !== undefined) {
+        const scd = num(scale);
+        if (!scd) return bad(name, 'invalid scale');
+        const sc = scd.trunc().toNumber();
+        if (sc < -6111 || sc > 6176) return bad(name, 'invalid scale');
         s = sc;
       } else if (!scaleOptional) return bad(name, 'scale required');
+      if (s >= 0) return out(d.toDecimalPlaces(s, mode as 0));
       const q = new Decimal(10).pow(-s);
       return out(d.div(q).toDecimalPlaces(0, mode as 0).times(q));
     },
@@ -890,6 +916,7 @@ def(
 def(
   'context',
   sig(['entries'], (entries) => {
+    if (isContext(entries)) entries = [entries];
     if (!Array.isArray(entries)) return bad('context');
     const r: FeelContext = {};
     for (const e of entries) {
@@ -919,20 +946,21 @@ function putPath(c: FeelContext, keys: string[], v: FeelValue): FeelValue {
 }
 def(
   'context put',
-  sig(['context', 'key', 'value'], (c, k, v) => {
+  sig(['context', 'keys', 'value'], (c, k, v) => {
     if (!isContext(c)) return bad('context put');
     if (isStr(k)) return putPath(c, [k], v ?? null);
-    if (Array.isArray(k) && k.length > 0 && k.every(isStr)) return putPath(c, k as string[], v ?? null);
-    return bad('context put');
-  }),
-  sig(['context', 'keys', 'value'], (c, k, v) => {
-    if (!isContext(c) || !Array.isArray(k) || k.length === 0 || !k.every(isStr)) return bad('context put');
+    if (!Array.isArray(k) || k.length === 0 || !k.every(isStr)) return bad('context put');
     return putPath(c, k as string[], v ?? null);
+  }),
+  sig(['context', 'key', 'value'], (c, k, v) => {
+    if (!isContext(c) || !isStr(k)) return bad('context put');
+    return putPath(c, [k], v ?? null);
   }),
 );
 def(
   'context merge',
   sig(['contexts'], (cs) => {
+    if (isContext(cs)) cs = [cs];
     if (!Array.isArray(cs)) return bad('context merge');
     const r: FeelContext = {};
     for (const c of cs) {

@@ -277,7 +277,7 @@ export class Compiler {
           case '=':
             return (s) => {
               const x = a(s);
-              return new FeelRange(true, x, x, true);
+              return new FeelRange(true, x, x, true, '=');
             };
           default:
             return () => warn('!= cannot be used as a value');
@@ -414,8 +414,8 @@ export class Compiler {
       for (let i = 0; i < list.length; i++) {
         const item = list[i];
         step();
-        const base = isContext(item) ? new Scope(item, s) : s;
-        const r = cond(new Scope({ item }, base));
+        const withItem = new Scope({ item }, s);
+        const r = cond(isContext(item) ? new Scope(item, withItem) : withItem);
         if (i === 0 && isNumber(r)) return indexList(list, r);
         if (r === true) out.push(item);
       }
@@ -550,7 +550,9 @@ export class Compiler {
 
 function makeRange(si: boolean, st: FeelValue | undefined, en: FeelValue | undefined, ei: boolean): FeelValue {
   if (st !== undefined && en !== undefined && st !== null && en !== null) {
-    if (feelCompare(st, en) === null) return warn('range endpoints are not comparable');
+    const c = feelCompare(st, en);
+    if (c === null) return warn('range endpoints are not comparable');
+    if (c > 0) return warn('range start is after its end');
   }
   return new FeelRange(si, st, en, ei);
 }

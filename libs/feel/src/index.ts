@@ -419,8 +419,6 @@ setRangeParser((s: string) => {
       !n || n.t === 'num' || n.t === 'str' || n.t === 'at' || n.t === 'null' || (n.t === 'call' && n.fn.t === 'name' && ['date', 'time', 'date and time', 'duration'].includes(n.fn.name) && n.args.every(ok)) || (n.t === 'neg' && ok(n.arg));
     if (ast.t === 'range') {
       if (!ok(ast.start) || !ok(ast.end)) return null;
-    } else if (ast.t === 'utest') {
-      if (!ok(ast.arg) || ast.op === '!=') return null;
     } else return null;
     const v = new Compiler().compile(ast)(new Scope(null, null));
     if (v instanceof FeelRange && (v.start === null || v.end === null) && !(v.start === undefined || v.end === undefined)) return null;

@@ -66,8 +66,8 @@ export function sub(a: FeelValue | undefined, b: FeelValue | undefined): FeelVal
         return new DaysTimeDuration(new Decimal(a.epochDay - b.epochDay).times(86400));
       const x = a instanceof FeelDateTime ? a : toDateTime(a as FeelDate);
       const y = b instanceof FeelDateTime ? b : toDateTime(b);
-      if (!(a instanceof FeelDateTime) && y.hasZone()) return subtractDateTimes(new FeelDateTime(x.date, new FeelTime(0, 0, 0, 0, y.time.offset, y.time.zone)), y);
-      if (!(b instanceof FeelDateTime) && x.hasZone()) return subtractDateTimes(x, new FeelDateTime(y.date, new FeelTime(0, 0, 0, 0, x.time.offset, x.time.zone)));
+      if (!(a instanceof FeelDateTime)) return subtractDateTimes(new FeelDateTime(x.date, new FeelTime(0, 0, 0, 0, y.hasZone() ? 0 : null, null)), y);
+      if (!(b instanceof FeelDateTime)) return subtractDateTimes(x, new FeelDateTime(y.date, new FeelTime(0, 0, 0, 0, x.hasZone() ? 0 : null, null)));
       return subtractDateTimes(x, y) ?? warn('cannot subtract a date and time with a time zone and one without');
     }
   }

@@ -187,8 +187,7 @@ export class Parser {
       if (t.type === 'name') {
         switch (t.text) {
           case 'if':
-            if (!this.isOp('(', this.peek())) return this.parseIf();
-            break;
+            return this.parseIf();
           case 'for':
             if (this.peek().type === 'name') return this.parseFor();
             break;
@@ -588,11 +587,17 @@ export class Parser {
             this.i++;
             return { t: 'qmark', pos: t.start };
           case 'if':
+            return this.parseIf();
           case 'for':
+            if (this.peek().type === 'name') return this.parseFor();
+            break;
           case 'some':
           case 'every':
+            if (this.peek().type === 'name') return this.parseQuantified();
+            break;
           case 'function':
-            return this.parseExpression();
+            if (this.isOp('(', this.peek())) return this.parseFunctionDef();
+            break;
         }
         if (RESERVED_START.has(t.text)) this.error(`Unexpected keyword '${t.text}'`);
         const name = this.parseName();

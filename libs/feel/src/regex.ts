@@ -68,7 +68,7 @@ function build(pattern: string, flags: string, global: boolean): RegExp | string
       let inClass = false;
       for (let i = 0; i < p.length; i++) {
         const c = p[i];
-        if (c === '\\') {
+        if (c === '\\' && !/\s/.test(p[i + 1] ?? '')) {
           out += c + (p[i + 1] ?? '');
           i++;
           continue;
@@ -94,11 +94,7 @@ function build(pattern: string, flags: string, global: boolean): RegExp | string
   if (global) jsFlags += 'g';
   try {
     return new RegExp(p, jsFlags);
-  } catch {
-    try {
-      return new RegExp(p, jsFlags.replace('u', ''));
-    } catch (e) {
-      return `invalid regular expression: ${(e as Error).message}`;
-    }
+  } catch (e) {
+    return `invalid regular expression: ${(e as Error).message}`;
   }
 }

@@ -12,6 +12,7 @@ import {
   zoneOffsetAt,
 } from './values';
 
+type FeelValueT = FeelDate | FeelDateTime | null | undefined | unknown;
 const DATE_RE = /^(-?)(\d{4,9})-(\d{2})-(\d{2})$/;
 const TIME_RE = /^(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z|z)|([+-])(\d{2}):(\d{2})(?::(\d{2}))?|@(.+))?$/;
 
@@ -77,7 +78,7 @@ export function parseDateTime(s: string): FeelDateTime | null {
   return new FeelDateTime(d, t);
 }
 
-const DUR_RE = /^(-)?P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+const DUR_RE = /^(-)?P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d*)?)S)?)?$/;
 
 export function parseDuration(s: string): DaysTimeDuration | YearsMonthsDuration | null {
   const m = DUR_RE.exec(s);
@@ -164,9 +165,9 @@ export function subtractTimes(a: FeelTime, b: FeelTime): DaysTimeDuration | null
   return new DaysTimeDuration(sa.minus(sb));
 }
 
-export function monthsBetween(from: FeelDate | FeelDateTime, to: FeelDate | FeelDateTime): number {
-  const a = from instanceof FeelDateTime ? from : new FeelDateTime(from, new FeelTime(0, 0, 0, 0, null, null));
-  const b = to instanceof FeelDateTime ? to : new FeelDateTime(to, new FeelTime(0, 0, 0, 0, null, null));
+export function monthsBetween(from: FeelValueT, to: FeelValueT): number {
+  const a = from instanceof FeelDateTime ? from : new FeelDateTime(from as FeelDate, new FeelTime(0, 0, 0, 0, null, null));
+  const b = to instanceof FeelDateTime ? to : new FeelDateTime(to as FeelDate, new FeelTime(0, 0, 0, 0, null, null));
   let months = (b.date.year - a.date.year) * 12 + (b.date.month - a.date.month);
   // compare remaining day/time part
   const restA = a.date.day * 86400 + a.time.secondOfDay + a.time.nanos / 1e9;

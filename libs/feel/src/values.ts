@@ -294,8 +294,11 @@ export class FeelRange {
     readonly start: FeelValue | undefined,
     readonly end: FeelValue | undefined,
     readonly endIncluded: boolean,
+    /** '=' for the DMN 1.5 unary-test value `=x` (not the same as [x..x]) */
+    readonly op?: '=',
   ) {}
   toString(): string {
+    if (this.op === '=') return '=' + valueToString(this.start);
     const s = this.start === undefined ? '' : valueToString(this.start);
     const e = this.end === undefined ? '' : valueToString(this.end);
     if (this.start === undefined) return (this.endIncluded ? '<=' : '<') + e;
@@ -357,6 +360,11 @@ export function hasOwn(o: object, k: string): boolean {
 
 // ---------------------------------------------------------------- equality & ordering
 
+/** temporal values compare at millisecond precision (as the DMN TCK expects) */
+function ms(nanos: number): number {
+  return Math.floor(nanos / 1e6);
+}
+
 /** FEEL `=`: true/false, or null when the operands are not comparable. */
 export function feelEquals(a: FeelValue | undefined, b: FeelValue | undefined): boolean | null {
   if (a === undefined) a = null;
@@ -375,14 +383,14 @@ export function feelEquals(a: FeelValue | undefined, b: FeelValue | undefined): 
     if (a.hasZone() !== b.hasZone()) return false;
     const [s1, n1] = a.instant();
     const [s2, n2] = b.instant();
-    return s1 === s2 && n1 === n2;
+    return s1 === s2 && ms(n1) === ms(n2);
   }
   if (a instanceof FeelTime) {
     if (!(b instanceof FeelTime)) return null;
     const o1 = a.effectiveOffset();
     const o2 = b.effectiveOffset();
     if ((o1 === null) !== (o2 === null)) return false;
-    return a.secondOfDay - (o1 ?? 0) === b.secondOfDay - (o2 ?? 0) && a.nanos === b.nanos;
+    return a.secondOfDay - (o1 ?? 0) === b.secondOfDay - (o2 ?? 0) && ms(a.nanos) === ms(b.nanos);
   }
   if (a instanceof DaysTimeDuration) return b instanceof DaysTimeDuration ? a.seconds.eq(b.seconds) : null;
   if (a instanceof YearsMonthsDuration) return b instanceof YearsMonthsDuration ? a.months === b.months : null;
@@ -398,6 +406,7 @@ export function feelEquals(a: FeelValue | undefined, b: FeelValue | undefined): 
   if (a instanceof FeelRange) {
     if (!(b instanceof FeelRange)) return null;
     return (
+      a.op === b.op &&
       a.startIncluded === b.startIncluded &&
       a.endIncluded === b.endIncluded &&
       (a.start === undefined ? b.start === undefined : b.start !== undefined && feelEquals(a.start, b.start) === true) &&
@@ -431,7 +440,7 @@ export function feelCompare(a: FeelValue | undefined, b: FeelValue | undefined):
     if (a.hasZone() !== b.hasZone()) return null;
     const [s1, n1] = a.instant();
     const [s2, n2] = b.instant();
-    return s1 < s2 ? -1 : s1 > s2 ? 1 : n1 - n2;
+    return s1 < s2 ? -1 : s1 > s2 ? 1 : ms(n1) - ms(n2);
   }
   if (a instanceof FeelDate) {
     if (!(b instanceof FeelDate) || b instanceof FeelDateTime) return null;
@@ -443,7 +452,7 @@ export function feelCompare(a: FeelValue | undefined, b: FeelValue | undefined):
     const o2 = b.effectiveOffset();
     if ((o1 === null) !== (o2 === null)) return null;
     const d = a.secondOfDay - (o1 ?? 0) - (b.secondOfDay - (o2 ?? 0));
-    return d !== 0 ? d : a.nanos - b.nanos;
+    return d !== 0 ? d : ms(a.nanos) - ms(b.nanos);
   }
   if (a instanceof DaysTimeDuration) return b instanceof DaysTimeDuration ? a.seconds.cmp(b.seconds) : null;
   if (a instanceof YearsMonthsDuration) return b instanceof YearsMonthsDuration ? a.months - b.months : null;
