@@ -66,8 +66,8 @@ export function sub(a: FeelValue | undefined, b: FeelValue | undefined): FeelVal
         return new DaysTimeDuration(new Decimal(a.epochDay - b.epochDay).times(86400));
       const x = a instanceof FeelDateTime ? a : toDateTime(a as FeelDate);
       const y = b instanceof FeelDateTime ? b : toDateTime(b);
-      if (!(a instanceof FeelDateTime)) return subtractDateTimes(new FeelDateTime(x.date, new FeelTime(0, 0, 0, 0, y.hasZone() ? 0 : null, null)), y);
-      if (!(b instanceof FeelDateTime)) return subtractDateTimes(x, new FeelDateTime(y.date, new FeelTime(0, 0, 0, 0, x.hasZone() ? 0 : null, null)));
+      if (!(a instanceof FeelDateTime)) return subtractDateTimes(new FeelDateTime(x.date, new FeelTime(0, 0, 0, 0, 0, null)), y);
+      if (!(b instanceof FeelDateTime)) return subtractDateTimes(x, new FeelDateTime(y.date, new FeelTime(0, 0, 0, 0, 0, null)));
       return subtractDateTimes(x, y) ?? warn('cannot subtract a date and time with a time zone and one without');
     }
   }
@@ -280,7 +280,7 @@ export function isInstanceOf(v: FeelValue | undefined, t: TypeNode, resolve?: (n
         (v.end === undefined || v.end === null || isInstanceOf(v.end, t.element, resolve))
       );
     case 'context':
-      return isContext(v) && t.entries.every((e) => hasOwn(v as object, e.name) && isInstanceOf((v as Record<string, FeelValue>)[e.name], e.type, resolve));
+      return isContext(v) && t.entries.every((e) => hasOwn(v as object, e.name) && ((v as Record<string, FeelValue>)[e.name] === null || isInstanceOf((v as Record<string, FeelValue>)[e.name], e.type, resolve)));
     case 'function': {
       if (!(v instanceof FeelFunction)) return false;
       if (v.options.builtin) return true;

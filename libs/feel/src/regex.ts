@@ -58,6 +58,7 @@ export function xpathRegex(pattern: string, flags: string | null | undefined, gl
 function build(pattern: string, flags: string, global: boolean): RegExp | string {
   if (pattern.length > MAX_PATTERN_LENGTH) return 'pattern too long';
   if (!/^[smixq]*$/.test(flags)) return `invalid regular expression flags '${flags}'`;
+  if (!flags.includes('q') && /(^|[^\\])(\\\\)*\\0/.test(pattern)) return 'invalid escape \\0 in regular expression';
   let p = pattern;
   if (flags.includes('q')) {
     p = p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');

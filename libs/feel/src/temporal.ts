@@ -170,8 +170,8 @@ export function monthsBetween(from: FeelValueT, to: FeelValueT): number {
   const b = to instanceof FeelDateTime ? to : new FeelDateTime(to as FeelDate, new FeelTime(0, 0, 0, 0, null, null));
   let months = (b.date.year - a.date.year) * 12 + (b.date.month - a.date.month);
   // compare remaining day/time part
-  const restA = a.date.day * 86400 + a.time.secondOfDay + a.time.nanos / 1e9;
-  const restB = b.date.day * 86400 + b.time.secondOfDay + b.time.nanos / 1e9;
+  const restA = a.date.day;
+  const restB = b.date.day;
   if (months > 0 && restB < restA) months--;
   else if (months < 0 && restB > restA) months++;
   return months;

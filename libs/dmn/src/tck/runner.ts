@@ -52,7 +52,7 @@ export function runDirectory(dir: string, level: string): DirectoryResult {
       loadErrors.set(f, (e as Error).message);
     }
   }
-  res.feelFocused = models.size > 0 && isFeelFocused([...models.values()]);
+  res.feelFocused = models.size > 0 && (name.includes('-feel-') || isFeelFocused([...models.values()]));
   for (const tf of files.filter((f) => /test.*\.xml$/.test(f)).sort()) {
     const doc = parseXml(readFileSync(join(dir, tf), 'utf8'));
     const modelName = (child(doc, 'modelName')?.text ?? '').trim();
