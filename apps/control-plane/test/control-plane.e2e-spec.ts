@@ -109,3 +109,24 @@ describe('control-plane startup rules', () => {
     ).rejects.toThrow(/ConnectionStrings:RuleControlPlaneDb must be postgres/);
   });
 });
+
+describe('control-plane request context', () => {
+  let sut: ServiceUnderTest;
+  beforeAll(async () => {
+    sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb');
+  });
+  afterAll(() => sut?.stop());
+
+  it('refuses a malformed x-tenant-id with 400 INVALID_TENANT_ID', async () => {
+    const res = await fetch(`${sut.url}/api/v1/info`, { headers: { 'x-tenant-id': "acme'; DROP TABLE x; --" } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'INVALID_TENANT_ID' });
+  });
+
+  it('echoes a valid correlation id and generates one otherwise', async () => {
+    const given = await fetch(`${sut.url}/api/v1/info`, { headers: { 'x-correlation-id': 'abc-123' } });
+    expect(given.headers.get('x-correlation-id')).toBe('abc-123');
+    const generated = await fetch(`${sut.url}/api/v1/info`);
+    expect(generated.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,6 +1,7 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError } from '../errors/app-error';
 import { RequestContext, resolveTenant } from './request-context';
 
 const TENANT_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -20,9 +21,14 @@ export class RequestContextMiddleware implements NestMiddleware {
     const incoming = header(req, 'x-correlation-id') ?? header(req, 'x-request-id');
     const correlationId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     const rawTenant = header(req, 'x-tenant-id')?.trim();
-    // A malformed tenant header is ignored here and refused by the error filter path below.
-    const headerTenantId = rawTenant && TENANT_ID.test(rawTenant) ? rawTenant : undefined;
     res.setHeader('x-correlation-id', correlationId);
+    if (rawTenant && !TENANT_ID.test(rawTenant)) {
+      // Refused before anything runs: a tenant id ends up in SQL settings, logs and keys.
+      return RequestContext.run({ correlationId }, () => {
+        throw AppError.badRequest('INVALID_TENANT_ID', 'x-tenant-id must be 1-128 characters of letters, digits, . _ : @ -');
+      });
+    }
+    const headerTenantId = rawTenant || undefined;
     RequestContext.run(
       {
         correlationId,

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { CommonErrorCodes } from '@arbiter/contracts';
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { RequestContext } from '../context/request-context';
 import { AppError } from './app-error';
 import { EnvelopeSelector, Problem } from './error-envelope';
@@ -54,6 +55,12 @@ export function toProblem(exception: unknown, traceId: string): Problem & { head
     };
   }
   if (exception instanceof HttpException) {
+    // Nest's Fastify adapter wraps Fastify's own 4xx errors (body parsing, content type, size) and
+    // keeps the original as `cause`: its code names the problem better than the status alone.
+    const cause = exception.cause as FastifyLikeError | undefined;
+    if (cause && typeof cause === 'object' && typeof cause.code === 'string' && cause.code.startsWith('FST_')) {
+      return toProblem(cause, traceId);
+    }
     const status = exception.getStatus();
     const response = exception.getResponse() as string | { message?: string | string[]; code?: string };
     let message = typeof response === 'string' ? response : response.message ?? exception.message;
@@ -113,11 +120,26 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (problem.status >= 500) {
       this.logger.error({ msg: 'Unhandled error', traceId, err: exception instanceof Error ? { message: exception.message, stack: exception.stack } : exception });
     }
-    if (reply.sent) return;
     const path = (request?.url ?? request?.raw?.url ?? '/').split('?')[0];
     const body = this.selectEnvelope(path)(problem);
-    reply.status(problem.status).header('content-type', 'application/json; charset=utf-8').header('x-correlation-id', traceId);
-    for (const [name, value] of Object.entries(problem.headers ?? {})) reply.header(name, value);
-    reply.send(body);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json; charset=utf-8',
+      'x-correlation-id': traceId,
+      ...problem.headers,
+    };
+    if (typeof reply.status === 'function') {
+      // A Fastify reply (route handlers, guards, pipes, parsers).
+      if (reply.sent) return;
+      reply.status(problem.status);
+      for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+      reply.send(body);
+      return;
+    }
+    // A raw Node response (errors thrown by middleware, before Fastify's reply exists).
+    const raw = reply as unknown as ServerResponse;
+    if (raw.headersSent) return;
+    raw.statusCode = problem.status;
+    for (const [name, value] of Object.entries(headers)) raw.setHeader(name, value);
+    raw.end(JSON.stringify(body));
   }
 }

@@ -20,6 +20,8 @@ export function createRootLogger(options: { service: string; level?: string }): 
   });
 }
 
+const FRAMEWORK_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication', 'NestMicroservice']);
+
 /** Nest's logger contract over pino, so framework messages are structured too. */
 export class JsonLogger implements LoggerService {
   constructor(readonly pino: Logger) {}
@@ -37,7 +39,9 @@ export class JsonLogger implements LoggerService {
   }
 
   log(message: unknown, ...params: unknown[]) {
-    this.write('info', message, params);
+    // Nest's start-up chatter (module init, route mapping) is debug detail, not operations news.
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && FRAMEWORK_CHATTER.has(context) ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]) {
     this.write('error', message, params);

@@ -1,0 +1,35 @@
+import {
+  ConfigurationModule,
+  DatabaseModule,
+  EventBusModule,
+  HealthModule,
+  PlatformHttpModule,
+  ServiceContext,
+} from '@arbiter/platform';
+import { DynamicModule, Module } from '@nestjs/common';
+import { DECISIONS_MIGRATIONS } from './database/migrations';
+import { DECISIONS_SETTINGS } from './settings/decisions.settings';
+
+@Module({})
+export class DecisionsModule {
+  static register(context: ServiceContext): DynamicModule {
+    return {
+      module: DecisionsModule,
+      imports: [
+        ConfigurationModule.forRoot({
+          configuration: context.configuration,
+          environment: context.environment,
+          settings: DECISIONS_SETTINGS,
+        }),
+        DatabaseModule.forRoot({
+          connectionStringKey: 'ConnectionStrings:DecisionTablesDb',
+          entities: [],
+          migrations: DECISIONS_MIGRATIONS,
+        }),
+        EventBusModule.forRoot({ source: '/arbiter/decisions', shared: context.sharedBus }),
+        HealthModule.forRoot({ service: 'decisions' }),
+        PlatformHttpModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,12 @@
+import { startTelemetry } from '@arbiter/platform';
+
+startTelemetry('arbiter-decisions');
+
+// Loaded after telemetry so HTTP, Fastify and pg are instrumented.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startDecisions } = require('./service') as typeof import('./service');
+
+startDecisions({ handleSignals: true }).catch((error: Error) => {
+  process.stderr.write(`decisions failed to start: ${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,1 @@
+module.exports = { ...require('../../jest.preset'), rootDir: '.', roots: ['<rootDir>/src', '<rootDir>/test'] };

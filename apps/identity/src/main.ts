@@ -1,0 +1,12 @@
+import { startTelemetry } from '@arbiter/platform';
+
+startTelemetry('arbiter-identity');
+
+// Loaded after telemetry so HTTP, Fastify and pg are instrumented.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startIdentity } = require('./service') as typeof import('./service');
+
+startIdentity({ handleSignals: true }).catch((error: Error) => {
+  process.stderr.write(`identity failed to start: ${error.message}\n`);
+  process.exit(1);
+});

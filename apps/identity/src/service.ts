@@ -1,0 +1,34 @@
+import {
+  EnvelopeSelector,
+  experienceEnvelope,
+  hostedEnvelope,
+  ServiceDefinition,
+  startService,
+  StartServiceOptions,
+} from '@arbiter/platform';
+import { join } from 'node:path';
+import { IdentityModule } from './identity.module';
+import { BUILD_VERSION } from './version';
+
+/**
+ * Two envelope families share this host: the experience service's routes (`/api/<name>`, unversioned)
+ * answer `{ error, code, timestamp }`; everything else (license, auth, CRUD under `/api/v{n}`, JWKS,
+ * health, unknown routes) answers the hosted envelope `{ isSuccess, result, errors, timestamp }`.
+ */
+export const identityEnvelope: EnvelopeSelector = (path) =>
+  /^\/api\/(?!v\d+(\/|$))/.test(path) ? experienceEnvelope : hostedEnvelope;
+
+export const identityService: ServiceDefinition = {
+  name: 'identity',
+  title: 'Arbiter identity',
+  description: 'License server, token authentication (JWT, refresh, JWKS, permissions), experience service.',
+  version: BUILD_VERSION,
+  configDir: join(__dirname, '..', 'config'),
+  defaultPort: 3002,
+  envelope: identityEnvelope,
+  createModule: (context) => IdentityModule.register(context),
+};
+
+export function startIdentity(options?: StartServiceOptions) {
+  return startService(identityService, options);
+}

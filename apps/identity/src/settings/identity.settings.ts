@@ -1,0 +1,208 @@
+import { ConfigKey, ConfigurationError, StartupRules } from '@arbiter/platform';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Max, Min, MinLength } from 'class-validator';
+
+/**
+ * `ConnectionStrings:*`. Identity keeps one database: `ConnectionStrings:LicenseDb` (required by the
+ * spec) holds the license server's, the token service's and the experience service's tables.
+ */
+export class IdentityConnectionStrings implements StartupRules {
+  @ConfigKey('ConnectionStrings:LicenseDb')
+  @IsString()
+  licenseDb: string = '';
+
+  @ConfigKey('ConnectionStrings:Cache')
+  @IsString()
+  cache: string = '';
+
+  assertStartupRules(): void {
+    if (!this.licenseDb.trim()) {
+      throw new ConfigurationError('ConnectionStrings:LicenseDb is required and is empty', ['ConnectionStrings:LicenseDb']);
+    }
+  }
+}
+
+/** `LicenseServer:*` and `LicenseConfigs:*`. */
+export class LicenseServerSettings {
+  @ConfigKey('LicenseServer:AdminApiKey')
+  @IsString()
+  adminApiKey: string = '';
+
+  @ConfigKey('LicenseServer:KeyRotationDays')
+  @IsInt()
+  @Min(1)
+  keyRotationDays: number = 30;
+
+  @ConfigKey('LicenseServer:RevocationRefreshMinutes')
+  @IsInt()
+  @Min(1)
+  revocationRefreshMinutes: number = 5;
+
+  @ConfigKey('LicenseServer:LicenseServerUrl')
+  @IsString()
+  licenseServerUrl: string = '';
+
+  @ConfigKey('LicenseServer:RevocationGraceHours')
+  @IsInt()
+  @Min(0)
+  revocationGraceHours: number = 24;
+
+  @ConfigKey('LicenseConfigs:FingerprintScope')
+  @IsIn(['MachineAndProject', 'ProjectOnly'])
+  fingerprintScope: string = 'MachineAndProject';
+
+  @ConfigKey('LicenseConfigs:RequireSignedPolicy')
+  @IsBoolean()
+  requireSignedPolicy: boolean = false;
+}
+
+/** `TokenConfigs:*`: token issuance and validation. */
+export class TokenSettings {
+  @ConfigKey('TokenConfigs:SymmetricSecretKey')
+  @IsString()
+  @MinLength(32, { message: 'TokenConfigs:SymmetricSecretKey must be at least 32 characters' })
+  symmetricSecretKey: string = '';
+
+  @ConfigKey('TokenConfigs:Issuer')
+  @IsString()
+  @IsNotEmpty()
+  issuer: string = '';
+
+  @ConfigKey('TokenConfigs:Audience')
+  @IsString()
+  @IsNotEmpty()
+  audience: string = '';
+
+  @ConfigKey('TokenConfigs:ExpiryMinutes')
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  expiryMinutes: number = 15;
+
+  @ConfigKey('TokenConfigs:RefreshTokenTtl')
+  @IsInt()
+  @Min(1)
+  refreshTokenTtl: number = 10080;
+
+  @ConfigKey('TokenConfigs:RefreshTokenEim')
+  @IsInt()
+  @Min(1)
+  refreshTokenEim: number = 10440;
+
+  @ConfigKey('TokenConfigs:UseRsa')
+  @IsBoolean()
+  useRsa: boolean = true;
+
+  @ConfigKey('TokenConfigs:PublicKeyPath')
+  @IsString()
+  publicKeyPath: string = '';
+
+  @ConfigKey('TokenConfigs:PrivateKeyPath')
+  @IsString()
+  privateKeyPath: string = '';
+
+  @ConfigKey('TokenConfigs:PublicKey')
+  @IsString()
+  publicKey: string = '';
+
+  @ConfigKey('TokenConfigs:PrivateKey')
+  @IsString()
+  privateKey: string = '';
+
+  @ConfigKey('TokenConfigs:MultiTenantEnabled')
+  @IsBoolean()
+  multiTenantEnabled: boolean = false;
+
+  @ConfigKey('TokenConfigs:SigningKeysByTenant', 'dictionary')
+  signingKeysByTenant: Record<string, string> = {};
+
+  @ConfigKey('TokenConfigs:EnableCookieAuth')
+  @IsBoolean()
+  enableCookieAuth: boolean = false;
+
+  @ConfigKey('TokenConfigs:CookieName')
+  @IsString()
+  @IsNotEmpty()
+  cookieName: string = 'AuthToken';
+
+  @ConfigKey('TokenConfigs:CookieSameSite')
+  @IsIn(['Strict', 'Lax', 'None'])
+  cookieSameSite: string = 'Lax';
+}
+
+/** Hosting keys of spec 3: API version, multi-tenancy, quota, license middleware. */
+export class IdentityHostSettings {
+  @ConfigKey('ApiVersioning:DefaultApiVersion')
+  @IsString()
+  @IsNotEmpty()
+  defaultApiVersion: string = '1';
+
+  @ConfigKey('MultiTenantConfigs:Enabled')
+  @IsBoolean()
+  multiTenantEnabled: boolean = false;
+
+  @ConfigKey('MultiTenantConfigs:RequireTenantClaimForAuthenticatedUser')
+  @IsBoolean()
+  requireTenantClaim: boolean = false;
+
+  @ConfigKey('Quota:DefaultLimit')
+  @IsInt()
+  @Min(0)
+  quotaDefaultLimit: number = 1000;
+
+  @ConfigKey('License:EnforceOnMiddleware')
+  @IsBoolean()
+  licenseEnforceOnMiddleware: boolean = false;
+
+  @ConfigKey('License:FilePath')
+  @IsString()
+  licenseFilePath: string = '';
+}
+
+/** `VaultConfigs:*`: the secret provider (`Configuration` reads config and environment; `Vault` is KV v2). */
+export class VaultSettings {
+  @ConfigKey('VaultConfigs:Type')
+  @IsIn(['Configuration', 'Vault'])
+  type: string = 'Configuration';
+
+  @ConfigKey('VaultConfigs:Address')
+  @IsString()
+  address: string = '';
+
+  @ConfigKey('VaultConfigs:Token')
+  @IsString()
+  token: string = '';
+
+  @ConfigKey('VaultConfigs:Namespace')
+  @IsString()
+  namespace: string = '';
+
+  @ConfigKey('VaultConfigs:SecretsPath')
+  @IsString()
+  secretsPath: string = '';
+
+  @ConfigKey('VaultConfigs:AuthMethod')
+  @IsString()
+  authMethod: string = 'Token';
+
+  @ConfigKey('VaultConfigs:TlsSkipVerify')
+  @IsBoolean()
+  tlsSkipVerify: boolean = false;
+
+  @ConfigKey('VaultConfigs:RequestTimeoutSeconds')
+  @IsInt()
+  @Min(1)
+  requestTimeoutSeconds: number = 10;
+
+  @ConfigKey('VaultConfigs:CacheDurationMinutes')
+  @IsInt()
+  @Min(0)
+  cacheDurationMinutes: number = 5;
+}
+
+export const IDENTITY_SETTINGS = [
+  IdentityConnectionStrings,
+  LicenseServerSettings,
+  TokenSettings,
+  IdentityHostSettings,
+  VaultSettings,
+];

@@ -1,0 +1,185 @@
+import { Body, Controller, DynamicModule, Get, Module, Post } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsInt, IsString, Min, MinLength, ValidateNested } from 'class-validator';
+import { join } from 'node:path';
+import { AppError } from '../src/errors/app-error';
+import { EnvelopeSelector, experienceEnvelope, hostedEnvelope, traceEnvelope } from '../src/errors/error-envelope';
+import { EventBusModule } from '../src/events/event-bus.module';
+import { ConfigurationModule } from '../src/config/configuration.module';
+import { PlatformHttpModule } from '../src/http/platform-http.module';
+import { RunningService, ServiceContext, startService } from '../src/http/service-host';
+
+class Address {
+  @IsString()
+  @MinLength(2)
+  city: string;
+}
+
+class CreateThing {
+  @IsString()
+  @MinLength(3)
+  name: string;
+
+  @IsInt()
+  @Min(1)
+  count: number;
+
+  @ValidateNested()
+  @Type(() => Address)
+  address: Address;
+}
+
+@Controller()
+class ProbeController {
+  @Post('api/v1/things')
+  create(@Body() body: CreateThing) {
+    return { created: body.name };
+  }
+
+  @Get('api/v1/conflict')
+  conflict() {
+    throw AppError.conflict('THING_EXISTS', 'A thing with that name exists');
+  }
+
+  @Get('api/v1/limited')
+  limited() {
+    throw AppError.tooManyRequests(7);
+  }
+
+  @Get('api/v1/crash')
+  crash() {
+    throw new Error('secret internal detail: password=hunter2');
+  }
+
+  @Post('api/experience')
+  experience(@Body() body: CreateThing) {
+    return body;
+  }
+}
+
+@Module({})
+class ProbeModule {
+  static register(context: ServiceContext): DynamicModule {
+    return {
+      module: ProbeModule,
+      imports: [
+        ConfigurationModule.forRoot({ configuration: context.configuration, environment: context.environment, settings: [] }),
+        EventBusModule.forRoot({ source: 'probe' }),
+        PlatformHttpModule,
+      ],
+      controllers: [ProbeController],
+    };
+  }
+}
+
+function startProbe(envelope: EnvelopeSelector): Promise<RunningService> {
+  return startService(
+    {
+      name: 'probe',
+      title: 'probe',
+      description: 'probe',
+      version: '0.0.0',
+      configDir: join(__dirname, 'no-config'),
+      defaultPort: 0,
+      envelope,
+      createModule: (context) => ProbeModule.register(context),
+    },
+    { environment: 'Testing', env: {}, port: 0, host: '127.0.0.1', overrides: { 'Http:BodyLimitBytes': 2048 } },
+  );
+}
+
+const post = (url: string, body: string, contentType = 'application/json') =>
+  fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+describe('error envelope { error, code, traceId }', () => {
+  let probe: RunningService;
+  beforeAll(async () => {
+    probe = await startProbe(() => traceEnvelope);
+  });
+  afterAll(() => probe?.close());
+
+  const expectEnvelope = async (res: Response, status: number, code: string) => {
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const body = await res.json();
+    expect(body).toMatchObject({ code, error: expect.any(String), traceId: expect.any(String) });
+    expect(body.traceId).toBe(res.headers.get('x-correlation-id'));
+    return body;
+  };
+
+  it('malformed JSON → 400 MALFORMED_JSON', async () => {
+    await expectEnvelope(await post(`${probe.url}/api/v1/things`, '{"name": '), 400, 'MALFORMED_JSON');
+  });
+
+  it('wrong content type → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    await expectEnvelope(await post(`${probe.url}/api/v1/things`, 'name=x', 'text/plain'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectEnvelope(await post(`${probe.url}/api/v1/things`, '<x/>', 'application/xml'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('oversized body → 413 PAYLOAD_TOO_LARGE', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(5000), count: 1, address: { city: 'Oslo' } });
+    await expectEnvelope(await post(`${probe.url}/api/v1/things`, big), 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('unknown route → 404 ROUTE_NOT_FOUND', async () => {
+    await expectEnvelope(await fetch(`${probe.url}/api/v1/missing`), 404, 'ROUTE_NOT_FOUND');
+    await expectEnvelope(await fetch(`${probe.url}/api/v1/things`, { method: 'DELETE' }), 404, 'ROUTE_NOT_FOUND');
+  });
+
+  it('validation failure → 400 with one entry per bad field (nested paths)', async () => {
+    const body = await expectEnvelope(
+      await post(`${probe.url}/api/v1/things`, JSON.stringify({ name: 'x', count: 0, address: { city: 1 } })),
+      400,
+      'VALIDATION_FAILED',
+    );
+    const fields = body.details.map((d: { field: string }) => d.field).sort();
+    expect(fields).toEqual(['address.city', 'address.city', 'count', 'name']);
+  });
+
+  it('valid input passes through', async () => {
+    const res = await post(`${probe.url}/api/v1/things`, JSON.stringify({ name: 'widget', count: 2, address: { city: 'Oslo' } }));
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ created: 'widget' });
+  });
+
+  it('domain errors keep their status, code and headers', async () => {
+    await expectEnvelope(await fetch(`${probe.url}/api/v1/conflict`), 409, 'THING_EXISTS');
+    const limited = await fetch(`${probe.url}/api/v1/limited`);
+    expect(limited.headers.get('retry-after')).toBe('7');
+    await expectEnvelope(limited, 429, 'RATE_LIMITED');
+  });
+
+  it('unhandled error → 500 INTERNAL_ERROR with the trace id, no internals leaked, and the service keeps serving', async () => {
+    const res = await fetch(`${probe.url}/api/v1/crash`, { headers: { 'x-correlation-id': 'corr-500' } });
+    const body = await expectEnvelope(res, 500, 'INTERNAL_ERROR');
+    expect(body.traceId).toBe('corr-500');
+    expect(JSON.stringify(body)).not.toContain('hunter2');
+    expect((await fetch(`${probe.url}/api/v1/conflict`)).status).toBe(409);
+  });
+});
+
+describe('identity envelopes', () => {
+  let probe: RunningService;
+  beforeAll(async () => {
+    probe = await startProbe((path) => (/^\/api\/(?!v\d)/.test(path) ? experienceEnvelope : hostedEnvelope));
+  });
+  afterAll(() => probe?.close());
+
+  it('hosted endpoints answer { isSuccess: false, result: null, errors: [{ code, message }], timestamp }', async () => {
+    const res = await post(`${probe.url}/api/v1/things`, JSON.stringify({ name: 'x', count: 1, address: { city: 'Oslo' } }));
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toEqual({
+      isSuccess: false,
+      result: null,
+      errors: [{ code: 'VALIDATION_FAILED', message: expect.stringContaining('name') }],
+      timestamp: expect.any(String),
+    });
+  });
+
+  it('experience endpoints answer { error, code, timestamp }', async () => {
+    const res = await post(`${probe.url}/api/experience`, '{oops');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: expect.any(String), code: 'MALFORMED_JSON', timestamp: expect.any(String) });
+  });
+});
