@@ -32,8 +32,9 @@ export function isDangerous(pattern: string): boolean {
     if (c === ')') {
       const g = stack.pop();
       const next = pattern[i + 1];
-      const unbounded = next === '*' || next === '+' || (next === '{' && /^\{\d+,\d*\}/.test(pattern.slice(i + 1)) && !/^\{\d+,\d+\}/.test(pattern.slice(i + 1)));
-      const boundedBig = next === '{' && /^\{(\d+),(\d+)\}/.test(pattern.slice(i + 1)) && Number(/^\{\d+,(\d+)\}/.exec(pattern.slice(i + 1))![1]) > 10;
+      const rep = next === '{' ? /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i + 1)) : null;
+      const unbounded = next === '*' || next === '+' || (rep !== null && rep[2] !== undefined && !rep[3]);
+      const boundedBig = rep !== null && Number(rep[3] || rep[1]) > 10;
       if (g && (g.quant || g.alt) && (unbounded || boundedBig)) return true;
       if (g && stack.length && (g.quant || unbounded)) stack[stack.length - 1].quant = true;
       continue;
