@@ -148,7 +148,7 @@ export class DmnEvaluator {
       if (!isContext(v)) return null;
       const out: FeelContext = { ...v };
       for (const c of def.components) {
-        if (!hasOwn(v, c.name)) continue;
+        if (!hasOwn(v, c.name)) return (this.warnings?.push(`missing component '${c.name}' of ${def.name}`), null);
         const x = v[c.name];
         const cv = this.coerceItem(x, c, depth + 1);
         if (cv === null && x !== null) return null;
@@ -176,6 +176,11 @@ export class DmnEvaluator {
   // ------------------------------------------------------------ boxed expressions
   evalExpr(e: Expression | null, scope: Scope): FeelValue {
     if (!e) return null;
+    const v = this.evalExprRaw(e, scope);
+    return e.kind !== 'unsupported' && e.kind !== 'function' && e.typeRef ? this.coerce(v, e.typeRef) : v;
+  }
+
+  private evalExprRaw(e: Expression, scope: Scope): FeelValue {
     switch (e.kind) {
       case 'literal': {
         if (!e.text.trim()) return null;

@@ -383,6 +383,18 @@ export class Compiler {
   // ------------------------------------------------------------ names, paths, filters
   private compileName(name: string): Evaluator {
     const b = builtins.get(name) ?? null;
+    if (name.includes('.')) {
+      // a scope name such as `Person.Gender` may also be a path on `Person`
+      const parts = name.split('.').map((p) => p.trim());
+      return (s) => {
+        const v = lookup(s, name);
+        if (v !== undefined) return v;
+        let cur = lookup(s, parts[0]);
+        if (cur === undefined) return warn(`unknown variable '${name}'`);
+        for (let i = 1; i < parts.length; i++) cur = getProperty(cur, parts[i]);
+        return cur;
+      };
+    }
     return (s) => {
       const v = lookup(s, name);
       if (v !== undefined) return v;
