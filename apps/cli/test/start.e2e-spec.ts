@@ -41,7 +41,7 @@ describe('arbiter start (all services in one process)', () => {
     for (const service of platform.services) {
       const res = await fetch(`${service.url}/health`);
       expect(res.status).toBe(200);
-      const body = await res.json();
+      const body: any = await res.json();
       expect(body.service).toBe(service.name);
       targets.add(body.checks.database.target);
     }
@@ -73,7 +73,10 @@ describe('arbiter start failures', () => {
   it('stops the services already started when a later one fails, and reports why', async () => {
     await expect(
       startPlatform({
-        env: { ConnectionStrings__RuleControlPlaneDb: 'pglite://memory', ConnectionStrings__DecisionTablesDb: 'pglite://memory' },
+        env: {
+          ConnectionStrings__RuleControlPlaneDb: 'pglite://memory',
+          ConnectionStrings__DecisionTablesDb: 'pglite://memory',
+        },
         host: '127.0.0.1',
         ports: { 'control-plane': 0, decisions: 0, identity: 0 },
         serviceOptions: {

@@ -6,7 +6,10 @@ describe('control-plane host', () => {
 
   beforeAll(async () => {
     sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
-      overrides: { 'ControlPlaneRuntimeInfo:Tier': 'Enterprise', 'ControlPlaneRuntimeInfo:AllowedFeatures': ['cp.publish'] },
+      overrides: {
+        'ControlPlaneRuntimeInfo:Tier': 'Enterprise',
+        'ControlPlaneRuntimeInfo:AllowedFeatures': ['cp.publish'],
+      },
     });
   });
   afterAll(() => sut?.stop());
@@ -14,18 +17,21 @@ describe('control-plane host', () => {
   it('answers /health with database and bus up', async () => {
     const res = await fetch(`${sut.url}/health`);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body: any = await res.json();
     expect(body).toMatchObject({
       status: 'ok',
       service: 'control-plane',
-      checks: { database: { status: 'up' }, bus: { status: 'up', kind: process.env.TEST_NATS_URL ? 'nats' : 'in-process' } },
+      checks: {
+        database: { status: 'up' },
+        bus: { status: 'up', kind: process.env.TEST_NATS_URL ? 'nats' : 'in-process' },
+      },
     });
   });
 
   it('serves the public runtime info from ControlPlaneRuntimeInfo, version from the build when empty', async () => {
     const res = await fetch(`${sut.url}/api/v1/info`);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body: any = await res.json();
     expect(body).toEqual({
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       activationProof: null,
@@ -39,7 +45,7 @@ describe('control-plane host', () => {
   it('publishes its OpenAPI document and Swagger UI', async () => {
     const json = await fetch(`${sut.url}/docs-json`);
     expect(json.status).toBe(200);
-    const doc = await json.json();
+    const doc: any = await json.json();
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths)).toContain('/api/v1/info');
     const ui = await fetch(`${sut.url}/docs`);
@@ -51,7 +57,11 @@ describe('control-plane host', () => {
     const res = await fetch(`${sut.url}/api/v1/nope`, { headers: { 'x-correlation-id': 'trace-123' } });
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect(await res.json()).toEqual({ error: expect.any(String), code: 'ROUTE_NOT_FOUND', traceId: 'trace-123' });
+    expect(await res.json()).toEqual({
+      error: expect.any(String),
+      code: 'ROUTE_NOT_FOUND',
+      traceId: 'trace-123',
+    });
   });
 });
 
@@ -59,9 +69,9 @@ describe('control-plane startup rules', () => {
   const base = { environment: 'Testing' as const, env: {}, port: 0, host: '127.0.0.1' };
 
   it('stops when ConnectionStrings:RuleControlPlaneDb is empty, naming the key', async () => {
-    await expect(startControlPlane({ ...base, overrides: { 'ConnectionStrings:RuleControlPlaneDb': '' } })).rejects.toThrow(
-      /ConnectionStrings:RuleControlPlaneDb/,
-    );
+    await expect(
+      startControlPlane({ ...base, overrides: { 'ConnectionStrings:RuleControlPlaneDb': '' } }),
+    ).rejects.toThrow(/ConnectionStrings:RuleControlPlaneDb/);
   });
 
   it('stops outside Development/Testing without a readable RuleControlPlane:AuditPrivateKeyPemPath', async () => {
@@ -81,7 +91,10 @@ describe('control-plane startup rules', () => {
   it('stops when authorization is enabled without ControlPlaneAuth:SigningKey', async () => {
     const error = await startControlPlane({
       ...base,
-      overrides: { 'ConnectionStrings:RuleControlPlaneDb': 'pglite://memory', 'ControlPlaneAuth:DisableAuthorization': false },
+      overrides: {
+        'ConnectionStrings:RuleControlPlaneDb': 'pglite://memory',
+        'ControlPlaneAuth:DisableAuthorization': false,
+      },
     }).catch((e) => e);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.keys).toEqual(['ControlPlaneAuth:SigningKey']);
@@ -91,7 +104,10 @@ describe('control-plane startup rules', () => {
     await expect(
       startControlPlane({
         ...base,
-        overrides: { 'ConnectionStrings:RuleControlPlaneDb': 'pglite://memory', 'RuleControlPlane:RequireApproval': 'maybe' },
+        overrides: {
+          'ConnectionStrings:RuleControlPlaneDb': 'pglite://memory',
+          'RuleControlPlane:RequireApproval': 'maybe',
+        },
       }),
     ).rejects.toThrow(/RuleControlPlane:RequireApproval must be true or false/);
     await expect(
@@ -118,7 +134,9 @@ describe('control-plane request context', () => {
   afterAll(() => sut?.stop());
 
   it('refuses a malformed x-tenant-id with 400 INVALID_TENANT_ID', async () => {
-    const res = await fetch(`${sut.url}/api/v1/info`, { headers: { 'x-tenant-id': "acme'; DROP TABLE x; --" } });
+    const res = await fetch(`${sut.url}/api/v1/info`, {
+      headers: { 'x-tenant-id': "acme'; DROP TABLE x; --" },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'INVALID_TENANT_ID' });
   });

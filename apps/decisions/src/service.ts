@@ -6,7 +6,8 @@ import { BUILD_VERSION } from './version';
 export const decisionsService: ServiceDefinition = {
   name: 'decisions',
   title: 'Arbiter decisions',
-  description: 'Decision tables (FEEL, hit policies, versions, import/export, analysis), event windows, scenarios.',
+  description:
+    'Decision tables (FEEL, hit policies, versions, import/export, analysis), event windows, scenarios.',
   version: BUILD_VERSION,
   configDir: join(__dirname, '..', 'config'),
   defaultPort: 3001,

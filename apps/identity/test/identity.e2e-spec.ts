@@ -28,7 +28,11 @@ describe('identity host', () => {
   it('answers experience routes with { error, code, timestamp }', async () => {
     const res = await fetch(`${sut.url}/api/not-a-route`, { method: 'POST' });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: expect.any(String), code: 'ROUTE_NOT_FOUND', timestamp: expect.any(String) });
+    expect(await res.json()).toEqual({
+      error: expect.any(String),
+      code: 'ROUTE_NOT_FOUND',
+      timestamp: expect.any(String),
+    });
   });
 });
 
@@ -45,11 +49,11 @@ describe('identity startup rules', () => {
     await expect(startIdentity({ ...base, env: { TokenConfigs__ExpiryMinutes: '0' } })).rejects.toThrow(
       /TokenConfigs:ExpiryMinutes/,
     );
-    await expect(startIdentity({ ...base, env: { TokenConfigs__SymmetricSecretKey: 'short' } })).rejects.toThrow(
-      /TokenConfigs:SymmetricSecretKey must be at least 32 characters/,
-    );
-    await expect(startIdentity({ ...base, env: { TokenConfigs__CookieSameSite: 'Sometimes' } })).rejects.toThrow(
-      /TokenConfigs:CookieSameSite/,
-    );
+    await expect(
+      startIdentity({ ...base, env: { TokenConfigs__SymmetricSecretKey: 'short' } }),
+    ).rejects.toThrow(/TokenConfigs:SymmetricSecretKey must be at least 32 characters/);
+    await expect(
+      startIdentity({ ...base, env: { TokenConfigs__CookieSameSite: 'Sometimes' } }),
+    ).rejects.toThrow(/TokenConfigs:CookieSameSite/);
   });
 });

@@ -3,7 +3,12 @@ import { Type } from 'class-transformer';
 import { IsInt, IsString, Min, MinLength, ValidateNested } from 'class-validator';
 import { join } from 'node:path';
 import { AppError } from '../src/errors/app-error';
-import { EnvelopeSelector, experienceEnvelope, hostedEnvelope, traceEnvelope } from '../src/errors/error-envelope';
+import {
+  EnvelopeSelector,
+  experienceEnvelope,
+  hostedEnvelope,
+  traceEnvelope,
+} from '../src/errors/error-envelope';
 import { EventBusModule } from '../src/events/event-bus.module';
 import { ConfigurationModule } from '../src/config/configuration.module';
 import { PlatformHttpModule } from '../src/http/platform-http.module';
@@ -63,7 +68,11 @@ class ProbeModule {
     return {
       module: ProbeModule,
       imports: [
-        ConfigurationModule.forRoot({ configuration: context.configuration, environment: context.environment, settings: [] }),
+        ConfigurationModule.forRoot({
+          configuration: context.configuration,
+          environment: context.environment,
+          settings: [],
+        }),
         EventBusModule.forRoot({ source: 'probe' }),
         PlatformHttpModule,
       ],
@@ -84,7 +93,13 @@ function startProbe(envelope: EnvelopeSelector): Promise<RunningService> {
       envelope,
       createModule: (context) => ProbeModule.register(context),
     },
-    { environment: 'Testing', env: {}, port: 0, host: '127.0.0.1', overrides: { 'Http:BodyLimitBytes': 2048 } },
+    {
+      environment: 'Testing',
+      env: {},
+      port: 0,
+      host: '127.0.0.1',
+      overrides: { 'Http:BodyLimitBytes': 2048 },
+    },
   );
 }
 
@@ -101,7 +116,7 @@ describe('error envelope { error, code, traceId }', () => {
   const expectEnvelope = async (res: Response, status: number, code: string) => {
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toContain('application/json');
-    const body = await res.json();
+    const body: any = await res.json();
     expect(body).toMatchObject({ code, error: expect.any(String), traceId: expect.any(String) });
     expect(body.traceId).toBe(res.headers.get('x-correlation-id'));
     return body;
@@ -112,8 +127,16 @@ describe('error envelope { error, code, traceId }', () => {
   });
 
   it('wrong content type → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
-    await expectEnvelope(await post(`${probe.url}/api/v1/things`, 'name=x', 'text/plain'), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    await expectEnvelope(await post(`${probe.url}/api/v1/things`, '<x/>', 'application/xml'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectEnvelope(
+      await post(`${probe.url}/api/v1/things`, 'name=x', 'text/plain'),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    await expectEnvelope(
+      await post(`${probe.url}/api/v1/things`, '<x/>', 'application/xml'),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   it('oversized body → 413 PAYLOAD_TOO_LARGE', async () => {
@@ -123,7 +146,11 @@ describe('error envelope { error, code, traceId }', () => {
 
   it('unknown route → 404 ROUTE_NOT_FOUND', async () => {
     await expectEnvelope(await fetch(`${probe.url}/api/v1/missing`), 404, 'ROUTE_NOT_FOUND');
-    await expectEnvelope(await fetch(`${probe.url}/api/v1/things`, { method: 'DELETE' }), 404, 'ROUTE_NOT_FOUND');
+    await expectEnvelope(
+      await fetch(`${probe.url}/api/v1/things`, { method: 'DELETE' }),
+      404,
+      'ROUTE_NOT_FOUND',
+    );
   });
 
   it('validation failure → 400 with one entry per bad field (nested paths)', async () => {
@@ -137,7 +164,10 @@ describe('error envelope { error, code, traceId }', () => {
   });
 
   it('valid input passes through', async () => {
-    const res = await post(`${probe.url}/api/v1/things`, JSON.stringify({ name: 'widget', count: 2, address: { city: 'Oslo' } }));
+    const res = await post(
+      `${probe.url}/api/v1/things`,
+      JSON.stringify({ name: 'widget', count: 2, address: { city: 'Oslo' } }),
+    );
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ created: 'widget' });
   });
@@ -166,9 +196,12 @@ describe('identity envelopes', () => {
   afterAll(() => probe?.close());
 
   it('hosted endpoints answer { isSuccess: false, result: null, errors: [{ code, message }], timestamp }', async () => {
-    const res = await post(`${probe.url}/api/v1/things`, JSON.stringify({ name: 'x', count: 1, address: { city: 'Oslo' } }));
+    const res = await post(
+      `${probe.url}/api/v1/things`,
+      JSON.stringify({ name: 'x', count: 1, address: { city: 'Oslo' } }),
+    );
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body: any = await res.json();
     expect(body).toEqual({
       isSuccess: false,
       result: null,
@@ -180,6 +213,10 @@ describe('identity envelopes', () => {
   it('experience endpoints answer { error, code, timestamp }', async () => {
     const res = await post(`${probe.url}/api/experience`, '{oops');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: expect.any(String), code: 'MALFORMED_JSON', timestamp: expect.any(String) });
+    expect(await res.json()).toEqual({
+      error: expect.any(String),
+      code: 'MALFORMED_JSON',
+      timestamp: expect.any(String),
+    });
   });
 });

@@ -83,8 +83,12 @@ describe.each(implementations)('EventBus contract (%s)', (_name, create) => {
   it('gives each event to one member of a queue group', async () => {
     const a: number[] = [];
     const b: number[] = [];
-    await bus.subscribe(`arbiter.${area}.work`, (e) => void a.push((e.data as { n: number }).n), { queue: 'workers' });
-    await bus.subscribe(`arbiter.${area}.work`, (e) => void b.push((e.data as { n: number }).n), { queue: 'workers' });
+    await bus.subscribe(`arbiter.${area}.work`, (e) => void a.push((e.data as { n: number }).n), {
+      queue: 'workers',
+    });
+    await bus.subscribe(`arbiter.${area}.work`, (e) => void b.push((e.data as { n: number }).n), {
+      queue: 'workers',
+    });
     for (let n = 0; n < 20; n++) await bus.publish(`arbiter.${area}.work`, { n });
     await waitFor(() => (a.length + b.length === 20 ? true : undefined));
     await sleep(50);

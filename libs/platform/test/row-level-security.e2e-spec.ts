@@ -12,7 +12,9 @@ class CreateNotes1700000000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
     const role = migrationApplicationRole();
     await ensureApplicationRole(runner, role);
-    await runner.query(`CREATE TABLE notes (id serial PRIMARY KEY, tenant_id text NOT NULL, body text NOT NULL)`);
+    await runner.query(
+      `CREATE TABLE notes (id serial PRIMARY KEY, tenant_id text NOT NULL, body text NOT NULL)`,
+    );
     await enableTenantIsolation(runner, 'notes', role);
   }
   async down(runner: QueryRunner): Promise<void> {
@@ -56,17 +58,28 @@ describe('row-level security (tenant isolation)', () => {
   });
 
   it("hides tenant B's rows from tenant A even with no WHERE clause", async () => {
-    await uow.run((m) => m.query(`INSERT INTO notes (tenant_id, body) VALUES ('tenant-a', 'a1'), ('tenant-a', 'a2')`), {
+    await uow.run(
+      (m) => m.query(`INSERT INTO notes (tenant_id, body) VALUES ('tenant-a', 'a1'), ('tenant-a', 'a2')`),
+      {
+        tenantId: 'tenant-a',
+      },
+    );
+    await uow.run((m) => m.query(`INSERT INTO notes (tenant_id, body) VALUES ('tenant-b', 'b1')`), {
+      tenantId: 'tenant-b',
+    });
+
+    const seenByA = await uow.run((m) => m.query('SELECT tenant_id, body FROM notes ORDER BY body'), {
       tenantId: 'tenant-a',
     });
-    await uow.run((m) => m.query(`INSERT INTO notes (tenant_id, body) VALUES ('tenant-b', 'b1')`), { tenantId: 'tenant-b' });
-
-    const seenByA = await uow.run((m) => m.query('SELECT tenant_id, body FROM notes ORDER BY body'), { tenantId: 'tenant-a' });
-    const seenByB = await uow.run((m) => m.query('SELECT tenant_id, body FROM notes ORDER BY body'), { tenantId: 'tenant-b' });
+    const seenByB = await uow.run((m) => m.query('SELECT tenant_id, body FROM notes ORDER BY body'), {
+      tenantId: 'tenant-b',
+    });
     expect(seenByA.map((r: { body: string }) => r.body)).toEqual(['a1', 'a2']);
     expect(seenByB.map((r: { body: string }) => r.body)).toEqual(['b1']);
 
-    const updated = await uow.run((m) => m.query(`UPDATE notes SET body = 'hacked' RETURNING id`), { tenantId: 'tenant-a' });
+    const updated = await uow.run((m) => m.query(`UPDATE notes SET body = 'hacked' RETURNING id`), {
+      tenantId: 'tenant-a',
+    });
     expect(updated).toHaveLength(2);
     const stillB = await uow.run((m) => m.query('SELECT body FROM notes'), { tenantId: 'tenant-b' });
     expect(stillB).toEqual([{ body: 'b1' }]);
@@ -74,20 +87,28 @@ describe('row-level security (tenant isolation)', () => {
 
   it('refuses inserting a row under another tenant, and writes nothing', async () => {
     await expect(
-      uow.run((m) => m.query(`INSERT INTO notes (tenant_id, body) VALUES ('tenant-b', 'smuggled')`), { tenantId: 'tenant-a' }),
+      uow.run((m) => m.query(`INSERT INTO notes (tenant_id, body) VALUES ('tenant-b', 'smuggled')`), {
+        tenantId: 'tenant-a',
+      }),
     ).rejects.toThrow(/row-level security/);
-    const rows = await uow.run((m) => m.query(`SELECT body FROM notes WHERE body = 'smuggled'`), { tenantId: 'tenant-b' });
+    const rows = await uow.run((m) => m.query(`SELECT body FROM notes WHERE body = 'smuggled'`), {
+      tenantId: 'tenant-b',
+    });
     expect(rows).toEqual([]);
   });
 
   it('takes the tenant from the ambient request context', async () => {
-    const rows = await RequestContext.run({ tenantId: 'tenant-b' }, () => uow.run((m) => m.query('SELECT body FROM notes')));
+    const rows = await RequestContext.run({ tenantId: 'tenant-b' }, () =>
+      uow.run((m) => m.query('SELECT body FROM notes')),
+    );
     expect(rows).toEqual([{ body: 'b1' }]);
   });
 
   it('sees nothing when no tenant matches, and the setting does not leak to the next transaction', async () => {
     await uow.run((m) => m.query('SELECT 1'), { tenantId: 'tenant-a' });
-    const [{ setting }] = await database.dataSource.query(`SELECT current_setting('app.tenant_id', true) AS setting`);
+    const [{ setting }] = await database.dataSource.query(
+      `SELECT current_setting('app.tenant_id', true) AS setting`,
+    );
     expect(setting ?? '').toBe('');
     expect(await uow.run((m) => m.query('SELECT * FROM notes'), { tenantId: 'nobody' })).toEqual([]);
   });

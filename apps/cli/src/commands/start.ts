@@ -1,4 +1,10 @@
-import { EventBus, InProcessEventBus, RunningService, startTelemetry, stopTelemetry } from '@arbiter/platform';
+import {
+  EventBus,
+  InProcessEventBus,
+  RunningService,
+  startTelemetry,
+  stopTelemetry,
+} from '@arbiter/platform';
 import type { StartServiceOptions } from '@arbiter/platform';
 
 export const SERVICES = ['control-plane', 'decisions', 'identity'] as const;
@@ -52,9 +58,16 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
       const start = await loadStarter(name);
       const envPort = env[PORT_ENV[name]];
       const port = options.ports?.[name] ?? (envPort ? Number(envPort) : DEFAULT_PORTS[name]);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${PORT_ENV[name]} must be a port number`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new Error(`${PORT_ENV[name]} must be a port number`);
       services.push(
-        await start({ env, port, host: options.host, sharedBus: bus ?? undefined, ...options.serviceOptions?.[name] }),
+        await start({
+          env,
+          port,
+          host: options.host,
+          sharedBus: bus ?? undefined,
+          ...options.serviceOptions?.[name],
+        }),
       );
     }
   } catch (error) {
@@ -80,10 +93,14 @@ export async function runStartCommand(options: { only?: string; host?: string })
     .map((s) => s.trim())
     .filter(Boolean) as ServiceName[] | undefined;
   for (const name of only ?? []) {
-    if (!SERVICES.includes(name)) throw new Error(`Unknown service '${name}': choose from ${SERVICES.join(', ')}`);
+    if (!SERVICES.includes(name))
+      throw new Error(`Unknown service '${name}': choose from ${SERVICES.join(', ')}`);
   }
   const platform = await startPlatform({ only, host: options.host });
-  const lines = platform.services.map((s) => `  ${s.name.padEnd(14)} ${s.url.replace('127.0.0.1', 'localhost')}  (docs: ${s.url.replace('127.0.0.1', 'localhost')}/docs)`);
+  const lines = platform.services.map(
+    (s) =>
+      `  ${s.name.padEnd(14)} ${s.url.replace('127.0.0.1', 'localhost')}  (docs: ${s.url.replace('127.0.0.1', 'localhost')}/docs)`,
+  );
   process.stdout.write(
     `\nArbiter is running (${platform.bus ? 'in-process event bus' : 'NATS event bus'}):\n${lines.join('\n')}\n\nPress Ctrl+C to stop.\n`,
   );

@@ -1,4 +1,10 @@
-import { ConfigKey, ConfigurationError, EnvironmentName, isDevelopmentOrTesting, StartupRules } from '@arbiter/platform';
+import {
+  ConfigKey,
+  ConfigurationError,
+  EnvironmentName,
+  isDevelopmentOrTesting,
+  StartupRules,
+} from '@arbiter/platform';
 import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { accessSync, constants } from 'node:fs';
 
@@ -47,12 +53,18 @@ export class RuleControlPlaneSettings implements StartupRules {
     if (isDevelopmentOrTesting(environment)) return;
     const key = 'RuleControlPlane:AuditPrivateKeyPemPath';
     if (!this.auditPrivateKeyPemPath.trim()) {
-      throw new ConfigurationError(`${key} is required outside Development and Testing (environment: ${environment})`, [key]);
+      throw new ConfigurationError(
+        `${key} is required outside Development and Testing (environment: ${environment})`,
+        [key],
+      );
     }
     try {
       accessSync(this.auditPrivateKeyPemPath, constants.R_OK);
     } catch {
-      throw new ConfigurationError(`${key} points to '${this.auditPrivateKeyPemPath}', which is missing or unreadable`, [key]);
+      throw new ConfigurationError(
+        `${key} points to '${this.auditPrivateKeyPemPath}', which is missing or unreadable`,
+        [key],
+      );
     }
   }
 }

@@ -16,7 +16,9 @@ export class IdentityConnectionStrings implements StartupRules {
 
   assertStartupRules(): void {
     if (!this.licenseDb.trim()) {
-      throw new ConfigurationError('ConnectionStrings:LicenseDb is required and is empty', ['ConnectionStrings:LicenseDb']);
+      throw new ConfigurationError('ConnectionStrings:LicenseDb is required and is empty', [
+        'ConnectionStrings:LicenseDb',
+      ]);
     }
   }
 }

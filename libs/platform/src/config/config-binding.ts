@@ -93,7 +93,9 @@ function convert(
 
 function flattenErrors(errors: ValidationError[], keyOf: (property: string) => string): string[] {
   return errors.flatMap((e) => [
-    ...Object.values(e.constraints ?? {}).map((m) => `${keyOf(e.property)}: ${m.replace(e.property, keyOf(e.property))}`),
+    ...Object.values(e.constraints ?? {}).map(
+      (m) => `${keyOf(e.property)}: ${m.replace(e.property, keyOf(e.property))}`,
+    ),
     ...flattenErrors(e.children ?? [], keyOf),
   ]);
 }

@@ -31,7 +31,8 @@ class SampleSettings {
 
 function dirWith(files: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), JSON.stringify(content));
+  for (const [name, content] of Object.entries(files))
+    writeFileSync(join(dir, name), JSON.stringify(content));
   return dir;
 }
 
@@ -62,7 +63,9 @@ describe('loadConfiguration', () => {
 
   it('reads arrays from JSON, indexed env keys and comma lists', () => {
     const dir = dirWith({ 'default.json': { Sample: { Features: ['x', 'y'] } } });
-    expect(loadConfiguration({ configDir: dir, environment: 'Testing', env: {} }).getArray('Sample:Features')).toEqual(['x', 'y']);
+    expect(
+      loadConfiguration({ configDir: dir, environment: 'Testing', env: {} }).getArray('Sample:Features'),
+    ).toEqual(['x', 'y']);
     const indexed = new Configuration([
       ['Sample:Features:1', 'b'],
       ['Sample:Features:0', 'a'],
@@ -74,7 +77,9 @@ describe('loadConfiguration', () => {
   it('refuses an unreadable JSON file with its path', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
     writeFileSync(join(dir, 'default.json'), '{ nope');
-    expect(() => loadConfiguration({ configDir: dir, environment: 'Testing', env: {} })).toThrow(/default\.json is not valid JSON/);
+    expect(() => loadConfiguration({ configDir: dir, environment: 'Testing', env: {} })).toThrow(
+      /default\.json is not valid JSON/,
+    );
   });
 });
 
@@ -107,7 +112,12 @@ describe('bindConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error!.keys).toEqual(
-      expect.arrayContaining(['ConnectionStrings:SampleDb', 'Sample:Enabled', 'Sample:Retries', 'Sample:Mode']),
+      expect.arrayContaining([
+        'ConnectionStrings:SampleDb',
+        'Sample:Enabled',
+        'Sample:Retries',
+        'Sample:Mode',
+      ]),
     );
     expect(error!.message).toContain('Sample:Enabled must be true or false');
     expect(error!.message).toContain('ConnectionStrings:SampleDb');

@@ -25,7 +25,10 @@ export class RequestContextMiddleware implements NestMiddleware {
     if (rawTenant && !TENANT_ID.test(rawTenant)) {
       // Refused before anything runs: a tenant id ends up in SQL settings, logs and keys.
       return RequestContext.run({ correlationId }, () => {
-        throw AppError.badRequest('INVALID_TENANT_ID', 'x-tenant-id must be 1-128 characters of letters, digits, . _ : @ -');
+        throw AppError.badRequest(
+          'INVALID_TENANT_ID',
+          'x-tenant-id must be 1-128 characters of letters, digits, . _ : @ -',
+        );
       });
     }
     const headerTenantId = rawTenant || undefined;

@@ -22,7 +22,14 @@ describe('actor resolution', () => {
 
   it('lets the verified tenant claim outrank the header', () => {
     RequestContext.run({ headerTenantId: 'from-header', tenantId: 'from-header' }, () => {
-      RequestContext.setUser({ id: '1', name: 'u', tenantId: 'from-claim', roles: [], permissions: [], claims: {} });
+      RequestContext.setUser({
+        id: '1',
+        name: 'u',
+        tenantId: 'from-claim',
+        roles: [],
+        permissions: [],
+        claims: {},
+      });
       expect(RequestContext.tenantId()).toBe('from-claim');
     });
   });

@@ -54,7 +54,9 @@ export const RequestContext = {
   /** Actor resolution per spec: body `actor`, authenticated user name, header `X-Actor`, `control-plane`. */
   actor(bodyActor?: string | null): string {
     const context = storage.getStore();
-    return nonEmpty(bodyActor) ?? nonEmpty(context?.user?.name) ?? nonEmpty(context?.headerActor) ?? DEFAULT_ACTOR;
+    return (
+      nonEmpty(bodyActor) ?? nonEmpty(context?.user?.name) ?? nonEmpty(context?.headerActor) ?? DEFAULT_ACTOR
+    );
   },
 
   /** Called by authentication once the token is verified: the claim outranks the header. */

@@ -1,8 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string }
-  | { kind: 'pglite'; dataDir: string | null /* null: in memory */ };
+  { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null /* null: in memory */ };
 
 /**
  * `postgres://…` / `postgresql://…` select a real server; `pglite://memory` an in-memory embedded

@@ -40,7 +40,9 @@ export class DatabaseModule {
               entities: options.entities,
               migrations: options.migrations,
               applicationRole:
-                options.applicationRole ?? configuration.get('Database:ApplicationRole') ?? DEFAULT_APPLICATION_ROLE,
+                options.applicationRole ??
+                configuration.get('Database:ApplicationRole') ??
+                DEFAULT_APPLICATION_ROLE,
               poolSize: options.poolSize ?? Number(configuration.get('Database:PoolSize') ?? 10),
             });
           },

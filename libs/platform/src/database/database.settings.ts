@@ -1,9 +1,15 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/** A TypeORM entity class. */
+export type EntityClass = abstract new (...args: any[]) => object;
+/** A TypeORM migration class. */
+export type MigrationClass = new () => object;
+
 /** Settings shared by every app's database: which role the unit of work runs as, pool size. */
 export interface DatabaseOptions {
   /** Configuration key holding the connection string, e.g. `ConnectionStrings:RuleControlPlaneDb`. */
   connectionStringKey: string;
-  entities: Function[];
-  migrations: Function[];
+  entities: EntityClass[];
+  migrations: MigrationClass[];
   /** Role that tenant transactions `SET LOCAL ROLE` to (`Database:ApplicationRole`, default arbiter_app). */
   applicationRole?: string;
   poolSize?: number;

@@ -2,13 +2,14 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { DatabaseTarget, redact } from './connection-string';
+import type { EntityClass, MigrationClass } from './database.settings';
 import { setMigrationApplicationRole } from './database.settings';
 import { assertIdentifier } from './tenant-isolation';
 
 export interface DatabaseStartOptions {
   target: DatabaseTarget;
-  entities: Function[];
-  migrations: Function[];
+  entities: EntityClass[];
+  migrations: MigrationClass[];
   applicationRole: string;
   poolSize: number;
   name: string;
@@ -30,7 +31,8 @@ export class Database {
 
   static async start(options: DatabaseStartOptions): Promise<Database> {
     assertIdentifier(options.applicationRole, 'Database:ApplicationRole');
-    const embedded = options.target.kind === 'pglite' ? await EmbeddedPostgres.start(options.target.dataDir) : null;
+    const embedded =
+      options.target.kind === 'pglite' ? await EmbeddedPostgres.start(options.target.dataDir) : null;
     const connection = embedded
       ? { ...embedded.connectionOptions }
       : { url: (options.target as { url: string }).url };
@@ -56,7 +58,9 @@ export class Database {
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);
       await embedded?.stop();
-      throw new Error(`Database ${options.name} (${description}) could not start: ${(error as Error).message}`);
+      throw new Error(
+        `Database ${options.name} (${description}) could not start: ${(error as Error).message}`,
+      );
     }
     return new Database(dataSource, options.applicationRole, description, embedded);
   }

@@ -5,7 +5,8 @@ export const DEFAULT_APPLICATION_ROLE = 'arbiter_app';
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export function assertIdentifier(name: string, what = 'identifier'): string {
-  if (!IDENTIFIER.test(name)) throw new Error(`Invalid ${what} '${name}': use lowercase letters, digits and _`);
+  if (!IDENTIFIER.test(name))
+    throw new Error(`Invalid ${what} '${name}': use lowercase letters, digits and _`);
   return name;
 }
 

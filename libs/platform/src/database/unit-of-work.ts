@@ -32,7 +32,12 @@ export class UnitOfWork {
       await manager.query(
         `SELECT set_config('app.tenant_id', $1, true), set_config('app.actor', $2, true),
                 set_config('app.correlation_id', $3, true), set_config('app.all_tenants', $4, true)`,
-        [tenantId, RequestContext.actor(), context?.correlationId ?? '', options.acrossTenants ? 'on' : 'off'],
+        [
+          tenantId,
+          RequestContext.actor(),
+          context?.correlationId ?? '',
+          options.acrossTenants ? 'on' : 'off',
+        ],
       );
       return work(manager);
     };

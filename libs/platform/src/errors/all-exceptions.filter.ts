@@ -19,8 +19,16 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
     code: CommonErrorCodes.UnsupportedMediaType,
     message: 'Unsupported content type: send application/json',
   },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: CommonErrorCodes.PayloadTooLarge, message: 'Request body is too large' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: CommonErrorCodes.MalformedJson, message: 'Body is empty but Content-Type is application/json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: CommonErrorCodes.PayloadTooLarge,
+    message: 'Request body is too large',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: CommonErrorCodes.MalformedJson,
+    message: 'Body is empty but Content-Type is application/json',
+  },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: CommonErrorCodes.MalformedJson },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'INVALID_CONTENT_LENGTH' },
   FST_ERR_CTP_INVALID_TYPE: { status: 400, code: CommonErrorCodes.UnsupportedMediaType },
@@ -43,7 +51,10 @@ const STATUS_CODES: Record<number, string> = {
 };
 
 /** Turns anything thrown into a status, a stable code and a message, never leaking internals on 5xx. */
-export function toProblem(exception: unknown, traceId: string): Problem & { headers?: Record<string, string> } {
+export function toProblem(
+  exception: unknown,
+  traceId: string,
+): Problem & { headers?: Record<string, string> } {
   if (exception instanceof AppError) {
     return {
       status: exception.status,
@@ -58,25 +69,44 @@ export function toProblem(exception: unknown, traceId: string): Problem & { head
     // Nest's Fastify adapter wraps Fastify's own 4xx errors (body parsing, content type, size) and
     // keeps the original as `cause`: its code names the problem better than the status alone.
     const cause = exception.cause as FastifyLikeError | undefined;
-    if (cause && typeof cause === 'object' && typeof cause.code === 'string' && cause.code.startsWith('FST_')) {
+    if (
+      cause &&
+      typeof cause === 'object' &&
+      typeof cause.code === 'string' &&
+      cause.code.startsWith('FST_')
+    ) {
       return toProblem(cause, traceId);
     }
     const status = exception.getStatus();
     const response = exception.getResponse() as string | { message?: string | string[]; code?: string };
-    let message = typeof response === 'string' ? response : response.message ?? exception.message;
+    let message = typeof response === 'string' ? response : (response.message ?? exception.message);
     if (Array.isArray(message)) message = message.join('; ');
-    const isUnknownRoute = status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)/.test(String(message));
+    const isUnknownRoute =
+      status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)/.test(String(message));
     const code =
       (typeof response === 'object' && response.code) ||
-      (isUnknownRoute ? CommonErrorCodes.RouteNotFound : STATUS_CODES[status] ?? (status >= 500 ? CommonErrorCodes.InternalError : 'HTTP_ERROR'));
+      (isUnknownRoute
+        ? CommonErrorCodes.RouteNotFound
+        : (STATUS_CODES[status] ?? (status >= 500 ? CommonErrorCodes.InternalError : 'HTTP_ERROR')));
     return { status, code, message: status >= 500 ? 'Internal server error' : String(message), traceId };
   }
   const fastify = exception as FastifyLikeError;
   if (fastify && typeof fastify === 'object') {
     const known = fastify.code ? FASTIFY_CODES[fastify.code] : undefined;
-    if (known) return { status: known.status, code: known.code, message: known.message ?? fastify.message ?? known.code, traceId };
+    if (known)
+      return {
+        status: known.status,
+        code: known.code,
+        message: known.message ?? fastify.message ?? known.code,
+        traceId,
+      };
     if (fastify.name === 'SyntaxError' && fastify.statusCode === 400) {
-      return { status: 400, code: CommonErrorCodes.MalformedJson, message: `Malformed JSON: ${fastify.message}`, traceId };
+      return {
+        status: 400,
+        code: CommonErrorCodes.MalformedJson,
+        message: `Malformed JSON: ${fastify.message}`,
+        traceId,
+      };
     }
     if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
       return {
@@ -113,12 +143,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     const http = host.switchToHttp();
-    const request = http.getRequest<{ url?: string; raw?: { url?: string }; headers?: Record<string, unknown> }>();
+    const request = http.getRequest<{
+      url?: string;
+      raw?: { url?: string };
+      headers?: Record<string, unknown>;
+    }>();
     const reply = http.getResponse<ReplyLike>();
     const traceId = RequestContext.correlationId() ?? randomUUID();
     const problem = toProblem(exception, traceId);
     if (problem.status >= 500) {
-      this.logger.error({ msg: 'Unhandled error', traceId, err: exception instanceof Error ? { message: exception.message, stack: exception.stack } : exception });
+      this.logger.error({
+        msg: 'Unhandled error',
+        traceId,
+        err: exception instanceof Error ? { message: exception.message, stack: exception.stack } : exception,
+      });
     }
     const path = (request?.url ?? request?.raw?.url ?? '/').split('?')[0];
     const body = this.selectEnvelope(path)(problem);

@@ -28,7 +28,10 @@ export class AppError extends Error {
   static validation(details: FieldProblem[], message = 'Request validation failed') {
     return new AppError(400, CommonErrorCodes.ValidationFailed, message, details);
   }
-  static unauthorized(message = 'Missing or invalid credentials', code: string = CommonErrorCodes.Unauthorized) {
+  static unauthorized(
+    message = 'Missing or invalid credentials',
+    code: string = CommonErrorCodes.Unauthorized,
+  ) {
     return new AppError(401, code, message);
   }
   static forbidden(message = 'Not allowed', code: string = CommonErrorCodes.Forbidden) {

@@ -33,7 +33,9 @@ export const hostedEnvelope: EnvelopeWriter = (p): HostedEnvelope => ({
 
 /** `{ error, code, timestamp }` (experience service). */
 export const experienceEnvelope: EnvelopeWriter = (p): ExperienceErrorBody => ({
-  error: p.details?.length ? `${p.message}: ${p.details.map((d) => `${d.field} ${d.message}`).join('; ')}` : p.message,
+  error: p.details?.length
+    ? `${p.message}: ${p.details.map((d) => `${d.field} ${d.message}`).join('; ')}`
+    : p.message,
   code: p.code,
   timestamp: new Date().toISOString(),
 });

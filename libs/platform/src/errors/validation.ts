@@ -3,7 +3,11 @@ import { AppError, FieldProblem } from './app-error';
 
 function collect(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
-    const field = parent ? (/^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`) : error.property;
+    const field = parent
+      ? /^\d+$/.test(error.property)
+        ? `${parent}[${error.property}]`
+        : `${parent}.${error.property}`
+      : error.property;
     const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
     return [...own, ...collect(error.children ?? [], field)];
   });

@@ -15,10 +15,15 @@ export interface EventBusModuleOptions {
 export function createEventBus(configuration: Configuration, source: string): EventBus {
   const cache = configuration.get('ConnectionStrings:Cache')?.trim();
   if (!cache) return new InProcessEventBus(source);
-  const servers = cache.split(',').map((s) => s.trim()).filter(Boolean);
+  const servers = cache
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const server of servers) {
     if (!/^(nats|tls|ws|wss):\/\//i.test(server) && !/^[\w.-]+:\d+$/.test(server)) {
-      throw new Error(`ConnectionStrings:Cache must be a NATS URL such as nats://host:4222 (got '${server}')`);
+      throw new Error(
+        `ConnectionStrings:Cache must be a NATS URL such as nats://host:4222 (got '${server}')`,
+      );
     }
   }
   return new NatsEventBus({ servers, source });
@@ -45,7 +50,8 @@ export class EventBusModule {
         {
           provide: EventBus,
           inject: [Configuration],
-          useFactory: (configuration: Configuration) => options.shared ?? createEventBus(configuration, options.source),
+          useFactory: (configuration: Configuration) =>
+            options.shared ?? createEventBus(configuration, options.source),
         },
         { provide: 'EVENT_BUS_OWNED', useValue: !options.shared },
         EventBusLifecycle,

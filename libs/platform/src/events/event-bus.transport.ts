@@ -31,9 +31,8 @@ export class EventBusTransport extends Server implements CustomTransportStrategy
         const subscription = await this.bus.subscribe(
           pattern,
           (event) =>
-            RequestContext.run(
-              { tenantId: event.tenantid, correlationId: event.correlationid },
-              () => this.handleEvent(pattern, { pattern, data: event.data }, new BusEventContext([event])),
+            RequestContext.run({ tenantId: event.tenantid, correlationId: event.correlationid }, () =>
+              this.handleEvent(pattern, { pattern, data: event.data }, new BusEventContext([event])),
             ),
           { durable: extras.durable, queue: extras.queue },
         );

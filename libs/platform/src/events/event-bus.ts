@@ -47,7 +47,12 @@ export abstract class EventBus {
   abstract close(): Promise<void>;
 }
 
-export function createCloudEvent<T>(source: string, subject: string, data: T, options: PublishOptions = {}): CloudEvent<T> {
+export function createCloudEvent<T>(
+  source: string,
+  subject: string,
+  data: T,
+  options: PublishOptions = {},
+): CloudEvent<T> {
   const ambient = RequestContext.current();
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);

@@ -53,7 +53,9 @@ export class InProcessEventBus extends EventBus {
     for (const target of targets) {
       const run = new Promise<void>((resolve) => setImmediate(resolve))
         .then(() => target.handler(event))
-        .catch((error) => this.logger.error({ msg: 'event handler failed', subject: event.type, err: String(error) }))
+        .catch((error) =>
+          this.logger.error({ msg: 'event handler failed', subject: event.type, err: String(error) }),
+        )
         .finally(() => this.pending.delete(run));
       this.pending.add(run);
     }

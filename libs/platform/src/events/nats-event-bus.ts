@@ -96,7 +96,11 @@ export class NatsEventBus extends EventBus {
       } catch (error) {
         this.lastError = (error as Error).message;
         if (attempt++ % 30 === 0) {
-          this.logger.warn({ msg: 'NATS unreachable; retrying', servers: this.options.servers, err: this.lastError });
+          this.logger.warn({
+            msg: 'NATS unreachable; retrying',
+            servers: this.options.servers,
+            err: this.lastError,
+          });
         }
         await new Promise<void>((resolve) => {
           this.retryTimer = setTimeout(resolve, Math.min(2000, 250 * attempt));
@@ -122,7 +126,10 @@ export class NatsEventBus extends EventBus {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect') {
         this.connected = false;
-        this.logger.warn({ msg: 'NATS disconnected; reconnecting', server: (s as { server?: string }).server });
+        this.logger.warn({
+          msg: 'NATS disconnected; reconnecting',
+          server: (s as { server?: string }).server,
+        });
       } else if (s.type === 'reconnect') {
         this.connected = true;
         this.logger.log({ msg: 'NATS reconnected', server: (s as { server?: string }).server });
@@ -152,7 +159,10 @@ export class NatsEventBus extends EventBus {
       this.streamReady = true;
     } catch (error) {
       this.lastError = `JetStream unavailable: ${(error as Error).message}`;
-      this.logger.warn({ msg: 'JetStream unavailable; using core NATS only (no durable delivery)', err: String(error) });
+      this.logger.warn({
+        msg: 'JetStream unavailable; using core NATS only (no durable delivery)',
+        err: String(error),
+      });
     }
   }
 
@@ -162,7 +172,10 @@ export class NatsEventBus extends EventBus {
       const max = this.options.maxBufferedBeforeConnect ?? 10_000;
       if (this.beforeConnect.length >= max) {
         const dropped = this.beforeConnect.shift();
-        this.logger.error({ msg: 'NATS not connected: event buffer full, oldest event dropped', subject: dropped?.subject });
+        this.logger.error({
+          msg: 'NATS not connected: event buffer full, oldest event dropped',
+          subject: dropped?.subject,
+        });
       }
       this.beforeConnect.push({ subject, event });
       return;

@@ -39,11 +39,19 @@ export class HealthService {
     const work: Promise<void>[] = [];
     if (this.database) {
       const db = this.database;
-      work.push(db.ping().then((up) => void (checks.database = { status: up ? 'up' : 'down', target: db.description })));
+      work.push(
+        db
+          .ping()
+          .then((up) => void (checks.database = { status: up ? 'up' : 'down', target: db.description })),
+      );
     }
     if (this.bus) {
       const s = this.bus.status();
-      checks.bus = { status: s.connected ? 'up' : 'down', kind: s.kind, ...(s.detail ? { detail: s.detail } : {}) };
+      checks.bus = {
+        status: s.connected ? 'up' : 'down',
+        kind: s.kind,
+        ...(s.detail ? { detail: s.detail } : {}),
+      };
     }
     for (const indicator of this.indicators ?? []) {
       work.push(

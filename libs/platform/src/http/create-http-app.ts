@@ -26,7 +26,10 @@ export interface HttpAppOptions {
  * Every service's HTTP host: Nest on Fastify, the platform's validation pipe and error filter,
  * OpenAPI at /docs (UI) and /docs-json, event handlers wired to the bus through EventBusTransport.
  */
-export async function createHttpApp(module: unknown, options: HttpAppOptions): Promise<NestFastifyApplication> {
+export async function createHttpApp(
+  module: unknown,
+  options: HttpAppOptions,
+): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimitBytes,
     return503OnClosing: true,

@@ -56,10 +56,18 @@ export interface RunningService {
  * starts the event handlers and listens. Used by each app's `main.ts`, by the one-process launcher
  * and by the API tests, so all three start the same way.
  */
-export async function startService(definition: ServiceDefinition, options: StartServiceOptions = {}): Promise<RunningService> {
+export async function startService(
+  definition: ServiceDefinition,
+  options: StartServiceOptions = {},
+): Promise<RunningService> {
   const env = options.env ?? process.env;
   const environment = options.environment ?? resolveEnvironment(env);
-  const configuration = loadConfiguration({ configDir: definition.configDir, environment, overrides: options.overrides, env });
+  const configuration = loadConfiguration({
+    configDir: definition.configDir,
+    environment,
+    overrides: options.overrides,
+    env,
+  });
   if (env.PORT && !configuration.get('Http:Port')) configuration.set('Http:Port', env.PORT);
   const http = bindConfig(HttpSettings, configuration);
   const logger = new JsonLogger(
@@ -71,7 +79,9 @@ export async function startService(definition: ServiceDefinition, options: Start
     description: definition.description,
     version: definition.version,
     envelope: definition.envelope,
-    bodyLimitBytes: configuration.get('Http:BodyLimitBytes') ? http.bodyLimitBytes : definition.bodyLimitBytes ?? http.bodyLimitBytes,
+    bodyLimitBytes: configuration.get('Http:BodyLimitBytes')
+      ? http.bodyLimitBytes
+      : (definition.bodyLimitBytes ?? http.bodyLimitBytes),
     logger,
     handleSignals: options.handleSignals ?? false,
     configureFastify: definition.configureFastify,

@@ -20,13 +20,24 @@ export function createRootLogger(options: { service: string; level?: string }): 
   });
 }
 
-const FRAMEWORK_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication', 'NestMicroservice']);
+const FRAMEWORK_CHATTER = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+  'NestMicroservice',
+]);
 
 /** Nest's logger contract over pino, so framework messages are structured too. */
 export class JsonLogger implements LoggerService {
   constructor(readonly pino: Logger) {}
 
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, params: unknown[]) {
+  private write(
+    level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal',
+    message: unknown,
+    params: unknown[],
+  ) {
     const context = typeof params[params.length - 1] === 'string' ? (params.pop() as string) : undefined;
     if (message instanceof Error) {
       this.pino[level]({ context, err: message }, message.message);
@@ -41,7 +52,11 @@ export class JsonLogger implements LoggerService {
   log(message: unknown, ...params: unknown[]) {
     // Nest's start-up chatter (module init, route mapping) is debug detail, not operations news.
     const context = params[params.length - 1];
-    this.write(typeof context === 'string' && FRAMEWORK_CHATTER.has(context) ? 'debug' : 'info', message, params);
+    this.write(
+      typeof context === 'string' && FRAMEWORK_CHATTER.has(context) ? 'debug' : 'info',
+      message,
+      params,
+    );
   }
   error(message: unknown, ...params: unknown[]) {
     this.write('error', message, params);
@@ -61,8 +76,13 @@ export class JsonLogger implements LoggerService {
   setLogLevels(levels: LogLevel[]) {
     const order: LogLevel[] = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'];
     const lowest = order.find((l) => levels.includes(l)) ?? 'log';
-    this.pino.level = { verbose: 'trace', debug: 'debug', log: 'info', warn: 'warn', error: 'error', fatal: 'fatal' }[
-      lowest
-    ];
+    this.pino.level = {
+      verbose: 'trace',
+      debug: 'debug',
+      log: 'info',
+      warn: 'warn',
+      error: 'error',
+      fatal: 'fatal',
+    }[lowest];
   }
 }

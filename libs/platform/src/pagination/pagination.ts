@@ -19,7 +19,9 @@ export function readPage(
   const page = positiveInt(query[pageParam], pageParam, 1);
   const pageSize = positiveInt(query[sizeParam], sizeParam, limits.defaultSize);
   if (pageSize > limits.maxSize) {
-    throw AppError.validation([{ field: sizeParam, message: `${sizeParam} must not exceed ${limits.maxSize}` }]);
+    throw AppError.validation([
+      { field: sizeParam, message: `${sizeParam} must not exceed ${limits.maxSize}` },
+    ]);
   }
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
