@@ -372,12 +372,27 @@ export class DmnEvaluator {
   private serviceFunction(id: string, run: Run): FeelValue {
     const s = this.model.decisionServices.find((x) => x.id === id);
     if (!s) return null;
-    const params = [...s.inputData, ...s.inputDecisions].map((pid) => ({ name: this.byId.get(pid)?.name ?? pid }));
+    const params = [...s.inputData, ...s.inputDecisions].map((pid) => ({
+      name: this.byId.get(pid)?.name ?? pid,
+      type: (this.model.inputData.find((x) => x.id === pid) ?? this.model.decisions.find((x) => x.id === pid))?.variable.typeRef,
+    }));
     return new FeelFunction(
       params,
       (args) => {
+        if (args.length < params.length) {
+          this.warnings?.push(`decision service '${s.name}' expects ${params.length} argument(s)`);
+          return null;
+        }
         const named: Record<string, FeelValue> = {};
-        params.forEach((p, i) => (named[p.name] = args[i] ?? null));
+        for (let i = 0; i < params.length; i++) {
+          const a = args[i] ?? null;
+          const c = this.coerce(a, params[i].type);
+          if (c === null && a !== null) {
+            this.warnings?.push(`argument '${params[i].name}' of decision service '${s.name}' has the wrong type`);
+            return null;
+          }
+          named[params[i].name] = c;
+        }
         return this.serviceCall(s, named, new Run({}), false);
       },
       { name: s.name },
