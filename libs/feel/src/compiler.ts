@@ -796,9 +796,63 @@ export function externalJava(def: FeelValue, paramNames: string[]): FeelFunction
       return isInt ? Math.trunc(r) : new Decimal(r);
     });
   }
+  const INT_CLASSES: Record<string, [number, number]> = {
+    'java.lang.Byte': [-128, 127],
+    'java.lang.Short': [-32768, 32767],
+    'java.lang.Integer': [-2147483648, 2147483647],
+    'java.lang.Long': [-9223372036854775808, 9223372036854775807],
+  };
+  if (INT_CLASSES[cls] && method === 'valueOf' && types.length === 1) {
+    const [lo, hi] = INT_CLASSES[cls];
+    return new FeelFunction(params, (args) => {
+      const a = args[0];
+      let d: Decimal | null = null;
+      if (types[0] === 'java.lang.String') d = typeof a === 'string' && /^[+-]?\d+$/.test(a.trim()) ? new Decimal(a.trim()) : null;
+      else if (isNumber(a)) d = toDecimal(a).trunc();
+      if (!d || d.lt(lo) || d.gt(hi)) return null;
+      return d.toNumber();
+    });
+  }
+  if ((cls === 'java.lang.Double' || cls === 'java.lang.Float') && method === 'valueOf' && types.length === 1) {
+    return new FeelFunction(params, (args) => {
+      const a = args[0];
+      if (typeof a === 'string') return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(a.trim()) ? new Decimal(a.trim()) : null;
+      return isNumber(a) ? a : null;
+    });
+  }
+  if (cls === 'java.lang.String' && method === 'format') {
+    return new FeelFunction(
+      params,
+      (args) => {
+        const [fmt, ...rest] = args;
+        if (typeof fmt !== 'string') return null;
+        const vals = rest.length === 1 && Array.isArray(rest[0]) ? rest[0] : rest;
+        let k = 0;
+        let bad = false;
+        const out = fmt.replace(/%([sdf%n])/g, (_m, c: string) => {
+          if (c === '%') return '%';
+          if (c === 'n') return '\n';
+          const v = vals[k++];
+          if (v === undefined) {
+            bad = true;
+            return '';
+          }
+          if (c === 'd') {
+            if (!isNumber(v) || !toDecimal(v).isInteger()) bad = true;
+            return isNumber(v) ? toDecimal(v).toFixed() : '';
+          }
+          if (c === 'f') return isNumber(v) ? toDecimal(v).toFixed(6) : ((bad = true), '');
+          return v === null ? 'null' : typeof v === 'string' ? v : isNumber(v) ? toDecimal(v).toFixed() : String(v);
+        });
+        return bad ? null : out;
+      },
+      { variadic: true },
+    );
+  }
   if (cls === 'java.lang.String' && method === 'valueOf') {
     return new FeelFunction(params, (args) => {
       const a = args[0];
+      if (types[0] === 'char') return typeof a === 'string' && [...a].length === 1 ? a : null;
       if (a === null || a === undefined) return 'null';
       if (isNumber(a)) {
         const n = toDecimal(a);
