@@ -416,8 +416,8 @@ export class DmnEvaluator {
     const outputs = s.outputDecisions.map((id) => ({ id, name: this.byId.get(id)?.name ?? id, value: this.decisionValue(id, run) }));
     if (outputs.length === 1 && !direct) return this.coerce(outputs[0].value, s.variable.typeRef);
     const ctx: FeelContext = {};
-    for (const o of outputs) ctx[o.name] = o.value;
-    return ctx;
+    for (const o of outputs) ctx[o.name] = outputs.length === 1 ? this.coerce(o.value, s.variable.typeRef) : o.value;
+    return outputs.length === 1 ? ctx : this.coerce(ctx, s.variable.typeRef) ?? ctx;
   }
 
   decisionValue(id: string, run: Run): FeelValue {
