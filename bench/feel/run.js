@@ -16,7 +16,10 @@ const root = path.resolve(here, '..', '..');
 function ensureFeelin() {
   if (existsSync(path.join(here, 'node_modules', 'feelin', 'package.json'))) return;
   console.log('installing benchmark peer feelin into bench/feel/node_modules …');
-  execSync('npm install --no-package-lock --no-save --no-audit --no-fund feelin', { cwd: here, stdio: 'inherit' });
+  execSync('npm install --no-package-lock --no-save --no-audit --no-fund feelin', {
+    cwd: here,
+    stdio: 'inherit',
+  });
 }
 function ensureOurs() {
   const dist = path.join(root, 'libs', 'feel', 'dist', 'index.js');
@@ -47,16 +50,28 @@ function measure(fn, minMs = 400) {
 async function main() {
   ensureFeelin();
   const ours = ensureOurs();
-  const feelin = await import(path.join(here, 'node_modules', 'feelin', 'dist', 'index.js')).catch(() => import('feelin'));
+  const feelin = await import(path.join(here, 'node_modules', 'feelin', 'dist', 'index.js')).catch(
+    () => import('feelin'),
+  );
 
   const inputs = [3, 7, 12, 25, 9, 1];
   const strings = ['a', 'b', 'z', 'c'];
   const cases = [
     { name: 'unary test  < 10', kind: 'unary', src: '< 10', input: (i) => inputs[i % inputs.length] },
     { name: 'unary test  [1..10]', kind: 'unary', src: '[1..10]', input: (i) => inputs[i % inputs.length] },
-    { name: 'unary test  "a","b","c"', kind: 'unary', src: '"a","b","c"', input: (i) => strings[i % strings.length] },
+    {
+      name: 'unary test  "a","b","c"',
+      kind: 'unary',
+      src: '"a","b","c"',
+      input: (i) => strings[i % strings.length],
+    },
     { name: 'expression  a * b + c', kind: 'expr', src: 'a * b + c', ctx: (i) => ({ a: i % 7, b: 3, c: 5 }) },
-    { name: 'expression  {x: [1,2,3,4,5][item > 2]}.x', kind: 'expr', src: '{x: [1,2,3,4,5][item > 2]}.x', ctx: () => ({}) },
+    {
+      name: 'expression  {x: [1,2,3,4,5][item > 2]}.x',
+      kind: 'expr',
+      src: '{x: [1,2,3,4,5][item > 2]}.x',
+      ctx: () => ({}),
+    },
   ];
 
   // sanity: both engines agree
@@ -67,7 +82,8 @@ async function main() {
         const a = u.test(c.input(i));
         const b = feelin.unaryTest(c.src, { '?': c.input(i) });
         const bv = b && typeof b === 'object' && 'value' in b ? b.value : b;
-        if (a !== bv) console.warn(`  ! results differ for ${c.src} on ${c.input(i)}: ours ${a}, feelin ${bv}`);
+        if (a !== bv)
+          console.warn(`  ! results differ for ${c.src} on ${c.input(i)}: ours ${a}, feelin ${bv}`);
       }
     } else {
       const e = ours.compileExpression(c.src, { scope: Object.keys(c.ctx(0)) });
@@ -98,12 +114,19 @@ async function main() {
     rows.push({ name: c.name, ours: a, feelin: b, ratio: a.opsPerSec / b.opsPerSec });
   }
 
-  const fmt = (n) => (n >= 1e6 ? (n / 1e6).toFixed(2) + ' M' : n >= 1e3 ? (n / 1e3).toFixed(1) + ' k' : n.toFixed(0) + '  ');
+  const fmt = (n) =>
+    n >= 1e6 ? (n / 1e6).toFixed(2) + ' M' : n >= 1e3 ? (n / 1e3).toFixed(1) + ' k' : n.toFixed(0) + '  ';
   console.log('');
-  console.log(`FEEL benchmark — node ${process.version}, feelin ${require(path.join(here, 'node_modules', 'feelin', 'package.json')).version}`);
-  console.log('ours = compile once (compileExpression / compileUnaryTests), evaluate many; feelin = evaluate / unaryTest per call');
+  console.log(
+    `FEEL benchmark — node ${process.version}, feelin ${require(path.join(here, 'node_modules', 'feelin', 'package.json')).version}`,
+  );
+  console.log(
+    'ours = compile once (compileExpression / compileUnaryTests), evaluate many; feelin = evaluate / unaryTest per call',
+  );
   console.log('');
-  console.log(`${'case'.padEnd(44)} ${'ours ops/s'.padStart(12)} ${'ours ns/op'.padStart(11)} ${'feelin ops/s'.padStart(13)} ${'feelin ns/op'.padStart(13)} ${'ratio'.padStart(9)}`);
+  console.log(
+    `${'case'.padEnd(44)} ${'ours ops/s'.padStart(12)} ${'ours ns/op'.padStart(11)} ${'feelin ops/s'.padStart(13)} ${'feelin ns/op'.padStart(13)} ${'ratio'.padStart(9)}`,
+  );
   for (const r of rows) {
     console.log(
       `${r.name.padEnd(44)} ${fmt(r.ours.opsPerSec).padStart(12)} ${r.ours.nsPerOp.toFixed(1).padStart(11)} ${fmt(r.feelin.opsPerSec).padStart(13)} ${r.feelin.nsPerOp.toFixed(0).padStart(13)} ${(r.ratio.toFixed(0) + '×').padStart(9)}`,
@@ -112,7 +135,9 @@ async function main() {
   const minRatio = Math.min(...rows.map((r) => r.ratio));
   const lt = rows[0].ours.nsPerOp;
   console.log('');
-  console.log(`targets: ≥100× feelin throughput on every case: ${minRatio >= 100 ? 'met' : 'NOT met'} (min ${minRatio.toFixed(0)}×); '< 10' under 500 ns: ${lt < 500 ? 'met' : 'NOT met'} (${lt.toFixed(1)} ns)`);
+  console.log(
+    `targets: ≥100× feelin throughput on every case: ${minRatio >= 100 ? 'met' : 'NOT met'} (min ${minRatio.toFixed(0)}×); '< 10' under 500 ns: ${lt < 500 ? 'met' : 'NOT met'} (${lt.toFixed(1)} ns)`,
+  );
 }
 
 main().catch((e) => {

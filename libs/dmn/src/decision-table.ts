@@ -87,7 +87,14 @@ export function evaluateDecisionTable(table: DecisionTable, scope: Scope, ev: Dm
     });
   };
   if (matched.length === 0) {
-    if (hp.startsWith('C') || hp === 'RULE ORDER' || hp === 'R' || hp === 'OUTPUT ORDER' || hp === 'O' || hp.startsWith('COLLECT')) {
+    if (
+      hp.startsWith('C') ||
+      hp === 'RULE ORDER' ||
+      hp === 'R' ||
+      hp === 'OUTPUT ORDER' ||
+      hp === 'O' ||
+      hp.startsWith('COLLECT')
+    ) {
       const d = defaults();
       if (d !== null) return d;
       if (table.aggregation && table.aggregation.toUpperCase() === 'COUNT') return 0;

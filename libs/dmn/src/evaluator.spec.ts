@@ -61,9 +61,17 @@ describe('DMN reader', () => {
   const m = readDmn(model);
   it('reads the DRG elements', () => {
     expect(m.dmnVersion).toBe('1.3');
-    expect(m.decisions.map((d) => d.name)).toEqual(['Monthly Installment', 'Affordable', 'Risk', 'Name Count']);
+    expect(m.decisions.map((d) => d.name)).toEqual([
+      'Monthly Installment',
+      'Affordable',
+      'Risk',
+      'Name Count',
+    ]);
     expect(m.inputData).toHaveLength(3);
-    expect(m.bkms[0].logic).toMatchObject({ kind: 'function', params: [{ name: 'amount' }, { name: 'months' }] });
+    expect(m.bkms[0].logic).toMatchObject({
+      kind: 'function',
+      params: [{ name: 'amount' }, { name: 'months' }],
+    });
     expect(m.itemDefinitions[1].components.map((c) => c.name)).toEqual(['Monthly Income', 'Name']);
     expect(m.itemDefinitions[0].allowedValues).toBe('[0..1000000]');
   });
@@ -92,8 +100,18 @@ describe('DRG evaluation', () => {
   const ev = new DmnEvaluator(readDmn(model));
   it('evaluates decisions with their requirements, BKMs and contexts', () => {
     expect(ev.evaluateDecision('Monthly Installment', { 'Loan Amount': 1200 }).value).toBe(100);
-    expect(ev.evaluateDecision('Affordable', { 'Loan Amount': 1200, Applicant: { 'Monthly Income': 300, Name: 'A' } }).value).toBe(true);
-    expect(ev.evaluateDecision('Affordable', { 'Loan Amount': 12000, Applicant: { 'Monthly Income': 300, Name: 'A' } }).value).toBe(false);
+    expect(
+      ev.evaluateDecision('Affordable', {
+        'Loan Amount': 1200,
+        Applicant: { 'Monthly Income': 300, Name: 'A' },
+      }).value,
+    ).toBe(true);
+    expect(
+      ev.evaluateDecision('Affordable', {
+        'Loan Amount': 12000,
+        Applicant: { 'Monthly Income': 300, Name: 'A' },
+      }).value,
+    ).toBe(false);
   });
   it('evaluates decision tables', () => {
     expect(ev.evaluateDecision('Risk', { 'Loan Amount': 500 }).value).toBe('LOW');
@@ -113,8 +131,17 @@ describe('DRG evaluation', () => {
     expect(ev.evaluateDecision('Name Count', { Names: [1] }).value).toBeNull();
   });
   it('evaluateAll returns every decision', () => {
-    const r = ev.evaluateAll({ 'Loan Amount': 1200, Applicant: { 'Monthly Income': 300, Name: 'A' }, Names: [] });
-    expect(r.values).toMatchObject({ 'Monthly Installment': 100, Affordable: true, Risk: 'MEDIUM', 'Name Count': 0 });
+    const r = ev.evaluateAll({
+      'Loan Amount': 1200,
+      Applicant: { 'Monthly Income': 300, Name: 'A' },
+      Names: [],
+    });
+    expect(r.values).toMatchObject({
+      'Monthly Installment': 100,
+      Affordable: true,
+      Risk: 'MEDIUM',
+      'Name Count': 0,
+    });
   });
   it('invokes BKMs directly', () => {
     expect(ev.invoke('Installment', { amount: 10, months: 5 }).value).toBe(2);

@@ -110,12 +110,18 @@ export class DmnEvaluator {
   readonly resolveType = (name: string): TypeNode | null => {
     const def = this.itemDefs.get(stripPrefix(name));
     if (!def) return null;
-    if (def.isCollection) return { kind: 'list', element: this.itemDefToType({ ...def, isCollection: false }) };
+    if (def.isCollection)
+      return { kind: 'list', element: this.itemDefToType({ ...def, isCollection: false }) };
     return this.itemDefToType(def);
   };
   private itemDefToType(def: ItemDefinition): TypeNode {
-    if (def.isCollection) return { kind: 'list', element: this.itemDefToType({ ...def, isCollection: false }) };
-    if (def.components.length) return { kind: 'context', entries: def.components.map((c) => ({ name: c.name, type: this.itemDefToType(c) })) };
+    if (def.isCollection)
+      return { kind: 'list', element: this.itemDefToType({ ...def, isCollection: false }) };
+    if (def.components.length)
+      return {
+        kind: 'context',
+        entries: def.components.map((c) => ({ name: c.name, type: this.itemDefToType(c) })),
+      };
     if (def.typeRef) return typeRefToNode(def.typeRef);
     return { kind: 'named', name: 'Any' };
   }
@@ -148,7 +154,8 @@ export class DmnEvaluator {
       if (!isContext(v)) return null;
       const out: FeelContext = { ...v };
       for (const c of def.components) {
-        if (!hasOwn(v, c.name)) return (this.warnings?.push(`missing component '${c.name}' of ${def.name}`), null);
+        if (!hasOwn(v, c.name))
+          return (this.warnings?.push(`missing component '${c.name}' of ${def.name}`), null);
         const x = v[c.name];
         const cv = this.coerceItem(x, c, depth + 1);
         if (cv === null && x !== null) return null;
@@ -157,7 +164,10 @@ export class DmnEvaluator {
       r = out;
     } else if (def.typeRef) {
       const inner = this.itemDefs.get(stripPrefix(def.typeRef));
-      r = inner && inner !== def ? this.coerceItem(v, inner, depth + 1) : coerceBuiltin(v, def.typeRef, this.resolveType);
+      r =
+        inner && inner !== def
+          ? this.coerceItem(v, inner, depth + 1)
+          : coerceBuiltin(v, def.typeRef, this.resolveType);
       if (r === null) return null;
     } else if (def.functionItem) {
       if (!(v instanceof FeelFunction)) return null;
@@ -170,7 +180,9 @@ export class DmnEvaluator {
     if (!constraint || v === null) return v;
     const t = this.unaryTests(constraint);
     if (!t) return v;
-    return t.test(v) === true ? v : (this.warnings?.push(`value does not satisfy allowed values ${constraint}`), null);
+    return t.test(v) === true
+      ? v
+      : (this.warnings?.push(`value does not satisfy allowed values ${constraint}`), null);
   }
 
   // ------------------------------------------------------------ boxed expressions
@@ -243,7 +255,8 @@ export class DmnEvaluator {
         const l = iterable(this.evalExpr(e.in, scope));
         if (l === null) return null;
         const results: FeelValue[] = [];
-        for (const x of l) results.push(this.evalExpr(e.return, new Scope({ [e.variable]: x, partial: results }, scope)));
+        for (const x of l)
+          results.push(this.evalExpr(e.return, new Scope({ [e.variable]: x, partial: results }, scope)));
         return results;
       }
       case 'some':
@@ -268,7 +281,12 @@ export class DmnEvaluator {
     if (e.functionKind === 'Java') {
       const def = this.evalExpr(e.body, scope);
       const flat = isContext(def) && !isContext(def.java) ? { java: def } : def;
-      return externalJavaFunction(flat, e.params.map((p) => p.name)) ?? null;
+      return (
+        externalJavaFunction(
+          flat,
+          e.params.map((p) => p.name),
+        ) ?? null
+      );
     }
     if (e.functionKind === 'PMML') return null;
     const params = e.params.map((p) => ({ name: p.name, type: p.typeRef }));
@@ -293,13 +311,18 @@ export class DmnEvaluator {
 
   /** Evaluate one decision by name (or id) with input data values (host JSON or FEEL values). */
   evaluateDecision(nameOrId: string, inputs: Record<string, unknown> = {}): EvaluationOutcome {
-    const d = this.model.decisions.find((x) => x.name === nameOrId) ?? this.model.decisions.find((x) => x.id === nameOrId);
+    const d =
+      this.model.decisions.find((x) => x.name === nameOrId) ??
+      this.model.decisions.find((x) => x.id === nameOrId);
     if (!d) throw new Error(`Unknown decision '${nameOrId}'`);
     return this.run(() => this.decisionValue(d.id, new Run(inputs as Record<string, FeelValue>)));
   }
 
   /** Evaluate every decision; returns name -> value. */
-  evaluateAll(inputs: Record<string, unknown> = {}): { values: Record<string, FeelValue>; warnings: string[] } {
+  evaluateAll(inputs: Record<string, unknown> = {}): {
+    values: Record<string, FeelValue>;
+    warnings: string[];
+  } {
     const run = new Run(inputs as Record<string, FeelValue>);
     const values: Record<string, FeelValue> = {};
     const r = this.run(() => {
@@ -363,7 +386,8 @@ export class DmnEvaluator {
     this.knowledgeScope(b.requiredKnowledge, run, vars);
     // BKMs may also call themselves recursively
     const scope = new Scope(vars, null);
-    const f = b.logic.kind === 'function' ? this.makeFunction(b.logic, scope, b.name) : this.evalExpr(b.logic, scope);
+    const f =
+      b.logic.kind === 'function' ? this.makeFunction(b.logic, scope, b.name) : this.evalExpr(b.logic, scope);
     vars[b.name] = f;
     run.bkms.set(id, f);
     return f;
@@ -374,7 +398,8 @@ export class DmnEvaluator {
     if (!s) return null;
     const params = [...s.inputData, ...s.inputDecisions].map((pid) => ({
       name: this.byId.get(pid)?.name ?? pid,
-      type: (this.model.inputData.find((x) => x.id === pid) ?? this.model.decisions.find((x) => x.id === pid))?.variable.typeRef,
+      type: (this.model.inputData.find((x) => x.id === pid) ?? this.model.decisions.find((x) => x.id === pid))
+        ?.variable.typeRef,
     }));
     return new FeelFunction(
       params,
@@ -388,7 +413,9 @@ export class DmnEvaluator {
           const a = args[i] ?? null;
           const c = this.coerce(a, params[i].type);
           if (c === null && a !== null) {
-            this.warnings?.push(`argument '${params[i].name}' of decision service '${s.name}' has the wrong type`);
+            this.warnings?.push(
+              `argument '${params[i].name}' of decision service '${s.name}' has the wrong type`,
+            );
             return null;
           }
           named[params[i].name] = c;
@@ -400,7 +427,12 @@ export class DmnEvaluator {
     void run;
   }
 
-  private serviceCall(s: DecisionService, args: Record<string, FeelValue>, _outer: Run, direct: boolean): FeelValue {
+  private serviceCall(
+    s: DecisionService,
+    args: Record<string, FeelValue>,
+    _outer: Run,
+    direct: boolean,
+  ): FeelValue {
     const run = new Run({});
     // input data parameters
     for (const id of s.inputData) {
@@ -411,13 +443,23 @@ export class DmnEvaluator {
     for (const id of s.inputDecisions) {
       const name = this.byId.get(id)?.name;
       if (!name) continue;
-      run.decisions.set(id, hasOwn(args, name) ? this.coerce(args[name], this.model.decisions.find((d) => d.id === id)?.variable.typeRef) : null);
+      run.decisions.set(
+        id,
+        hasOwn(args, name)
+          ? this.coerce(args[name], this.model.decisions.find((d) => d.id === id)?.variable.typeRef)
+          : null,
+      );
     }
-    const outputs = s.outputDecisions.map((id) => ({ id, name: this.byId.get(id)?.name ?? id, value: this.decisionValue(id, run) }));
+    const outputs = s.outputDecisions.map((id) => ({
+      id,
+      name: this.byId.get(id)?.name ?? id,
+      value: this.decisionValue(id, run),
+    }));
     if (outputs.length === 1 && !direct) return this.coerce(outputs[0].value, s.variable.typeRef);
     const ctx: FeelContext = {};
-    for (const o of outputs) ctx[o.name] = outputs.length === 1 ? this.coerce(o.value, s.variable.typeRef) : o.value;
-    return outputs.length === 1 ? ctx : this.coerce(ctx, s.variable.typeRef) ?? ctx;
+    for (const o of outputs)
+      ctx[o.name] = outputs.length === 1 ? this.coerce(o.value, s.variable.typeRef) : o.value;
+    return outputs.length === 1 ? ctx : (this.coerce(ctx, s.variable.typeRef) ?? ctx);
   }
 
   decisionValue(id: string, run: Run): FeelValue {
@@ -440,7 +482,8 @@ export class DmnEvaluator {
       this.knowledgeScope(d.requiredKnowledge, run, vars);
       // knowledge not declared but present (lenient): all BKMs and services
       for (const b of this.model.bkms) if (!hasOwn(vars, b.name)) vars[b.name] = this.bkmFunction(b.id, run);
-      for (const s of this.model.decisionServices) if (!hasOwn(vars, s.name)) vars[s.name] = this.serviceFunction(s.id, run);
+      for (const s of this.model.decisionServices)
+        if (!hasOwn(vars, s.name)) vars[s.name] = this.serviceFunction(s.id, run);
       const value = this.coerce(this.evalExpr(d.expression, new Scope(vars, null)), d.variable.typeRef);
       run.decisions.set(id, value);
       return value;
@@ -482,7 +525,11 @@ function typeRefToNode(typeRef: string): TypeNode {
 }
 
 /** Conform a value to a built-in (or FEEL type expression) typeRef: singleton unwrap, date -> date and time, else null. */
-export function coerceBuiltin(v: FeelValue, typeRef: string, resolve?: (n: string) => TypeNode | null): FeelValue {
+export function coerceBuiltin(
+  v: FeelValue,
+  typeRef: string,
+  resolve?: (n: string) => TypeNode | null,
+): FeelValue {
   if (v === null) return null;
   const t = typeRefToNode(typeRef);
   if (t.kind === 'named') {
@@ -490,7 +537,12 @@ export function coerceBuiltin(v: FeelValue, typeRef: string, resolve?: (n: strin
     if (n === 'Any' || (!BUILTIN_TYPES.has(n) && !(resolve && resolve(n)))) return v;
   }
   if (isInstanceOf(v, t, resolve)) return v;
-  if (t.kind === 'named' && normalizeTypeName(t.name) === 'date and time' && v instanceof FeelDate && !(v instanceof FeelDateTime))
+  if (
+    t.kind === 'named' &&
+    normalizeTypeName(t.name) === 'date and time' &&
+    v instanceof FeelDate &&
+    !(v instanceof FeelDateTime)
+  )
     return new FeelDateTime(v, new FeelTime(0, 0, 0, 0, 0, null));
   if (Array.isArray(v) && v.length === 1 && t.kind !== 'list' && isInstanceOf(v[0], t, resolve)) return v[0];
   if (t.kind === 'list' && !Array.isArray(v) && isInstanceOf(v, t.element, resolve)) return [v];

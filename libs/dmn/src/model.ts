@@ -17,15 +17,38 @@ export interface InformationItem {
 export type Expression =
   | { kind: 'literal'; text: string; typeRef?: string; id?: string }
   | { kind: 'context'; entries: { variable?: InformationItem; value: Expression | null }[]; typeRef?: string }
-  | { kind: 'invocation'; fn: Expression | null; bindings: { name: string; value: Expression | null }[]; typeRef?: string }
+  | {
+      kind: 'invocation';
+      fn: Expression | null;
+      bindings: { name: string; value: Expression | null }[];
+      typeRef?: string;
+    }
   | { kind: 'relation'; columns: InformationItem[]; rows: (Expression | null)[][]; typeRef?: string }
   | { kind: 'list'; items: (Expression | null)[]; typeRef?: string }
-  | { kind: 'function'; functionKind: 'FEEL' | 'Java' | 'PMML'; params: InformationItem[]; body: Expression | null; typeRef?: string }
+  | {
+      kind: 'function';
+      functionKind: 'FEEL' | 'Java' | 'PMML';
+      params: InformationItem[];
+      body: Expression | null;
+      typeRef?: string;
+    }
   | { kind: 'decisionTable'; table: DecisionTable; typeRef?: string }
-  | { kind: 'conditional'; if: Expression | null; then: Expression | null; else: Expression | null; typeRef?: string }
+  | {
+      kind: 'conditional';
+      if: Expression | null;
+      then: Expression | null;
+      else: Expression | null;
+      typeRef?: string;
+    }
   | { kind: 'filter'; in: Expression | null; match: Expression | null; typeRef?: string }
   | { kind: 'for'; variable: string; in: Expression | null; return: Expression | null; typeRef?: string }
-  | { kind: 'some' | 'every'; variable: string; in: Expression | null; satisfies: Expression | null; typeRef?: string }
+  | {
+      kind: 'some' | 'every';
+      variable: string;
+      in: Expression | null;
+      satisfies: Expression | null;
+      typeRef?: string;
+    }
   | { kind: 'unsupported'; element: string };
 
 /** Decision table as plain data; evaluated by a rule engine (a small reference evaluator lives in decision-table.ts). */
@@ -34,7 +57,13 @@ export interface DecisionTable {
   aggregation?: string;
   preferredOrientation?: string;
   inputs: { label?: string; expression: string; typeRef?: string; inputValues?: string }[];
-  outputs: { name?: string; label?: string; typeRef?: string; outputValues?: string; defaultOutputEntry?: string }[];
+  outputs: {
+    name?: string;
+    label?: string;
+    typeRef?: string;
+    outputValues?: string;
+    defaultOutputEntry?: string;
+  }[];
   rules: { id?: string; inputEntries: string[]; outputEntries: string[]; annotations?: string[] }[];
 }
 
@@ -105,7 +134,20 @@ function literalText(n: XmlNode | undefined): string | undefined {
   return textOf(t ?? n).trim();
 }
 
-const EXPRESSION_ELEMENTS = new Set(['literalExpression', 'context', 'invocation', 'relation', 'list', 'functionDefinition', 'decisionTable', 'conditional', 'filter', 'for', 'some', 'every']);
+const EXPRESSION_ELEMENTS = new Set([
+  'literalExpression',
+  'context',
+  'invocation',
+  'relation',
+  'list',
+  'functionDefinition',
+  'decisionTable',
+  'conditional',
+  'filter',
+  'for',
+  'some',
+  'every',
+]);
 
 function firstExpression(n: XmlNode | undefined): Expression | null {
   if (!n) return null;
@@ -122,14 +164,20 @@ export function readExpression(n: XmlNode): Expression {
       return {
         kind: 'context',
         typeRef,
-        entries: children(n, 'contextEntry').map((e) => ({ variable: child(e, 'variable') ? infoItem(child(e, 'variable')) : undefined, value: firstExpression(e) })),
+        entries: children(n, 'contextEntry').map((e) => ({
+          variable: child(e, 'variable') ? infoItem(child(e, 'variable')) : undefined,
+          value: firstExpression(e),
+        })),
       };
     case 'invocation': {
       return {
         kind: 'invocation',
         typeRef,
         fn: firstExpression(n),
-        bindings: children(n, 'binding').map((b) => ({ name: child(b, 'parameter')?.attrs.name ?? '', value: firstExpression(b) })),
+        bindings: children(n, 'binding').map((b) => ({
+          name: child(b, 'parameter')?.attrs.name ?? '',
+          value: firstExpression(b),
+        })),
       };
     }
     case 'relation':
@@ -137,10 +185,16 @@ export function readExpression(n: XmlNode): Expression {
         kind: 'relation',
         typeRef,
         columns: children(n, 'column').map((c) => infoItem(c)),
-        rows: children(n, 'row').map((r) => r.children.filter((c) => EXPRESSION_ELEMENTS.has(c.name)).map((c) => readExpression(c))),
+        rows: children(n, 'row').map((r) =>
+          r.children.filter((c) => EXPRESSION_ELEMENTS.has(c.name)).map((c) => readExpression(c)),
+        ),
       };
     case 'list':
-      return { kind: 'list', typeRef, items: n.children.filter((c) => EXPRESSION_ELEMENTS.has(c.name)).map((c) => readExpression(c)) };
+      return {
+        kind: 'list',
+        typeRef,
+        items: n.children.filter((c) => EXPRESSION_ELEMENTS.has(c.name)).map((c) => readExpression(c)),
+      };
     case 'functionDefinition':
     case 'encapsulatedLogic':
       return {
@@ -161,12 +215,29 @@ export function readExpression(n: XmlNode): Expression {
         else: firstExpression(child(n, 'else')),
       };
     case 'filter':
-      return { kind: 'filter', typeRef, in: firstExpression(child(n, 'in')), match: firstExpression(child(n, 'match')) };
+      return {
+        kind: 'filter',
+        typeRef,
+        in: firstExpression(child(n, 'in')),
+        match: firstExpression(child(n, 'match')),
+      };
     case 'for':
-      return { kind: 'for', typeRef, variable: n.attrs.iteratorVariable ?? '', in: firstExpression(child(n, 'in')), return: firstExpression(child(n, 'return')) };
+      return {
+        kind: 'for',
+        typeRef,
+        variable: n.attrs.iteratorVariable ?? '',
+        in: firstExpression(child(n, 'in')),
+        return: firstExpression(child(n, 'return')),
+      };
     case 'some':
     case 'every':
-      return { kind: n.name, typeRef, variable: n.attrs.iteratorVariable ?? '', in: firstExpression(child(n, 'in')), satisfies: firstExpression(child(n, 'satisfies')) };
+      return {
+        kind: n.name,
+        typeRef,
+        variable: n.attrs.iteratorVariable ?? '',
+        in: firstExpression(child(n, 'in')),
+        satisfies: firstExpression(child(n, 'satisfies')),
+      };
   }
   return { kind: 'unsupported', element: n.name };
 }
@@ -178,7 +249,12 @@ export function readDecisionTable(n: XmlNode): DecisionTable {
     preferredOrientation: n.attrs.preferredOrientation,
     inputs: children(n, 'input').map((i) => {
       const ie = child(i, 'inputExpression');
-      return { label: i.attrs.label, expression: literalText(ie) ?? '', typeRef: ie?.attrs.typeRef, inputValues: literalText(child(i, 'inputValues')) };
+      return {
+        label: i.attrs.label,
+        expression: literalText(ie) ?? '',
+        typeRef: ie?.attrs.typeRef,
+        inputValues: literalText(child(i, 'inputValues')),
+      };
     }),
     outputs: children(n, 'output').map((o) => ({
       name: o.attrs.name,
@@ -206,7 +282,10 @@ function readItemDefinition(n: XmlNode): ItemDefinition {
     typeConstraint: literalText(child(n, 'typeConstraint')),
     components: children(n, 'itemComponent').map(readItemDefinition),
     functionItem: fi
-      ? { parameters: children(fi, 'parameters').map((p) => infoItem(p)), outputTypeRef: fi.attrs.outputTypeRef }
+      ? {
+          parameters: children(fi, 'parameters').map((p) => infoItem(p)),
+          outputTypeRef: fi.attrs.outputTypeRef,
+        }
       : undefined,
   };
 }
@@ -225,9 +304,15 @@ export function readDmn(xml: string): DmnModel {
     name: d.attrs.name ?? '',
     variable: infoItem(child(d, 'variable'), d.attrs.name),
     expression: firstExpression(d),
-    requiredDecisions: children(d, 'informationRequirement').flatMap((r) => children(r, 'requiredDecision').map(href)),
-    requiredInputs: children(d, 'informationRequirement').flatMap((r) => children(r, 'requiredInput').map(href)),
-    requiredKnowledge: children(d, 'knowledgeRequirement').flatMap((r) => children(r, 'requiredKnowledge').map(href)),
+    requiredDecisions: children(d, 'informationRequirement').flatMap((r) =>
+      children(r, 'requiredDecision').map(href),
+    ),
+    requiredInputs: children(d, 'informationRequirement').flatMap((r) =>
+      children(r, 'requiredInput').map(href),
+    ),
+    requiredKnowledge: children(d, 'knowledgeRequirement').flatMap((r) =>
+      children(r, 'requiredKnowledge').map(href),
+    ),
   }));
   return {
     name: root.attrs.name ?? '',
@@ -235,13 +320,19 @@ export function readDmn(xml: string): DmnModel {
     dmnVersion: version,
     itemDefinitions: children(root, 'itemDefinition').map(readItemDefinition),
     decisions,
-    inputData: children(root, 'inputData').map((d) => ({ id: d.attrs.id ?? d.attrs.name, name: d.attrs.name ?? '', variable: infoItem(child(d, 'variable'), d.attrs.name) })),
+    inputData: children(root, 'inputData').map((d) => ({
+      id: d.attrs.id ?? d.attrs.name,
+      name: d.attrs.name ?? '',
+      variable: infoItem(child(d, 'variable'), d.attrs.name),
+    })),
     bkms: children(root, 'businessKnowledgeModel').map((b) => ({
       id: b.attrs.id ?? b.attrs.name,
       name: b.attrs.name ?? '',
       variable: infoItem(child(b, 'variable'), b.attrs.name),
       logic: child(b, 'encapsulatedLogic') ? readExpression(child(b, 'encapsulatedLogic')!) : null,
-      requiredKnowledge: children(b, 'knowledgeRequirement').flatMap((r) => children(r, 'requiredKnowledge').map(href)),
+      requiredKnowledge: children(b, 'knowledgeRequirement').flatMap((r) =>
+        children(r, 'requiredKnowledge').map(href),
+      ),
     })),
     decisionServices: children(root, 'decisionService').map((s) => ({
       id: s.attrs.id ?? s.attrs.name,
@@ -252,7 +343,12 @@ export function readDmn(xml: string): DmnModel {
       inputDecisions: children(s, 'inputDecision').map(href),
       inputData: children(s, 'inputData').map(href),
     })),
-    imports: children(root, 'import').map((i) => ({ namespace: i.attrs.namespace ?? '', name: i.attrs.name ?? '', locationURI: i.attrs.locationURI, importType: i.attrs.importType })),
+    imports: children(root, 'import').map((i) => ({
+      namespace: i.attrs.namespace ?? '',
+      name: i.attrs.name ?? '',
+      locationURI: i.attrs.locationURI,
+      importType: i.attrs.importType,
+    })),
   };
 }
 

@@ -38,7 +38,8 @@ function convert(raw: Raw): XmlNode | string | null {
   const attrs: Record<string, string> = {};
   for (const [a, v] of Object.entries(attrsRaw)) attrs[a] = String(v);
   // keep both prefixed and local attribute names (xsi:type -> type is ambiguous, keep full too)
-  for (const [a, v] of Object.entries(attrs)) if (a.includes(':') && !a.startsWith('xmlns')) attrs[localName(a)] ??= v;
+  for (const [a, v] of Object.entries(attrs))
+    if (a.includes(':') && !a.startsWith('xmlns')) attrs[localName(a)] ??= v;
   const node: XmlNode = { name: localName(k), attrs, children: [], text: '' };
   const kids = (raw[k] ?? []) as Raw[];
   for (const c of kids) {

@@ -68,7 +68,9 @@ export class BuiltinFunction extends FeelFunction {
   }
   callNamed(named: Record<string, V>): FeelValue {
     const keys = Object.keys(named);
-    const exact = this.sigs.filter((s) => s.params.slice(0, keys.length).join('\u0000') === keys.join('\u0000'));
+    const exact = this.sigs.filter(
+      (s) => s.params.slice(0, keys.length).join('\u0000') === keys.join('\u0000'),
+    );
     for (const s of [...exact, ...this.sigs]) {
       if (!keys.every((k) => s.params.includes(k))) continue;
       let last = -1;
@@ -90,12 +92,43 @@ export class BuiltinFunction extends FeelFunction {
   }
 }
 
-const SCALAR_PARAMS = new Set(['string', 'match', 'input', 'pattern', 'replacement', 'flags', 'delimiter', 'n', 'number', 'dividend', 'divisor', 'scale', 'start position', 'length', 'year', 'month', 'day', 'hour', 'minute', 'second', 'offset', 'grouping separator', 'decimal separator', 'position', 'negand']);
+const SCALAR_PARAMS = new Set([
+  'string',
+  'match',
+  'input',
+  'pattern',
+  'replacement',
+  'flags',
+  'delimiter',
+  'n',
+  'number',
+  'dividend',
+  'divisor',
+  'scale',
+  'start position',
+  'length',
+  'year',
+  'month',
+  'day',
+  'hour',
+  'minute',
+  'second',
+  'offset',
+  'grouping separator',
+  'decimal separator',
+  'position',
+  'negand',
+]);
 function unwrapScalars(s: Sig, args: V[]): V[] {
   let out = args;
   for (let i = 0; i < args.length && i < s.params.length; i++) {
     const a = args[i];
-    if (Array.isArray(a) && a.length === 1 && SCALAR_PARAMS.has(s.params[i]) && !(s.variadic && i === s.params.length - 1)) {
+    if (
+      Array.isArray(a) &&
+      a.length === 1 &&
+      SCALAR_PARAMS.has(s.params[i]) &&
+      !(s.variadic && i === s.params.length - 1)
+    ) {
       if (out === args) out = [...args];
       out[i] = a[0];
     }
@@ -107,7 +140,12 @@ export const builtins = new Map<string, BuiltinFunction>();
 function def(name: string, ...sigs: Sig[]): void {
   builtins.set(name, new BuiltinFunction(name, sigs));
 }
-function sig(params: string[], impl: (...args: V[]) => FeelValue, required?: number, variadic?: boolean): Sig {
+function sig(
+  params: string[],
+  impl: (...args: V[]) => FeelValue,
+  required?: number,
+  variadic?: boolean,
+): Sig {
   return { params, impl, required, variadic };
 }
 
@@ -170,7 +208,8 @@ def(
     return bad('date and time');
   }),
   sig(['date', 'time'], (d, t) => {
-    if (!(d instanceof FeelDate || d instanceof FeelDateTime) || !(t instanceof FeelTime)) return bad('date and time');
+    if (!(d instanceof FeelDate || d instanceof FeelDateTime) || !(t instanceof FeelTime))
+      return bad('date and time');
     return new FeelDateTime(d instanceof FeelDateTime ? d.date : d, t);
   }),
 );
@@ -210,13 +249,16 @@ def(
     ['from', 'grouping separator', 'decimal separator'],
     (from, g, d) => {
       if (!isStr(from)) return bad('number');
-      if (g !== undefined && g !== null && ![' ', ',', '.'].includes(g as string)) return bad('number', 'invalid grouping separator');
-      if (d !== undefined && d !== null && !['.', ','].includes(d as string)) return bad('number', 'invalid decimal separator');
+      if (g !== undefined && g !== null && ![' ', ',', '.'].includes(g as string))
+        return bad('number', 'invalid grouping separator');
+      if (d !== undefined && d !== null && !['.', ','].includes(d as string))
+        return bad('number', 'invalid decimal separator');
       if (g != null && g === d) return bad('number', 'separators must differ');
       let s = from;
       if (g != null) s = s.split(g as string).join('');
       if (d != null) s = s.split(d as string).join('.');
-      if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s)) return bad('number', `cannot convert '${from}'`);
+      if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s))
+        return bad('number', `cannot convert '${from}'`);
       return out(new Decimal(s));
     },
     1,
@@ -291,9 +333,18 @@ def(
     2,
   ),
 );
-def('string length', sig(['string'], (s) => (isStr(s) ? chars(s).length : bad('string length'))));
-def('upper case', sig(['string'], (s) => (isStr(s) ? s.toUpperCase() : bad('upper case'))));
-def('lower case', sig(['string'], (s) => (isStr(s) ? s.toLowerCase() : bad('lower case'))));
+def(
+  'string length',
+  sig(['string'], (s) => (isStr(s) ? chars(s).length : bad('string length'))),
+);
+def(
+  'upper case',
+  sig(['string'], (s) => (isStr(s) ? s.toUpperCase() : bad('upper case'))),
+);
+def(
+  'lower case',
+  sig(['string'], (s) => (isStr(s) ? s.toLowerCase() : bad('lower case'))),
+);
 def(
   'substring before',
   sig(['string', 'match'], (s, m) => {
@@ -310,9 +361,18 @@ def(
     return i < 0 ? '' : s.slice(i + m.length);
   }),
 );
-def('contains', sig(['string', 'match'], (s, m) => (isStr(s) && isStr(m) ? s.includes(m) : bad('contains'))));
-def('starts with', sig(['string', 'match'], (s, m) => (isStr(s) && isStr(m) ? s.startsWith(m) : bad('starts with'))));
-def('ends with', sig(['string', 'match'], (s, m) => (isStr(s) && isStr(m) ? s.endsWith(m) : bad('ends with'))));
+def(
+  'contains',
+  sig(['string', 'match'], (s, m) => (isStr(s) && isStr(m) ? s.includes(m) : bad('contains'))),
+);
+def(
+  'starts with',
+  sig(['string', 'match'], (s, m) => (isStr(s) && isStr(m) ? s.startsWith(m) : bad('starts with'))),
+);
+def(
+  'ends with',
+  sig(['string', 'match'], (s, m) => (isStr(s) && isStr(m) ? s.endsWith(m) : bad('ends with'))),
+);
 def(
   'matches',
   sig(
@@ -332,7 +392,8 @@ def(
   sig(
     ['input', 'pattern', 'replacement', 'flags'],
     (input, pattern, repl, flags) => {
-      if (!isStr(input) || !isStr(pattern) || !isStr(repl) || (flags != null && !isStr(flags))) return bad('replace');
+      if (!isStr(input) || !isStr(pattern) || !isStr(repl) || (flags != null && !isStr(flags)))
+        return bad('replace');
       if (input.length > MAX_REGEX_INPUT) return bad('replace', 'input too long');
       const re = xpathRegex(pattern, flags as string | null, true);
       if (typeof re === 'string') return bad('replace', re);
@@ -408,7 +469,10 @@ def(
     return false;
   }),
 );
-def('count', sig(['list'], (l) => (Array.isArray(l) ? l.length : bad('count'))));
+def(
+  'count',
+  sig(['list'], (l) => (Array.isArray(l) ? l.length : bad('count'))),
+);
 
 function minmax(name: string, sign: number) {
   return sig(
@@ -630,7 +694,10 @@ def(
     return r;
   }),
 );
-def('reverse', sig(['list'], (l) => (Array.isArray(l) ? [...l].reverse() : bad('reverse'))));
+def(
+  'reverse',
+  sig(['list'], (l) => (Array.isArray(l) ? [...l].reverse() : bad('reverse'))),
+);
 def(
   'index of',
   sig(['list', 'match'], (l, m) => {
@@ -663,7 +730,10 @@ def(
     true,
   ),
 );
-def('distinct values', sig(['list'], (l) => (Array.isArray(l) ? distinct(l) : bad('distinct values'))));
+def(
+  'distinct values',
+  sig(['list'], (l) => (Array.isArray(l) ? distinct(l) : bad('distinct values'))),
+);
 function flat(l: FeelValue[], outList: FeelValue[], depth: number): void {
   if (depth > 500) return;
   for (const x of l) {
@@ -719,7 +789,8 @@ def(
     if (l !== null && l !== undefined && !Array.isArray(l)) l = [l];
     if (!Array.isArray(l)) return bad('list replace');
     if (p instanceof FeelFunction) {
-      if (!p.options.builtin && p.params.length !== 2) return bad('list replace', 'match function must take 2 parameters');
+      if (!p.options.builtin && p.params.length !== 2)
+        return bad('list replace', 'match function must take 2 parameters');
       const r: FeelValue[] = [];
       for (const x of l) {
         const m = p.invoke([x, item ?? null]);
@@ -738,7 +809,11 @@ def(
   }),
 );
 // named variant: list replace(list, match, newItem)
-builtins.get('list replace')!.sigs.push(sig(['list', 'match', 'newItem'], (l, m, item) => builtins.get('list replace')!.sigs[0].impl(l, m, item)));
+builtins
+  .get('list replace')!
+  .sigs.push(
+    sig(['list', 'match', 'newItem'], (l, m, item) => builtins.get('list replace')!.sigs[0].impl(l, m, item)),
+  );
 
 // ---------------------------------------------------------------- numbers
 function rounder(name: string, mode: number, scaleOptional: boolean) {
@@ -758,7 +833,12 @@ function rounder(name: string, mode: number, scaleOptional: boolean) {
       } else if (!scaleOptional) return bad(name, 'scale required');
       if (s >= 0) return out(d.toDecimalPlaces(s, mode as 0));
       const q = new Decimal(10).pow(-s);
-      return out(d.div(q).toDecimalPlaces(0, mode as 0).times(q));
+      return out(
+        d
+          .div(q)
+          .toDecimalPlaces(0, mode as 0)
+          .times(q),
+      );
     },
     scaleOptional ? 1 : 2,
   );
@@ -836,12 +916,26 @@ def(
   sig(['value1', 'value2'], (a, b) => {
     if (a == null || b == null) return a == b;
     if (typeName(a) !== typeName(b)) return false;
-    if (a instanceof FeelTime || a instanceof FeelDate || a instanceof FeelDateTime) return String(a) === String(b);
+    if (a instanceof FeelTime || a instanceof FeelDate || a instanceof FeelDateTime)
+      return String(a) === String(b);
     return feelEquals(a, b) === true;
   }),
 );
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 function dateOf(v: V): FeelDate | null {
   if (v instanceof FeelDateTime) return v.date;
   if (v instanceof FeelDate) return v;
@@ -886,8 +980,14 @@ def(
     return d ? isoWeek(d) : bad('week of year');
   }),
 );
-def('now', sig([], () => nowDateTime()));
-def('today', sig([], () => nowDateTime().date));
+def(
+  'now',
+  sig([], () => nowDateTime()),
+);
+def(
+  'today',
+  sig([], () => nowDateTime().date),
+);
 
 // ---------------------------------------------------------------- contexts
 def(
@@ -920,7 +1020,8 @@ def(
     if (!Array.isArray(entries)) return bad('context');
     const r: FeelContext = {};
     for (const e of entries) {
-      if (!isContext(e) || !hasOwn(e, 'key') || !hasOwn(e, 'value') || !isStr(e.key)) return bad('context', 'entries must be {key, value} contexts');
+      if (!isContext(e) || !hasOwn(e, 'key') || !hasOwn(e, 'value') || !isStr(e.key))
+        return bad('context', 'entries must be {key, value} contexts');
       if (hasOwn(r, e.key)) return bad('context', `duplicate key '${e.key}'`);
       defineKey(r, e.key, e.value);
     }
@@ -928,7 +1029,8 @@ def(
   }),
 );
 export function defineKey(o: FeelContext, k: string, v: FeelValue): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 function putPath(c: FeelContext, keys: string[], v: FeelValue): FeelValue {
@@ -1018,12 +1120,22 @@ function or(...xs: (boolean | null)[]): boolean | null {
 }
 function asRange(v: V): R | null {
   if (!(v instanceof FeelRange)) return null;
-  return { s: v.start === undefined ? NEG : v.start, si: v.startIncluded, e: v.end === undefined ? POS : v.end, ei: v.endIncluded };
+  return {
+    s: v.start === undefined ? NEG : v.start,
+    si: v.startIncluded,
+    e: v.end === undefined ? POS : v.end,
+    ei: v.endIncluded,
+  };
 }
 function isPoint(v: V): v is FeelValue {
   return v !== null && v !== undefined && !(v instanceof FeelRange) && !Array.isArray(v) && !isContext(v);
 }
-type RF = { pp?: (a: FeelValue, b: FeelValue) => boolean | null; pr?: (a: FeelValue, b: R) => boolean | null; rp?: (a: R, b: FeelValue) => boolean | null; rr?: (a: R, b: R) => boolean | null };
+type RF = {
+  pp?: (a: FeelValue, b: FeelValue) => boolean | null;
+  pr?: (a: FeelValue, b: R) => boolean | null;
+  rp?: (a: R, b: FeelValue) => boolean | null;
+  rr?: (a: R, b: R) => boolean | null;
+};
 function rangeFn(name: string, f: RF): void {
   const impl = (a: V, b: V): FeelValue => {
     if (a == null || b == null) return bad(name);
@@ -1076,16 +1188,19 @@ const overlapsBefore = (a: R, b: R) =>
 rangeFn('overlaps before', { rr: overlapsBefore });
 rangeFn('overlaps after', { rr: (a, b) => overlapsBefore(b, a) });
 const finishesPR = (p: FeelValue, r: R) => and(r.ei, E(r.e, p));
-const finishesRR = (a: R, b: R) => and(a.ei === b.ei, E(a.e, b.e), or(G(a.s, b.s), and(E(a.s, b.s), or(!a.si, b.si))));
+const finishesRR = (a: R, b: R) =>
+  and(a.ei === b.ei, E(a.e, b.e), or(G(a.s, b.s), and(E(a.s, b.s), or(!a.si, b.si))));
 rangeFn('finishes', { pr: finishesPR, rr: finishesRR });
 rangeFn('finished by', { rp: (r, p) => finishesPR(p, r), rr: (a, b) => finishesRR(b, a) });
-const includesRP = (r: R, p: FeelValue) => or(and(L(r.s, p), G(r.e, p)), and(E(r.s, p), r.si), and(E(r.e, p), r.ei));
+const includesRP = (r: R, p: FeelValue) =>
+  or(and(L(r.s, p), G(r.e, p)), and(E(r.s, p), r.si), and(E(r.e, p), r.ei));
 const includesRR = (a: R, b: R) =>
   and(or(L(a.s, b.s), and(E(a.s, b.s), or(a.si, !b.si))), or(G(a.e, b.e), and(E(a.e, b.e), or(a.ei, !b.ei))));
 rangeFn('includes', { rp: includesRP, rr: includesRR });
 rangeFn('during', { pr: (p, r) => includesRP(r, p), rr: (a, b) => includesRR(b, a) });
 const startsPR = (p: FeelValue, r: R) => and(r.si, E(r.s, p));
-const startsRR = (a: R, b: R) => and(E(a.s, b.s), a.si === b.si, or(L(a.e, b.e), and(E(a.e, b.e), or(!a.ei, b.ei))));
+const startsRR = (a: R, b: R) =>
+  and(E(a.s, b.s), a.si === b.si, or(L(a.e, b.e), and(E(a.e, b.e), or(!a.ei, b.ei))));
 rangeFn('starts', { pr: startsPR, rr: startsRR });
 rangeFn('started by', { rp: (r, p) => startsPR(p, r), rr: (a, b) => startsRR(b, a) });
 rangeFn('coincides', {
@@ -1106,6 +1221,8 @@ void matchesValue;
 /** Signature text for autocomplete. */
 export function builtinSignatures(): { name: string; signature: string }[] {
   const r: { name: string; signature: string }[] = [];
-  for (const [name, f] of builtins) for (const s of f.sigs) r.push({ name, signature: `${name}(${s.params.join(', ')}${s.variadic ? ', …' : ''})` });
+  for (const [name, f] of builtins)
+    for (const s of f.sigs)
+      r.push({ name, signature: `${name}(${s.params.join(', ')}${s.variadic ? ', …' : ''})` });
   return r;
 }

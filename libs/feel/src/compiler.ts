@@ -3,7 +3,7 @@
  * never uses eval/new Function, and reads variables straight from the caller's context object.
  */
 import type { Iteration, Node, TypeNode } from './ast';
-import { BuiltinFunction, builtins, defineKey, MAX_LIST_SIZE, dayOfWeek, isoWeek } from './builtins';
+import { BuiltinFunction, builtins, defineKey, MAX_LIST_SIZE, dayOfWeek } from './builtins';
 import {
   add,
   div,
@@ -470,13 +470,22 @@ export class Compiler {
 
   private compileFnDef(n: Extract<Node, { t: 'fndef' }>): Evaluator {
     const body = this.compile(n.body);
-    const params = n.params.map((p) => ({ name: p.name, type: p.type ? typeToString(p.type) : undefined, node: p.type }));
+    const params = n.params.map((p) => ({
+      name: p.name,
+      type: p.type ? typeToString(p.type) : undefined,
+      node: p.type,
+    }));
     const resolve = this.opts.resolveType;
     if (n.external) {
       const ext = this.opts.externalFunction;
       return (s) => {
         const def = body(s);
-        const f = ext?.(def) ?? externalJava(def, params.map((p) => p.name));
+        const f =
+          ext?.(def) ??
+          externalJava(
+            def,
+            params.map((p) => p.name),
+          );
         return f ?? warn('external function not supported');
       };
     }
@@ -560,7 +569,12 @@ export class Compiler {
   }
 }
 
-function makeRange(si: boolean, st: FeelValue | undefined, en: FeelValue | undefined, ei: boolean): FeelValue {
+function makeRange(
+  si: boolean,
+  st: FeelValue | undefined,
+  en: FeelValue | undefined,
+  ei: boolean,
+): FeelValue {
   if (st !== undefined && en !== undefined && st !== null && en !== null) {
     const c = feelCompare(st, en);
     if (c === null) return warn('range endpoints are not comparable');
@@ -584,7 +598,8 @@ function domainItems(v: FeelValue, end: FeelValue | undefined, hasEnd: boolean):
   if (hasEnd) return rangeItems(v, end ?? null, true, true);
   if (Array.isArray(v)) return v;
   if (v instanceof FeelRange) {
-    if (v.start === undefined || v.end === undefined || v.start === null || v.end === null) return warn('cannot iterate over an unbounded range');
+    if (v.start === undefined || v.end === undefined || v.start === null || v.end === null)
+      return warn('cannot iterate over an unbounded range');
     return rangeItems(v.start, v.end, v.startIncluded, v.endIncluded);
   }
   if (v === null) return warn('cannot iterate over null');
@@ -608,7 +623,12 @@ function rangeItems(a: FeelValue, b: FeelValue, si: boolean, ei: boolean): FeelV
     step(r.length);
     return r;
   }
-  if (a instanceof FeelDate && b instanceof FeelDate && !(a instanceof FeelDateTime) && !(b instanceof FeelDateTime)) {
+  if (
+    a instanceof FeelDate &&
+    b instanceof FeelDate &&
+    !(a instanceof FeelDateTime) &&
+    !(b instanceof FeelDateTime)
+  ) {
     const from = a.epochDay;
     const to = b.epochDay;
     if (Math.abs(to - from) > MAX_LIST_SIZE) return warn('range too large to iterate');
@@ -626,7 +646,8 @@ function rangeItems(a: FeelValue, b: FeelValue, si: boolean, ei: boolean): FeelV
 
 export function callFunction(f: FeelFunction, args: FeelValue[]): FeelValue {
   if (f instanceof BuiltinFunction) return f.call(args);
-  if (args.length > f.params.length && !f.options.variadic) return warn(`too many arguments for ${f.name ?? 'function'}`);
+  if (args.length > f.params.length && !f.options.variadic)
+    return warn(`too many arguments for ${f.name ?? 'function'}`);
   if (++callDepth > MAX_CALL_DEPTH) {
     callDepth--;
     throw new EvaluationAborted('function call depth limit exceeded');
@@ -641,7 +662,8 @@ export function callFunction(f: FeelFunction, args: FeelValue[]): FeelValue {
 export function callNamed(f: FeelFunction, named: Record<string, FeelValue>): FeelValue {
   if (f instanceof BuiltinFunction) return f.callNamed(named);
   const args: FeelValue[] = [];
-  for (const k of Object.keys(named)) if (!f.params.some((p) => p.name === k)) return warn(`unknown parameter '${k}'`);
+  for (const k of Object.keys(named))
+    if (!f.params.some((p) => p.name === k)) return warn(`unknown parameter '${k}'`);
   for (const p of f.params) args.push(hasOwn(named, p.name) ? named[p.name] : null);
   return callFunction(f, args);
 }
@@ -780,7 +802,10 @@ export function externalJava(def: FeelValue, paramNames: string[]): FeelFunction
   const m = /^\s*([\w$]+)\s*\(([^)]*)\)\s*$/.exec(sigStr);
   if (!m) return null;
   const method = m[1];
-  const types = m[2].split(',').map((x) => x.trim()).filter(Boolean);
+  const types = m[2]
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const params = paramNames.map((name) => ({ name }));
   if (cls === 'java.lang.Math' && JAVA_MATH[method]) {
     const fn = JAVA_MATH[method];
@@ -800,23 +825,29 @@ export function externalJava(def: FeelValue, paramNames: string[]): FeelFunction
     'java.lang.Byte': [-128, 127],
     'java.lang.Short': [-32768, 32767],
     'java.lang.Integer': [-2147483648, 2147483647],
-    'java.lang.Long': [-9223372036854775808, 9223372036854775807],
+    'java.lang.Long': [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
   };
   if (INT_CLASSES[cls] && method === 'valueOf' && types.length === 1) {
     const [lo, hi] = INT_CLASSES[cls];
     return new FeelFunction(params, (args) => {
       const a = args[0];
       let d: Decimal | null = null;
-      if (types[0] === 'java.lang.String') d = typeof a === 'string' && /^[+-]?\d+$/.test(a.trim()) ? new Decimal(a.trim()) : null;
+      if (types[0] === 'java.lang.String')
+        d = typeof a === 'string' && /^[+-]?\d+$/.test(a.trim()) ? new Decimal(a.trim()) : null;
       else if (isNumber(a)) d = toDecimal(a).trunc();
       if (!d || d.lt(lo) || d.gt(hi)) return null;
       return d.toNumber();
     });
   }
-  if ((cls === 'java.lang.Double' || cls === 'java.lang.Float') && method === 'valueOf' && types.length === 1) {
+  if (
+    (cls === 'java.lang.Double' || cls === 'java.lang.Float') &&
+    method === 'valueOf' &&
+    types.length === 1
+  ) {
     return new FeelFunction(params, (args) => {
       const a = args[0];
-      if (typeof a === 'string') return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(a.trim()) ? new Decimal(a.trim()) : null;
+      if (typeof a === 'string')
+        return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(a.trim()) ? new Decimal(a.trim()) : null;
       return isNumber(a) ? a : null;
     });
   }
@@ -842,7 +873,13 @@ export function externalJava(def: FeelValue, paramNames: string[]): FeelFunction
             return isNumber(v) ? toDecimal(v).toFixed() : '';
           }
           if (c === 'f') return isNumber(v) ? toDecimal(v).toFixed(6) : ((bad = true), '');
-          return v === null ? 'null' : typeof v === 'string' ? v : isNumber(v) ? toDecimal(v).toFixed() : String(v);
+          return v === null
+            ? 'null'
+            : typeof v === 'string'
+              ? v
+              : isNumber(v)
+                ? toDecimal(v).toFixed()
+                : String(v);
         });
         return bad ? null : out;
       },
@@ -856,7 +893,11 @@ export function externalJava(def: FeelValue, paramNames: string[]): FeelFunction
       if (a === null || a === undefined) return 'null';
       if (isNumber(a)) {
         const n = toDecimal(a);
-        return types[0] === 'double' || types[0] === 'float' ? (n.isInteger() ? n.toFixed(1) : String(n.toNumber())) : n.toFixed();
+        return types[0] === 'double' || types[0] === 'float'
+          ? n.isInteger()
+            ? n.toFixed(1)
+            : String(n.toNumber())
+          : n.toFixed();
       }
       return typeof a === 'string' ? a : String(a);
     });

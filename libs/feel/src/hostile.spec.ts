@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { compileExpression, compileUnaryTests, FeelSyntaxError, tryCompileExpression, tryCompileUnaryTests } from './index';
+import {
+  compileExpression,
+  compileUnaryTests,
+  FeelSyntaxError,
+  tryCompileExpression,
+  tryCompileUnaryTests,
+} from './index';
 import { fv, warningsOf } from './test-helpers';
 
 function timed<T>(fn: () => T): { value: T; ms: number } {
@@ -12,7 +18,8 @@ describe('hostile input', () => {
   it('deep nesting is a compile error, not a stack overflow', () => {
     for (const open of ['(', '[', '{a:', 'if true then ', '-', 'not(']) {
       const close = open === '(' || open === 'not(' ? ')' : open === '[' ? ']' : open === '{a:' ? '}' : '';
-      const src = open.repeat(5000) + '1' + (open.startsWith('if') ? ' else 1'.repeat(5000) : close.repeat(5000));
+      const src =
+        open.repeat(5000) + '1' + (open.startsWith('if') ? ' else 1'.repeat(5000) : close.repeat(5000));
       const r = tryCompileExpression(src);
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.error).toBeInstanceOf(FeelSyntaxError);
@@ -51,7 +58,9 @@ describe('hostile input', () => {
     const { value, ms } = timed(() => compileExpression('count(for i in 1..100000000 return i)').evaluate());
     expect(value).toBeNull();
     expect(ms).toBeLessThan(5000);
-    const nested = timed(() => compileExpression('count(for i in 1..5000, j in 1..5000 return 1)').evaluate());
+    const nested = timed(() =>
+      compileExpression('count(for i in 1..5000, j in 1..5000 return 1)').evaluate(),
+    );
     expect(nested.value).toBeNull();
   });
   it('unbounded recursion is stopped', () => {
@@ -75,7 +84,55 @@ describe('hostile input', () => {
     );
   });
   it('random token soup never crashes', () => {
-    const tok = fc.constantFrom('1', '"s"', 'x', '+', '-', '*', '/', '**', '(', ')', '[', ']', '{', '}', ':', ',', '..', 'if', 'then', 'else', 'for', 'in', 'return', 'some', 'every', 'satisfies', 'and', 'or', 'not', '<', '>', '=', '!=', 'function', 'item', '?', 'null', 'true', '@"2020-01-01"', 'date', 'instance', 'of', 'number', 'between', '.', 'sum', 'list<');
+    const tok = fc.constantFrom(
+      '1',
+      '"s"',
+      'x',
+      '+',
+      '-',
+      '*',
+      '/',
+      '**',
+      '(',
+      ')',
+      '[',
+      ']',
+      '{',
+      '}',
+      ':',
+      ',',
+      '..',
+      'if',
+      'then',
+      'else',
+      'for',
+      'in',
+      'return',
+      'some',
+      'every',
+      'satisfies',
+      'and',
+      'or',
+      'not',
+      '<',
+      '>',
+      '=',
+      '!=',
+      'function',
+      'item',
+      '?',
+      'null',
+      'true',
+      '@"2020-01-01"',
+      'date',
+      'instance',
+      'of',
+      'number',
+      'between',
+      '.',
+      'sum',
+      'list<',
+    );
     fc.assert(
       fc.property(fc.array(tok, { maxLength: 40 }), (toks) => {
         const src = toks.join(' ');
@@ -89,12 +146,17 @@ describe('hostile input', () => {
   });
   it('arithmetic on random decimals is exact and never throws', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 6 }), (a, b, scale) => {
-        const x = a / 10 ** scale;
-        const y = b / 10 ** scale;
-        const e = compileExpression('x + y - y = x', { scope: ['x', 'y'] });
-        expect(e.evaluate({ x, y })).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: -1e9, max: 1e9 }),
+        fc.integer({ min: -1e9, max: 1e9 }),
+        fc.integer({ min: 0, max: 6 }),
+        (a, b, scale) => {
+          const x = a / 10 ** scale;
+          const y = b / 10 ** scale;
+          const e = compileExpression('x + y - y = x', { scope: ['x', 'y'] });
+          expect(e.evaluate({ x, y })).toBe(true);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -14,7 +14,6 @@ import {
   DaysTimeDuration,
   FeelContext,
   FeelDate,
-  FeelDateTime,
   FeelFunction,
   FeelRange,
   FeelTime,
@@ -65,13 +64,17 @@ export interface CompiledUnaryTests {
   readonly ast: Node;
   /** true / false / null for an input value; `context` supplies other names referenced by the tests */
   test(input: unknown, context?: Record<string, unknown> | null): boolean | null;
-  testDetailed(input: unknown, context?: Record<string, unknown> | null): { value: boolean | null; warnings: string[] };
+  testDetailed(
+    input: unknown,
+    context?: Record<string, unknown> | null,
+  ): { value: boolean | null; warnings: string[] };
   testIn(input: unknown, scope: Scope): boolean | null;
 }
 
 function scopeNames(scope: FeelCompileOptions['scope']): string[] {
   if (!scope) return [];
-  if (typeof (scope as Iterable<string>)[Symbol.iterator] === 'function' && typeof scope !== 'string') return [...(scope as Iterable<string>)];
+  if (typeof (scope as Iterable<string>)[Symbol.iterator] === 'function' && typeof scope !== 'string')
+    return [...(scope as Iterable<string>)];
   return Object.keys(scope as object);
 }
 
@@ -112,7 +115,10 @@ function withWarnings<T>(fn: () => T): { value: T; warnings: string[] } {
 /** Parse and compile a FEEL expression. Throws FeelSyntaxError. */
 export function compileExpression(src: string, options: FeelCompileOptions = {}): CompiledExpression {
   if (typeof src !== 'string') throw new FeelSyntaxError('Expression must be a string', 1, 1, '');
-  const ast = new Parser(src, { frames: [builtinFrame], names: scopeNames(options.scope) }).parseExpressionRoot();
+  const ast = new Parser(src, {
+    frames: [builtinFrame],
+    names: scopeNames(options.scope),
+  }).parseExpressionRoot();
   const fn = new Compiler(options).compile(ast);
   const evalScope = (scope: Scope): FeelValue => guard(() => fn(scope), null);
   return {
@@ -128,7 +134,8 @@ export function compileExpression(src: string, options: FeelCompileOptions = {})
         throw e;
       }
     },
-    evaluateDetailed: (context) => withWarnings(() => evalScope(new Scope((context ?? null) as Record<string, unknown> | null, null))),
+    evaluateDetailed: (context) =>
+      withWarnings(() => evalScope(new Scope((context ?? null) as Record<string, unknown> | null, null))),
     evaluateIn: evalScope,
   };
 }
@@ -136,7 +143,10 @@ export function compileExpression(src: string, options: FeelCompileOptions = {})
 /** Parse and compile FEEL unary tests (a decision-table input entry). Throws FeelSyntaxError. */
 export function compileUnaryTests(src: string, options: FeelCompileOptions = {}): CompiledUnaryTests {
   if (typeof src !== 'string') throw new FeelSyntaxError('Unary tests must be a string', 1, 1, '');
-  const ast = new Parser(src, { frames: [builtinFrame], names: scopeNames(options.scope) }).parseUnaryTestsRoot();
+  const ast = new Parser(src, {
+    frames: [builtinFrame],
+    names: scopeNames(options.scope),
+  }).parseUnaryTestsRoot();
   const pred: Predicate = new Compiler(options).compileTest(ast);
   const run = (input: unknown, scope: Scope): boolean | null => {
     const v = (input === undefined ? null : input) as FeelValue;
@@ -155,7 +165,8 @@ export function compileUnaryTests(src: string, options: FeelCompileOptions = {})
         throw e;
       }
     },
-    testDetailed: (input, context) => withWarnings(() => guard(() => run(input, new Scope(context ?? null, null)), null)),
+    testDetailed: (input, context) =>
+      withWarnings(() => guard(() => run(input, new Scope(context ?? null, null)), null)),
     testIn: (input, scope) => guard(() => run(input, scope), null),
   };
 }
@@ -163,7 +174,10 @@ export function compileUnaryTests(src: string, options: FeelCompileOptions = {})
 export type CompileResult<T> = { ok: true; value: T } | { ok: false; error: FeelSyntaxError };
 
 /** Non-throwing variant of compileExpression. */
-export function tryCompileExpression(src: string, options?: FeelCompileOptions): CompileResult<CompiledExpression> {
+export function tryCompileExpression(
+  src: string,
+  options?: FeelCompileOptions,
+): CompileResult<CompiledExpression> {
   try {
     return { ok: true, value: compileExpression(src, options) };
   } catch (e) {
@@ -171,7 +185,10 @@ export function tryCompileExpression(src: string, options?: FeelCompileOptions):
   }
 }
 /** Non-throwing variant of compileUnaryTests. */
-export function tryCompileUnaryTests(src: string, options?: FeelCompileOptions): CompileResult<CompiledUnaryTests> {
+export function tryCompileUnaryTests(
+  src: string,
+  options?: FeelCompileOptions,
+): CompileResult<CompiledUnaryTests> {
   try {
     return { ok: true, value: compileUnaryTests(src, options) };
   } catch (e) {
@@ -185,7 +202,11 @@ function toSyntaxError(e: unknown): FeelSyntaxError {
 }
 
 /** Convenience: compile and evaluate once (results converted with toJs unless raw is set). */
-export function evaluate(src: string, context: Record<string, unknown> = {}, opts: { raw?: boolean } = {}): unknown {
+export function evaluate(
+  src: string,
+  context: Record<string, unknown> = {},
+  opts: { raw?: boolean } = {},
+): unknown {
   const c = compileExpression(src, { scope: context });
   const v = c.evaluate(fromJs(context) as Record<string, unknown>);
   return opts.raw ? v : toJs(v);
@@ -194,18 +215,43 @@ export function evaluate(src: string, context: Record<string, unknown> = {}, opt
 /** Parse only (AST), for tools. */
 export function parse(src: string, options: { unaryTests?: boolean; scope?: Iterable<string> } = {}): Node {
   const names = options.scope ? [...options.scope] : [];
-  return options.unaryTests ? parseTests(src, { frames: [builtinFrame], names }) : parseExpr(src, { frames: [builtinFrame], names });
+  return options.unaryTests
+    ? parseTests(src, { frames: [builtinFrame], names })
+    : parseExpr(src, { frames: [builtinFrame], names });
 }
 
 // ---------------------------------------------------------------- validation & suggestions
 
-const SIMPLE_TYPES = new Set(['number', 'string', 'boolean', 'date', 'time', 'date and time', 'days and time duration', 'years and months duration', 'list', 'context', 'range', 'function', 'Any', 'any', 'object', 'integer', 'decimal', 'double']);
+const SIMPLE_TYPES = new Set([
+  'number',
+  'string',
+  'boolean',
+  'date',
+  'time',
+  'date and time',
+  'days and time duration',
+  'years and months duration',
+  'list',
+  'context',
+  'range',
+  'function',
+  'Any',
+  'any',
+  'object',
+  'integer',
+  'decimal',
+  'double',
+]);
 
 /**
  * Validate an expression for the editor: syntax plus unknown names.
  * rowContext maps the names available to the expression to their type names.
  */
-export function validate(src: string, rowContext: Record<string, string> = {}, opts: { mode?: 'expression' | 'unaryTests' | 'auto' } = {}): { valid: boolean; message: string; line?: number; column?: number } {
+export function validate(
+  src: string,
+  rowContext: Record<string, string> = {},
+  opts: { mode?: 'expression' | 'unaryTests' | 'auto' } = {},
+): { valid: boolean; message: string; line?: number; column?: number } {
   const mode = opts.mode ?? 'auto';
   const names = Object.keys(rowContext);
   let ast: Node | null = null;
@@ -222,7 +268,11 @@ export function validate(src: string, rowContext: Record<string, string> = {}, o
   }
   if (!ast) return { valid: false, message: err!.message, line: err!.line, column: err!.column };
   const unknown = findUnknownNames(ast, new Set(names));
-  if (unknown.length) return { valid: false, message: `Unknown name${unknown.length > 1 ? 's' : ''}: ${unknown.map((u) => `'${u}'`).join(', ')}` };
+  if (unknown.length)
+    return {
+      valid: false,
+      message: `Unknown name${unknown.length > 1 ? 's' : ''}: ${unknown.map((u) => `'${u}'`).join(', ')}`,
+    };
   for (const [k, t] of Object.entries(rowContext)) {
     if (typeof t !== 'string') return { valid: false, message: `Type of '${k}' must be a string` };
     void SIMPLE_TYPES;
@@ -241,7 +291,8 @@ function findUnknownNames(root: Node, known: Set<string>): string[] {
     const node = n as Node;
     switch (node.t) {
       case 'name':
-        if (!dynamic && !bound.has(node.name) && !known.has(node.name) && !builtins.has(node.name)) unknown.add(node.name);
+        if (!dynamic && !bound.has(node.name) && !known.has(node.name) && !builtins.has(node.name))
+          unknown.add(node.name);
         return;
       case 'num':
         return;
@@ -277,7 +328,8 @@ function findUnknownNames(root: Node, known: Set<string>): string[] {
         return;
       case 'call':
         if (node.fn.t === 'name') {
-          if (!dynamic && !bound.has(node.fn.name) && !known.has(node.fn.name) && !builtins.has(node.fn.name)) unknown.add(node.fn.name);
+          if (!dynamic && !bound.has(node.fn.name) && !known.has(node.fn.name) && !builtins.has(node.fn.name))
+            unknown.add(node.fn.name);
         } else visit(node.fn, bound, dynamic);
         visit(node.args, bound, dynamic);
         if (node.named) for (const a of node.named) visit(a.value, bound, dynamic);
@@ -286,7 +338,8 @@ function findUnknownNames(root: Node, known: Set<string>): string[] {
         visit(node.value, bound, dynamic);
         return;
     }
-    for (const [k, v] of Object.entries(node)) if (k !== 'pos' && v && typeof v === 'object') visit(v, bound, dynamic);
+    for (const [k, v] of Object.entries(node))
+      if (k !== 'pos' && v && typeof v === 'object') visit(v, bound, dynamic);
   };
   visit(root, new Set(), false);
   return [...unknown];
@@ -302,10 +355,33 @@ export interface Suggestion {
   from: number;
 }
 
-const KEYWORDS = ['if', 'then', 'else', 'for', 'in', 'return', 'some', 'every', 'satisfies', 'and', 'or', 'not', 'between', 'instance of', 'function', 'true', 'false', 'null'];
+const KEYWORDS = [
+  'if',
+  'then',
+  'else',
+  'for',
+  'in',
+  'return',
+  'some',
+  'every',
+  'satisfies',
+  'and',
+  'or',
+  'not',
+  'between',
+  'instance of',
+  'function',
+  'true',
+  'false',
+  'null',
+];
 
 /** Autocomplete: names in scope, built-ins (with signatures) and keywords matching the word before the cursor. */
-export function suggest(src: string, cursor: number = src.length, scope: Iterable<string> | Record<string, unknown> = []): Suggestion[] {
+export function suggest(
+  src: string,
+  cursor: number = src.length,
+  scope: Iterable<string> | Record<string, unknown> = [],
+): Suggestion[] {
   const names = scopeNames(scope);
   const before = src.slice(0, Math.max(0, Math.min(cursor, src.length)));
   // the prefix may contain spaces (multi-word names): take the longest suffix that prefixes a candidate
@@ -331,7 +407,17 @@ export function suggest(src: string, cursor: number = src.length, scope: Iterabl
           seen.add(key);
           return true;
         })
-        .sort((a, b) => (a.kind === b.kind ? a.label.localeCompare(b.label) : a.kind === 'variable' ? -1 : b.kind === 'variable' ? 1 : a.kind === 'function' ? -1 : 1))
+        .sort((a, b) =>
+          a.kind === b.kind
+            ? a.label.localeCompare(b.label)
+            : a.kind === 'variable'
+              ? -1
+              : b.kind === 'variable'
+                ? 1
+                : a.kind === 'function'
+                  ? -1
+                  : 1,
+        )
         .map((h) => ({ ...h, insertText: h.kind === 'function' ? h.label + '(' : h.label, from }));
     }
   }
@@ -386,7 +472,16 @@ export function fromJs(v: unknown, depth = 0): FeelValue {
     case 'function':
       return null;
   }
-  if (v instanceof Decimal || v instanceof FeelDate || v instanceof FeelTime || v instanceof DaysTimeDuration || v instanceof YearsMonthsDuration || v instanceof FeelRange || v instanceof FeelFunction) return v;
+  if (
+    v instanceof Decimal ||
+    v instanceof FeelDate ||
+    v instanceof FeelTime ||
+    v instanceof DaysTimeDuration ||
+    v instanceof YearsMonthsDuration ||
+    v instanceof FeelRange ||
+    v instanceof FeelFunction
+  )
+    return v;
   if (v instanceof Date) {
     const dt = parseDateTime(v.toISOString().replace(/Z$/, 'Z'));
     return dt;
@@ -396,7 +491,8 @@ export function fromJs(v: unknown, depth = 0): FeelValue {
     const o: FeelContext = {};
     for (const k of Object.keys(v as object)) {
       const x = fromJs((v as Record<string, unknown>)[k], depth + 1);
-      if (k === '__proto__') Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
+      if (k === '__proto__')
+        Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
       else o[k] = x;
     }
     return o;
@@ -416,12 +512,26 @@ setRangeParser((s: string) => {
   try {
     const ast = parseExpr(s, { frames: [builtinFrame] });
     const ok = (n: Node | null): boolean =>
-      !n || n.t === 'num' || n.t === 'str' || n.t === 'at' || n.t === 'null' || (n.t === 'call' && n.fn.t === 'name' && ['date', 'time', 'date and time', 'duration'].includes(n.fn.name) && n.args.every(ok)) || (n.t === 'neg' && ok(n.arg));
+      !n ||
+      n.t === 'num' ||
+      n.t === 'str' ||
+      n.t === 'at' ||
+      n.t === 'null' ||
+      (n.t === 'call' &&
+        n.fn.t === 'name' &&
+        ['date', 'time', 'date and time', 'duration'].includes(n.fn.name) &&
+        n.args.every(ok)) ||
+      (n.t === 'neg' && ok(n.arg));
     if (ast.t === 'range') {
       if (!ok(ast.start) || !ok(ast.end)) return null;
     } else return null;
     const v = new Compiler().compile(ast)(new Scope(null, null));
-    if (v instanceof FeelRange && (v.start === null || v.end === null) && !(v.start === undefined || v.end === undefined)) return null;
+    if (
+      v instanceof FeelRange &&
+      (v.start === null || v.end === null) &&
+      !(v.start === undefined || v.end === undefined)
+    )
+      return null;
     return v;
   } catch {
     return null;
@@ -432,7 +542,11 @@ void parseDate;
 void parseTime;
 void parseDuration;
 
-export { callFunction as callFeelFunction, callNamed as callFeelFunctionNamed, externalJava as externalJavaFunction } from './compiler';
+export {
+  callFunction as callFeelFunction,
+  callNamed as callFeelFunctionNamed,
+  externalJava as externalJavaFunction,
+} from './compiler';
 
 /** Parse a FEEL type expression such as `list<number>` or `context<a: string>`. */
 export function parseTypeExpression(src: string): TypeNode {

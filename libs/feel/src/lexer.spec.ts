@@ -29,7 +29,11 @@ describe('lexer', () => {
     expect(() => tokenize('/* never closed')).toThrow(/Unterminated comment/);
   });
   it('recognises two-character operators', () => {
-    expect(tokenize('a..b ** c != d -> e').filter((x) => x.type === 'op').map((x) => x.text)).toEqual(['..', '**', '!=', '->']);
+    expect(
+      tokenize('a..b ** c != d -> e')
+        .filter((x) => x.type === 'op')
+        .map((x) => x.text),
+    ).toEqual(['..', '**', '!=', '->']);
   });
   it('keeps unknown characters as other tokens', () => {
     expect(tokenize("a's")[1]).toMatchObject({ type: 'other', text: "'" });

@@ -21,7 +21,9 @@ export class FeelSyntaxError extends Error {
     readonly token: string,
     readonly offset: number = 0,
   ) {
-    super(`${message} at line ${line}, column ${column}${token ? ` (near '${token.length > 40 ? token.slice(0, 40) + '…' : token}')` : ''}`);
+    super(
+      `${message} at line ${line}, column ${column}${token ? ` (near '${token.length > 40 ? token.slice(0, 40) + '…' : token}')` : ''}`,
+    );
     this.name = 'FeelSyntaxError';
   }
   /** message without the position suffix */
@@ -30,7 +32,33 @@ export class FeelSyntaxError extends Error {
   }
 }
 
-const OPS = ['..', '**', '!=', '<=', '>=', '->', '+', '-', '*', '/', '=', '<', '>', '(', ')', '[', ']', '{', '}', ',', '.', ':', '?', '@', ';'];
+const OPS = [
+  '..',
+  '**',
+  '!=',
+  '<=',
+  '>=',
+  '->',
+  '+',
+  '-',
+  '*',
+  '/',
+  '=',
+  '<',
+  '>',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '.',
+  ':',
+  '?',
+  '@',
+  ';',
+];
 
 export const MAX_SOURCE_LENGTH = 2_000_000;
 
@@ -40,25 +68,51 @@ function isNameStart(c: number): boolean {
     (c >= 97 && c <= 122) ||
     c === 95 || // _
     c === 63 || // ?
-    (c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0xfff0 && c <= 0xffff) && c !== 0x3000)
+    (c >= 0xc0 &&
+      c !== 0xd7 &&
+      c !== 0xf7 &&
+      !(c >= 0x2000 && c <= 0x206f) &&
+      !(c >= 0xfff0 && c <= 0xffff) &&
+      c !== 0x3000)
   );
 }
 function isNamePart(c: number): boolean {
-  return isNameStart(c) || (c >= 48 && c <= 57) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040;
+  return (
+    isNameStart(c) ||
+    (c >= 48 && c <= 57) ||
+    c === 0xb7 ||
+    (c >= 0x300 && c <= 0x36f) ||
+    c === 0x203f ||
+    c === 0x2040
+  );
 }
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
 export function tokenize(src: string): Token[] {
-  if (src.length > MAX_SOURCE_LENGTH) throw new FeelSyntaxError(`Expression too long (${src.length} characters, limit ${MAX_SOURCE_LENGTH})`, 1, 1, '');
+  if (src.length > MAX_SOURCE_LENGTH)
+    throw new FeelSyntaxError(
+      `Expression too long (${src.length} characters, limit ${MAX_SOURCE_LENGTH})`,
+      1,
+      1,
+      '',
+    );
   const tokens: Token[] = [];
   let i = 0;
   let line = 1;
   let lineStart = 0;
   const n = src.length;
   const push = (type: TokenType, start: number, end: number, value?: string) => {
-    tokens.push({ type, text: src.slice(start, end), value, start, end, line, column: start - lineStart + 1 });
+    tokens.push({
+      type,
+      text: src.slice(start, end),
+      value,
+      start,
+      end,
+      line,
+      column: start - lineStart + 1,
+    });
   };
   while (i < n) {
     const c = src.charCodeAt(i);
@@ -69,7 +123,19 @@ export function tokenize(src: string): Token[] {
       lineStart = i;
       continue;
     }
-    if (c === 32 || c === 9 || c === 13 || c === 0xa0 || c === 0xfeff || (c >= 0x2000 && c <= 0x200b) || c === 0x3000 || c === 0x2028 || c === 0x2029 || c === 0x0b || c === 0x0c) {
+    if (
+      c === 32 ||
+      c === 9 ||
+      c === 13 ||
+      c === 0xa0 ||
+      c === 0xfeff ||
+      (c >= 0x2000 && c <= 0x200b) ||
+      c === 0x3000 ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x0b ||
+      c === 0x0c
+    ) {
       i++;
       continue;
     }
@@ -150,14 +216,16 @@ export function tokenize(src: string): Token[] {
               break;
             case 'u': {
               const hex = src.slice(i, i + 4);
-              if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new FeelSyntaxError('Invalid unicode escape', line, i - lineStart - 1, '\\u' + hex, i);
+              if (!/^[0-9a-fA-F]{4}$/.test(hex))
+                throw new FeelSyntaxError('Invalid unicode escape', line, i - lineStart - 1, '\\u' + hex, i);
               out += String.fromCharCode(parseInt(hex, 16));
               i += 4;
               break;
             }
             case 'U': {
               const hex = src.slice(i, i + 6);
-              if (!/^[0-9a-fA-F]{6}$/.test(hex) || parseInt(hex, 16) > 0x10ffff) throw new FeelSyntaxError('Invalid unicode escape', line, i - lineStart - 1, '\\U' + hex, i);
+              if (!/^[0-9a-fA-F]{6}$/.test(hex) || parseInt(hex, 16) > 0x10ffff)
+                throw new FeelSyntaxError('Invalid unicode escape', line, i - lineStart - 1, '\\U' + hex, i);
               out += String.fromCodePoint(parseInt(hex, 16));
               i += 6;
               break;
@@ -174,7 +242,14 @@ export function tokenize(src: string): Token[] {
         out += src[i];
         i++;
       }
-      if (!closed) throw new FeelSyntaxError('Unterminated string literal', tokens.length ? line : 1, start - lineStart + 1, src.slice(start, start + 20), start);
+      if (!closed)
+        throw new FeelSyntaxError(
+          'Unterminated string literal',
+          tokens.length ? line : 1,
+          start - lineStart + 1,
+          src.slice(start, start + 20),
+          start,
+        );
       push('str', start, i, out);
       continue;
     }

@@ -48,8 +48,10 @@ export function add(a: FeelValue | undefined, b: FeelValue | undefined): FeelVal
     if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
   }
   if (a == null || b == null) return null;
-  if (isNumber(a)) return isNumber(b) ? finite(dec(a).plus(dec(b))) : warn(`cannot add ${typeName(a)} and ${typeName(b)}`);
-  if (typeof a === 'string') return typeof b === 'string' ? a + b : warn(`cannot add string and ${typeName(b)}`);
+  if (isNumber(a))
+    return isNumber(b) ? finite(dec(a).plus(dec(b))) : warn(`cannot add ${typeName(a)} and ${typeName(b)}`);
+  if (typeof a === 'string')
+    return typeof b === 'string' ? a + b : warn(`cannot add string and ${typeName(b)}`);
   return temporalAdd(a, b, 1);
 }
 
@@ -59,16 +61,29 @@ export function sub(a: FeelValue | undefined, b: FeelValue | undefined): FeelVal
     if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
   }
   if (a == null || b == null) return null;
-  if (isNumber(a)) return isNumber(b) ? finite(dec(a).minus(dec(b))) : warn(`cannot subtract ${typeName(b)} from number`);
-  if (a instanceof FeelDateTime || (a instanceof FeelDate && !(b instanceof DaysTimeDuration || b instanceof YearsMonthsDuration))) {
+  if (isNumber(a))
+    return isNumber(b) ? finite(dec(a).minus(dec(b))) : warn(`cannot subtract ${typeName(b)} from number`);
+  if (
+    a instanceof FeelDateTime ||
+    (a instanceof FeelDate && !(b instanceof DaysTimeDuration || b instanceof YearsMonthsDuration))
+  ) {
     if (b instanceof FeelDateTime || b instanceof FeelDate) {
-      if (a instanceof FeelDate && !(a instanceof FeelDateTime) && b instanceof FeelDate && !(b instanceof FeelDateTime))
+      if (
+        a instanceof FeelDate &&
+        !(a instanceof FeelDateTime) &&
+        b instanceof FeelDate &&
+        !(b instanceof FeelDateTime)
+      )
         return new DaysTimeDuration(new Decimal(a.epochDay - b.epochDay).times(86400));
       const x = a instanceof FeelDateTime ? a : toDateTime(a as FeelDate);
       const y = b instanceof FeelDateTime ? b : toDateTime(b);
-      if (!(a instanceof FeelDateTime)) return subtractDateTimes(new FeelDateTime(x.date, new FeelTime(0, 0, 0, 0, 0, null)), y);
-      if (!(b instanceof FeelDateTime)) return subtractDateTimes(x, new FeelDateTime(y.date, new FeelTime(0, 0, 0, 0, 0, null)));
-      return subtractDateTimes(x, y) ?? warn('cannot subtract a date and time with a time zone and one without');
+      if (!(a instanceof FeelDateTime))
+        return subtractDateTimes(new FeelDateTime(x.date, new FeelTime(0, 0, 0, 0, 0, null)), y);
+      if (!(b instanceof FeelDateTime))
+        return subtractDateTimes(x, new FeelDateTime(y.date, new FeelTime(0, 0, 0, 0, 0, null)));
+      return (
+        subtractDateTimes(x, y) ?? warn('cannot subtract a date and time with a time zone and one without')
+      );
     }
   }
   if (a instanceof FeelTime && b instanceof FeelTime) return subtractTimes(a, b);
@@ -78,10 +93,12 @@ export function sub(a: FeelValue | undefined, b: FeelValue | undefined): FeelVal
 function temporalAdd(a: FeelValue, b: FeelValue, sign: number): FeelValue {
   if (a instanceof DaysTimeDuration && b instanceof DaysTimeDuration)
     return new DaysTimeDuration(sign > 0 ? a.seconds.plus(b.seconds) : a.seconds.minus(b.seconds));
-  if (a instanceof YearsMonthsDuration && b instanceof YearsMonthsDuration) return new YearsMonthsDuration(a.months + sign * b.months);
+  if (a instanceof YearsMonthsDuration && b instanceof YearsMonthsDuration)
+    return new YearsMonthsDuration(a.months + sign * b.months);
   const isDur = (v: FeelValue) => v instanceof DaysTimeDuration || v instanceof YearsMonthsDuration;
   if (sign > 0 && isDur(a) && !isDur(b)) return temporalAdd(b, a, 1);
-  if (a instanceof FeelDateTime && isDur(b)) return addDurationToDateTime(a, b as DaysTimeDuration, sign) ?? warn('date out of range');
+  if (a instanceof FeelDateTime && isDur(b))
+    return addDurationToDateTime(a, b as DaysTimeDuration, sign) ?? warn('date out of range');
   if (a instanceof FeelDate && isDur(b)) {
     const r = addDurationToDateTime(toDateTime(a), b as DaysTimeDuration, sign);
     return r ? r.date : warn('date out of range');
@@ -102,7 +119,8 @@ export function mul(a: FeelValue | undefined, b: FeelValue | undefined): FeelVal
     return warn(`cannot multiply number and ${typeName(b)}`);
   }
   if (a instanceof DaysTimeDuration && isNumber(b)) return new DaysTimeDuration(a.seconds.times(dec(b)));
-  if (a instanceof YearsMonthsDuration && isNumber(b)) return new YearsMonthsDuration(dec(b).times(a.months).trunc().toNumber() || 0);
+  if (a instanceof YearsMonthsDuration && isNumber(b))
+    return new YearsMonthsDuration(dec(b).times(a.months).trunc().toNumber() || 0);
   return warn(`cannot multiply ${typeName(a)} and ${typeName(b)}`);
 }
 
@@ -110,18 +128,32 @@ export function div(a: FeelValue | undefined, b: FeelValue | undefined): FeelVal
   if (a == null || b == null) return null;
   if (isNumber(a)) {
     if (!isNumber(b)) return warn(`cannot divide number by ${typeName(b)}`);
-    if (typeof a === 'number' && typeof b === 'number' && Number.isInteger(a) && Number.isInteger(b) && b !== 0 && a % b === 0) return a / b || 0;
+    if (
+      typeof a === 'number' &&
+      typeof b === 'number' &&
+      Number.isInteger(a) &&
+      Number.isInteger(b) &&
+      b !== 0 &&
+      a % b === 0
+    )
+      return a / b || 0;
     const db = dec(b);
     if (db.isZero()) return warn('division by zero');
     return finite(dec(a).div(db));
   }
   if (a instanceof DaysTimeDuration) {
-    if (isNumber(b)) return dec(b).isZero() ? warn('division by zero') : new DaysTimeDuration(a.seconds.div(dec(b)));
-    if (b instanceof DaysTimeDuration) return b.seconds.isZero() ? warn('division by zero') : finite(a.seconds.div(b.seconds));
+    if (isNumber(b))
+      return dec(b).isZero() ? warn('division by zero') : new DaysTimeDuration(a.seconds.div(dec(b)));
+    if (b instanceof DaysTimeDuration)
+      return b.seconds.isZero() ? warn('division by zero') : finite(a.seconds.div(b.seconds));
   }
   if (a instanceof YearsMonthsDuration) {
-    if (isNumber(b)) return dec(b).isZero() ? warn('division by zero') : new YearsMonthsDuration(new Decimal(a.months).div(dec(b)).trunc().toNumber() || 0);
-    if (b instanceof YearsMonthsDuration) return b.months === 0 ? warn('division by zero') : finite(new Decimal(a.months).div(b.months));
+    if (isNumber(b))
+      return dec(b).isZero()
+        ? warn('division by zero')
+        : new YearsMonthsDuration(new Decimal(a.months).div(dec(b)).trunc().toNumber() || 0);
+    if (b instanceof YearsMonthsDuration)
+      return b.months === 0 ? warn('division by zero') : finite(new Decimal(a.months).div(b.months));
   }
   return warn(`cannot divide ${typeName(a)} by ${typeName(b)}`);
 }
@@ -131,7 +163,8 @@ export function pow(a: FeelValue | undefined, b: FeelValue | undefined): FeelVal
   if (!isNumber(a) || !isNumber(b)) return warn(`cannot raise ${typeName(a)} to ${typeName(b)}`);
   const db = dec(b);
   const da = dec(a);
-  if (db.abs().gt(1e6) && db.isInteger() && !da.abs().eq(1) && !da.isZero()) return warn('exponent too large');
+  if (db.abs().gt(1e6) && db.isInteger() && !da.abs().eq(1) && !da.isZero())
+    return warn('exponent too large');
   if (da.isZero() && db.isNegative()) return warn('division by zero');
   try {
     return finite(da.pow(db));
@@ -235,9 +268,9 @@ export function parseTypeString(s: string): TypeNode {
 }
 
 const TYPE_ALIASES: Record<string, string> = {
-  'dayTimeDuration': 'days and time duration',
-  'yearMonthDuration': 'years and months duration',
-  'dateTime': 'date and time',
+  dayTimeDuration: 'days and time duration',
+  yearMonthDuration: 'years and months duration',
+  dateTime: 'date and time',
   'feel:number': 'number',
   'feel:string': 'string',
   'feel:boolean': 'boolean',
@@ -249,13 +282,17 @@ const TYPE_ALIASES: Record<string, string> = {
   'feel:context': 'context',
   'feel:Any': 'Any',
   'feel:list': 'list',
-  'Any': 'Any',
+  Any: 'Any',
 };
 export function normalizeTypeName(n: string): string {
   return TYPE_ALIASES[n] ?? n;
 }
 
-export function isInstanceOf(v: FeelValue | undefined, t: TypeNode, resolve?: (name: string) => TypeNode | null): boolean {
+export function isInstanceOf(
+  v: FeelValue | undefined,
+  t: TypeNode,
+  resolve?: (name: string) => TypeNode | null,
+): boolean {
   if (v === undefined) v = null;
   switch (t.kind) {
     case 'named': {
@@ -264,7 +301,8 @@ export function isInstanceOf(v: FeelValue | undefined, t: TypeNode, resolve?: (n
       if (name === 'Null') return v === null;
       const tn = typeName(v);
       if (tn === name) return true;
-      if (name === 'list' || name === 'context' || name === 'range' || name === 'function') return tn === name;
+      if (name === 'list' || name === 'context' || name === 'range' || name === 'function')
+        return tn === name;
       if (resolve) {
         const r = resolve(t.name);
         if (r) return isInstanceOf(v, r, resolve);
@@ -280,7 +318,15 @@ export function isInstanceOf(v: FeelValue | undefined, t: TypeNode, resolve?: (n
         (v.end === undefined || v.end === null || isInstanceOf(v.end, t.element, resolve))
       );
     case 'context':
-      return isContext(v) && t.entries.every((e) => hasOwn(v as object, e.name) && ((v as Record<string, FeelValue>)[e.name] === null || isInstanceOf((v as Record<string, FeelValue>)[e.name], e.type, resolve)));
+      return (
+        isContext(v) &&
+        t.entries.every(
+          (e) =>
+            hasOwn(v as object, e.name) &&
+            ((v as Record<string, FeelValue>)[e.name] === null ||
+              isInstanceOf((v as Record<string, FeelValue>)[e.name], e.type, resolve)),
+        )
+      );
     case 'function': {
       if (!(v instanceof FeelFunction)) return false;
       if (v.options.builtin) return true;
@@ -290,7 +336,8 @@ export function isInstanceOf(v: FeelValue | undefined, t: TypeNode, resolve?: (n
         // contravariant parameters: the declared parameter type must accept the tested type
         if (pt && !typeConforms(t.params[i], parseSimpleType(pt))) return false;
       }
-      if (v.options.returnType && !typeConforms(parseSimpleType(v.options.returnType), t.result)) return false;
+      if (v.options.returnType && !typeConforms(parseSimpleType(v.options.returnType), t.result))
+        return false;
       return true;
     }
   }
@@ -304,11 +351,18 @@ function parseSimpleType(s: string): TypeNode {
 export function typeConforms(a: TypeNode, b: TypeNode): boolean {
   if (b.kind === 'named' && normalizeTypeName(b.name) === 'Any') return true;
   if (a.kind !== b.kind) return false;
-  if (a.kind === 'named' && b.kind === 'named') return normalizeTypeName(a.name) === normalizeTypeName(b.name);
-  if ((a.kind === 'list' || a.kind === 'range') && (b.kind === 'list' || b.kind === 'range')) return typeConforms(a.element, b.element);
-  if (a.kind === 'context' && b.kind === 'context') return b.entries.every((e) => a.entries.some((x) => x.name === e.name && typeConforms(x.type, e.type)));
+  if (a.kind === 'named' && b.kind === 'named')
+    return normalizeTypeName(a.name) === normalizeTypeName(b.name);
+  if ((a.kind === 'list' || a.kind === 'range') && (b.kind === 'list' || b.kind === 'range'))
+    return typeConforms(a.element, b.element);
+  if (a.kind === 'context' && b.kind === 'context')
+    return b.entries.every((e) => a.entries.some((x) => x.name === e.name && typeConforms(x.type, e.type)));
   if (a.kind === 'function' && b.kind === 'function')
-    return a.params.length === b.params.length && a.params.every((p, i) => typeConforms(b.params[i], p)) && typeConforms(a.result, b.result);
+    return (
+      a.params.length === b.params.length &&
+      a.params.every((p, i) => typeConforms(b.params[i], p)) &&
+      typeConforms(a.result, b.result)
+    );
   return false;
 }
 

@@ -86,7 +86,18 @@ describe('parser: errors', () => {
     if (!r.ok) expect(r.error.token).toBe('<end of input>');
     expect(tryCompileExpression('1 + 1').ok).toBe(true);
   });
-  it.each(['1 +', '(1', '[1, 2', '{a: }', 'if 1 then 2', 'for x in return 1', 'a in', '"abc', '1 2 ++', 'then'])('rejects %p', (src) => {
+  it.each([
+    '1 +',
+    '(1',
+    '[1, 2',
+    '{a: }',
+    'if 1 then 2',
+    'for x in return 1',
+    'a in',
+    '"abc',
+    '1 2 ++',
+    'then',
+  ])('rejects %p', (src) => {
     expect(() => compileExpression(src)).toThrow(FeelSyntaxError);
   });
   it('limits nesting depth with a clear error', () => {

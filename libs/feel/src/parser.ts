@@ -7,8 +7,33 @@ export const MAX_NESTING = 128;
 export const MAX_AST_DEPTH = 600;
 
 /** Words that end a name when names are joined without scope knowledge. */
-const STOP_WORDS = new Set(['and', 'or', 'in', 'then', 'else', 'return', 'satisfies', 'between', 'if', 'for', 'some', 'every', 'function', 'instance']);
-const RESERVED_START = new Set(['then', 'else', 'return', 'satisfies', 'in', 'and', 'or', 'between', 'instance']);
+const STOP_WORDS = new Set([
+  'and',
+  'or',
+  'in',
+  'then',
+  'else',
+  'return',
+  'satisfies',
+  'between',
+  'if',
+  'for',
+  'some',
+  'every',
+  'function',
+  'instance',
+]);
+const RESERVED_START = new Set([
+  'then',
+  'else',
+  'return',
+  'satisfies',
+  'in',
+  'and',
+  'or',
+  'between',
+  'instance',
+]);
 
 interface NameEntry {
   name: string;
@@ -59,7 +84,11 @@ export interface ParseOptions {
   frames?: Frame[];
 }
 
-const TEMPORAL_TYPES = [['date', 'and', 'time'], ['days', 'and', 'time', 'duration'], ['years', 'and', 'months', 'duration']];
+const TEMPORAL_TYPES = [
+  ['date', 'and', 'time'],
+  ['days', 'and', 'time', 'duration'],
+  ['years', 'and', 'months', 'duration'],
+];
 
 export class Parser {
   private toks: Token[];
@@ -122,7 +151,12 @@ export class Parser {
   }
   parseExpressionRoot(): Node {
     const n = this.parseExpression();
-    if (this.tok.type !== 'eof') this.error(this.tok.type === 'other' ? `Unexpected character '${this.tok.text}'` : `Unexpected token '${this.tok.text}'`);
+    if (this.tok.type !== 'eof')
+      this.error(
+        this.tok.type === 'other'
+          ? `Unexpected character '${this.tok.text}'`
+          : `Unexpected token '${this.tok.text}'`,
+      );
     checkDepth(n, this.src);
     return n;
   }
@@ -142,7 +176,12 @@ export class Parser {
     } else {
       n = { t: 'ulist', tests: this.parsePositiveUnaryTests(), pos: t.start };
     }
-    if (this.tok.type !== 'eof') this.error(this.tok.type === 'other' ? `Unexpected character '${this.tok.text}'` : `Unexpected token '${this.tok.text}'`);
+    if (this.tok.type !== 'eof')
+      this.error(
+        this.tok.type === 'other'
+          ? `Unexpected character '${this.tok.text}'`
+          : `Unexpected token '${this.tok.text}'`,
+      );
     checkDepth(n, this.src);
     return n;
   }
@@ -171,7 +210,15 @@ export class Parser {
 
   private parsePositiveUnaryTest(): Node {
     const t = this.tok;
-    if (t.type === 'op' && (t.text === '<' || t.text === '<=' || t.text === '>' || t.text === '>=' || t.text === '=' || t.text === '!=')) {
+    if (
+      t.type === 'op' &&
+      (t.text === '<' ||
+        t.text === '<=' ||
+        t.text === '>' ||
+        t.text === '>=' ||
+        t.text === '=' ||
+        t.text === '!=')
+    ) {
       this.i++;
       const arg = this.parseAdditive();
       return { t: 'utest', op: t.text as '<', arg, pos: t.start };
@@ -342,7 +389,15 @@ export class Parser {
     let left = this.parseAdditive();
     for (;;) {
       const t = this.tok;
-      if (t.type === 'op' && (t.text === '=' || t.text === '!=' || t.text === '<' || t.text === '<=' || t.text === '>' || t.text === '>=')) {
+      if (
+        t.type === 'op' &&
+        (t.text === '=' ||
+          t.text === '!=' ||
+          t.text === '<' ||
+          t.text === '<=' ||
+          t.text === '>' ||
+          t.text === '>=')
+      ) {
         this.i++;
         left = { t: 'cmp', op: t.text as '=', left, right: this.parseAdditive(), pos: t.start };
       } else if (this.isKw('between')) {
@@ -375,7 +430,9 @@ export class Parser {
         const close = this.tok;
         if (!this.isOp(')') && !this.isOp(']')) this.error("Expected ')' or ']'");
         this.i++;
-        return [{ t: 'range', startIncl: false, start: first, end, endIncl: close.text === ']', pos: open.start }];
+        return [
+          { t: 'range', startIncl: false, start: first, end, endIncl: close.text === ']', pos: open.start },
+        ];
       }
       const tests = [first];
       while (this.isOp(',')) {
@@ -438,13 +495,14 @@ export class Parser {
       this.enter();
       try {
         const arg = this.parseUnary();
-        if (arg.t === 'num') return { t: 'num', value: typeof arg.value === 'number' ? -arg.value || 0 : arg.value.neg(), pos };
+        if (arg.t === 'num')
+          return { t: 'num', value: typeof arg.value === 'number' ? -arg.value || 0 : arg.value.neg(), pos };
         return { t: 'neg', arg, pos };
       } finally {
         this.leave();
       }
     }
-    if (this.isOp('+') && (this.peek().type === 'num')) this.i++;
+    if (this.isOp('+') && this.peek().type === 'num') this.i++;
     return this.parsePostfix();
   }
 
@@ -536,7 +594,13 @@ export class Parser {
         let ok = true;
         for (let k = 1; k < c.words.length; k++) {
           const t = this.toks[start + k];
-          if (!t || t.type === 'eof' || t.type === 'str' || t.text !== c.words[k] || (t.start > this.toks[start + k - 1].end) !== c.gaps[k]) {
+          if (
+            !t ||
+            t.type === 'eof' ||
+            t.type === 'str' ||
+            t.text !== c.words[k] ||
+            t.start > this.toks[start + k - 1].end !== c.gaps[k]
+          ) {
             ok = false;
             break;
           }
@@ -551,7 +615,11 @@ export class Parser {
     // fallback: join consecutive plain words
     this.i++;
     let last = first;
-    while (this.tok.type === 'name' && !STOP_WORDS.has(this.tok.text) && !(best && best.words.length === 1 && this.isKnownSingle(this.tok.text))) {
+    while (
+      this.tok.type === 'name' &&
+      !STOP_WORDS.has(this.tok.text) &&
+      !(best && best.words.length === 1 && this.isKnownSingle(this.tok.text))
+    ) {
       last = this.tok;
       this.i++;
     }
@@ -773,7 +841,8 @@ export class Parser {
         const entries: { name: string; type: TypeNode }[] = [];
         if (!this.isOp('>')) {
           for (;;) {
-            const name = this.tok.type === 'str' ? (this.toks[this.i++].value as string) : this.parseDeclName([]);
+            const name =
+              this.tok.type === 'str' ? (this.toks[this.i++].value as string) : this.parseDeclName([]);
             this.expectOp(':');
             entries.push({ name, type: this.parseType() });
             if (this.isOp(',')) {
@@ -811,7 +880,10 @@ export class Parser {
       }
       let last = t;
       this.i++;
-      while ((this.tok.type === 'name' && !STOP_WORDS.has(this.tok.text)) || (this.isOp('.') && this.peek().type === 'name')) {
+      while (
+        (this.tok.type === 'name' && !STOP_WORDS.has(this.tok.text)) ||
+        (this.isOp('.') && this.peek().type === 'name')
+      ) {
         last = this.tok;
         this.i++;
       }
@@ -829,7 +901,13 @@ function checkDepth(root: Node, _src: string): void {
     const [n, d] = stack.pop()!;
     if (d > MAX_AST_DEPTH) {
       const pos = (n as Node).pos ?? 0;
-      throw new FeelSyntaxError(`Expression too deeply nested (AST depth limit ${MAX_AST_DEPTH})`, 1, pos + 1, '', pos);
+      throw new FeelSyntaxError(
+        `Expression too deeply nested (AST depth limit ${MAX_AST_DEPTH})`,
+        1,
+        pos + 1,
+        '',
+        pos,
+      );
     }
     if (Array.isArray(n)) {
       for (const c of n) stack.push([c, d]);

@@ -46,7 +46,11 @@ export function isDangerous(pattern: string): boolean {
 }
 
 /** Returns a RegExp, or an error message string. */
-export function xpathRegex(pattern: string, flags: string | null | undefined, global = false): RegExp | string {
+export function xpathRegex(
+  pattern: string,
+  flags: string | null | undefined,
+  global = false,
+): RegExp | string {
   const key = pattern + '\u0000' + (flags ?? '') + (global ? 'g' : '');
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
@@ -59,7 +63,8 @@ export function xpathRegex(pattern: string, flags: string | null | undefined, gl
 function build(pattern: string, flags: string, global: boolean): RegExp | string {
   if (pattern.length > MAX_PATTERN_LENGTH) return 'pattern too long';
   if (!/^[smixq]*$/.test(flags)) return `invalid regular expression flags '${flags}'`;
-  if (!flags.includes('q') && /(^|[^\\])(\\\\)*\\0/.test(pattern)) return 'invalid escape \\0 in regular expression';
+  if (!flags.includes('q') && /(^|[^\\])(\\\\)*\\0/.test(pattern))
+    return 'invalid escape \\0 in regular expression';
   let p = pattern;
   if (flags.includes('q')) {
     p = p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
@@ -83,11 +88,18 @@ function build(pattern: string, flags: string, global: boolean): RegExp | string
       p = out;
     }
     // XPath forbids empty-matching at top? (handled by callers); translate XSD-only constructs
-    p = p.replace(/\\i/g, '[A-Za-z_:]').replace(/\\c/g, '[-._:A-Za-z0-9]').replace(/\\I/g, '[^A-Za-z_:]').replace(/\\C/g, '[^-._:A-Za-z0-9]');
-    p = p.replace(/\\p\{Is([A-Za-z]+)\}/g, (_m, block: string) => (block === 'BasicLatin' ? '[\\u0000-\\u007F]' : '[\\s\\S]'));
+    p = p
+      .replace(/\\i/g, '[A-Za-z_:]')
+      .replace(/\\c/g, '[-._:A-Za-z0-9]')
+      .replace(/\\I/g, '[^A-Za-z_:]')
+      .replace(/\\C/g, '[^-._:A-Za-z0-9]');
+    p = p.replace(/\\p\{Is([A-Za-z]+)\}/g, (_m, block: string) =>
+      block === 'BasicLatin' ? '[\\u0000-\\u007F]' : '[\\s\\S]',
+    );
     // character class subtraction [a-z-[aeiou]] -> lookahead form
-    p = p.replace(/\[([^\[\]]*)-\[([^\]]*)\]\]/g, (_m, a: string, b: string) => `(?:(?![${b}])[${a}])`);
-    if (isDangerous(p)) return 'regular expression rejected: nested quantifiers may backtrack catastrophically';
+    p = p.replace(/\[([^[\]]*)-\[([^\]]*)\]\]/g, (_m, a: string, b: string) => `(?:(?![${b}])[${a}])`);
+    if (isDangerous(p))
+      return 'regular expression rejected: nested quantifiers may backtrack catastrophically';
   }
   let jsFlags = 'u';
   if (flags.includes('s')) jsFlags += 's';

@@ -30,7 +30,14 @@ export function parseDate(s: string): FeelDate | null {
   return makeDate(y, Number(m[3]), Number(m[4]));
 }
 
-export function makeTime(h: number, mi: number, s: number, nanos: number, offset: number | null, zone: string | null): FeelTime | null {
+export function makeTime(
+  h: number,
+  mi: number,
+  s: number,
+  nanos: number,
+  offset: number | null,
+  zone: string | null,
+): FeelTime | null {
   if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return null;
   if (!Number.isInteger(h) || !Number.isInteger(mi) || !Number.isInteger(s)) return null;
   if (offset !== null && (offset < -18 * 3600 || offset > 18 * 3600)) return null;
@@ -86,7 +93,8 @@ export function parseDuration(s: string): DaysTimeDuration | YearsMonthsDuration
   const neg = m[1] ? -1 : 1;
   const hasYM = m[2] !== undefined || m[3] !== undefined;
   const hasDT = m[4] !== undefined || m[5] !== undefined || m[6] !== undefined || m[7] !== undefined;
-  if (hasYM && !hasDT) return new YearsMonthsDuration(neg * (Number(m[2] ?? 0) * 12 + Number(m[3] ?? 0)) || 0);
+  if (hasYM && !hasDT)
+    return new YearsMonthsDuration(neg * (Number(m[2] ?? 0) * 12 + Number(m[3] ?? 0)) || 0);
   if (hasYM && hasDT) {
     // mixed durations: only valid when the year/month part is zero
     if (Number(m[2] ?? 0) !== 0 || Number(m[3] ?? 0) !== 0) return null;
@@ -105,7 +113,7 @@ export function parseDuration(s: string): DaysTimeDuration | YearsMonthsDuration
 export function addMonthsToDate(d: FeelDate, months: number): FeelDate | null {
   const total = d.year * 12 + (d.month - 1) + months;
   const y = Math.floor(total / 12);
-  const m = (total - y * 12) + 1;
+  const m = total - y * 12 + 1;
   const day = Math.min(d.day, daysInMonth(y, m));
   return makeDate(y, m, day);
 }
@@ -117,15 +125,29 @@ export function dateTimeFromLocal(localSec: Decimal, tmpl: FeelTime): FeelDateTi
   const days = Math.floor(w / 86400);
   const sod = w - days * 86400;
   const date = FeelDate.fromEpochDay(days);
-  const time = new FeelTime(Math.floor(sod / 3600), Math.floor((sod % 3600) / 60), sod % 60, nanos, tmpl.offset, tmpl.zone);
+  const time = new FeelTime(
+    Math.floor(sod / 3600),
+    Math.floor((sod % 3600) / 60),
+    sod % 60,
+    nanos,
+    tmpl.offset,
+    tmpl.zone,
+  );
   return new FeelDateTime(date, time);
 }
 
 export function localSeconds(dt: FeelDateTime): Decimal {
-  return new Decimal(dt.date.epochDay).times(86400).plus(dt.time.secondOfDay).plus(new Decimal(dt.time.nanos).div(1e9));
+  return new Decimal(dt.date.epochDay)
+    .times(86400)
+    .plus(dt.time.secondOfDay)
+    .plus(new Decimal(dt.time.nanos).div(1e9));
 }
 
-export function addDurationToDateTime(dt: FeelDateTime, dur: DaysTimeDuration | YearsMonthsDuration, sign: number): FeelDateTime | null {
+export function addDurationToDateTime(
+  dt: FeelDateTime,
+  dur: DaysTimeDuration | YearsMonthsDuration,
+  sign: number,
+): FeelDateTime | null {
   if (dur instanceof YearsMonthsDuration) {
     const d = addMonthsToDate(dt.date, sign * dur.months);
     return d ? new FeelDateTime(d, dt.time) : null;
@@ -133,7 +155,9 @@ export function addDurationToDateTime(dt: FeelDateTime, dur: DaysTimeDuration | 
   if (dt.time.zone) {
     // zoned: add on the instant line, then convert back to the zone's wall clock
     const off = dt.effectiveOffset() ?? 0;
-    const inst = localSeconds(dt).minus(off).plus(sign > 0 ? dur.seconds : dur.seconds.neg());
+    const inst = localSeconds(dt)
+      .minus(off)
+      .plus(sign > 0 ? dur.seconds : dur.seconds.neg());
     const newOff = zoneOffsetAt(dt.time.zone, inst.floor().toNumber());
     return dateTimeFromLocal(inst.plus(newOff), dt.time);
   }
@@ -141,12 +165,21 @@ export function addDurationToDateTime(dt: FeelDateTime, dur: DaysTimeDuration | 
 }
 
 export function addDurationToTime(t: FeelTime, dur: DaysTimeDuration, sign: number): FeelTime {
-  let s = new Decimal(t.secondOfDay).plus(new Decimal(t.nanos).div(1e9)).plus(sign > 0 ? dur.seconds : dur.seconds.neg());
+  let s = new Decimal(t.secondOfDay)
+    .plus(new Decimal(t.nanos).div(1e9))
+    .plus(sign > 0 ? dur.seconds : dur.seconds.neg());
   s = s.mod(86400);
   if (s.isNegative()) s = s.plus(86400);
   const whole = s.floor().toNumber();
   const nanos = s.minus(whole).times(1e9).round().toNumber();
-  return new FeelTime(Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60, nanos, t.offset, t.zone);
+  return new FeelTime(
+    Math.floor(whole / 3600),
+    Math.floor((whole % 3600) / 60),
+    whole % 60,
+    nanos,
+    t.offset,
+    t.zone,
+  );
 }
 
 export function subtractDateTimes(a: FeelDateTime, b: FeelDateTime): DaysTimeDuration | null {
@@ -166,8 +199,12 @@ export function subtractTimes(a: FeelTime, b: FeelTime): DaysTimeDuration | null
 }
 
 export function monthsBetween(from: FeelValueT, to: FeelValueT): number {
-  const a = from instanceof FeelDateTime ? from : new FeelDateTime(from as FeelDate, new FeelTime(0, 0, 0, 0, null, null));
-  const b = to instanceof FeelDateTime ? to : new FeelDateTime(to as FeelDate, new FeelTime(0, 0, 0, 0, null, null));
+  const a =
+    from instanceof FeelDateTime
+      ? from
+      : new FeelDateTime(from as FeelDate, new FeelTime(0, 0, 0, 0, null, null));
+  const b =
+    to instanceof FeelDateTime ? to : new FeelDateTime(to as FeelDate, new FeelTime(0, 0, 0, 0, null, null));
   let months = (b.date.year - a.date.year) * 12 + (b.date.month - a.date.month);
   // compare remaining day/time part
   const restA = a.date.day;

@@ -1,6 +1,7 @@
 import { compileUnaryTests, FeelSyntaxError, parseDate } from './index';
 
-const t = (src: string, input: unknown, ctx?: Record<string, unknown>) => compileUnaryTests(src, { scope: ctx ? Object.keys(ctx) : [] }).test(input, ctx);
+const t = (src: string, input: unknown, ctx?: Record<string, unknown>) =>
+  compileUnaryTests(src, { scope: ctx ? Object.keys(ctx) : [] }).test(input, ctx);
 
 describe('unary tests', () => {
   it.each([

@@ -92,7 +92,9 @@ export function civilFromDays(z: number): [number, number, number] {
   z += 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const y = yoe + era * 400;
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
@@ -148,7 +150,11 @@ export function zoneOffsetAt(zone: string, epochSec: number): number {
   let year = get('year');
   const era = parts.find((p) => p.type === 'era')?.value;
   if (era === 'BC' || era === 'B') year = 1 - year;
-  const local = daysFromCivil(year, get('month'), get('day')) * 86400 + get('hour') * 3600 + get('minute') * 60 + get('second');
+  const local =
+    daysFromCivil(year, get('month'), get('day')) * 86400 +
+    get('hour') * 3600 +
+    get('minute') * 60 +
+    get('second');
   return local - Math.floor(clamped);
 }
 /** Offset in seconds of a zone for a local wall-clock time. */
@@ -393,7 +399,8 @@ export function feelEquals(a: FeelValue | undefined, b: FeelValue | undefined): 
     return a.secondOfDay - (o1 ?? 0) === b.secondOfDay - (o2 ?? 0) && ms(a.nanos) === ms(b.nanos);
   }
   if (a instanceof DaysTimeDuration) return b instanceof DaysTimeDuration ? a.seconds.eq(b.seconds) : null;
-  if (a instanceof YearsMonthsDuration) return b instanceof YearsMonthsDuration ? a.months === b.months : null;
+  if (a instanceof YearsMonthsDuration)
+    return b instanceof YearsMonthsDuration ? a.months === b.months : null;
   if (Array.isArray(a)) {
     if (!Array.isArray(b)) return null;
     if (a.length !== b.length) return false;
@@ -409,7 +416,9 @@ export function feelEquals(a: FeelValue | undefined, b: FeelValue | undefined): 
       a.op === b.op &&
       a.startIncluded === b.startIncluded &&
       a.endIncluded === b.endIncluded &&
-      (a.start === undefined ? b.start === undefined : b.start !== undefined && feelEquals(a.start, b.start) === true) &&
+      (a.start === undefined
+        ? b.start === undefined
+        : b.start !== undefined && feelEquals(a.start, b.start) === true) &&
       (a.end === undefined ? b.end === undefined : b.end !== undefined && feelEquals(a.end, b.end) === true)
     );
   }

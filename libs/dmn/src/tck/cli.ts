@@ -29,8 +29,12 @@ function main(): number {
   const f = report.feelFocused;
   const pct = (p: number, all: number) => (all ? ((100 * p) / all).toFixed(1) : '0.0');
   console.log('');
-  console.log(`Total: ${t.passed} passed / ${t.failed} failed / ${t.notRun} not run (${pct(t.passed, t.passed + t.failed + t.notRun)}% passed)`);
-  console.log(`FEEL-focused (${f.directories} directories): ${f.passed} passed / ${f.failed} failed / ${f.notRun} not run (${pct(f.passed, f.passed + f.failed + f.notRun)}% passed)`);
+  console.log(
+    `Total: ${t.passed} passed / ${t.failed} failed / ${t.notRun} not run (${pct(t.passed, t.passed + t.failed + t.notRun)}% passed)`,
+  );
+  console.log(
+    `FEEL-focused (${f.directories} directories): ${f.passed} passed / ${f.failed} failed / ${f.notRun} not run (${pct(f.passed, f.passed + f.failed + f.notRun)}% passed)`,
+  );
   const out = resolve(process.env.TCK_REPORT ?? join(repoRoot, 'tck-report.json'));
   try {
     writeFileSync(out, JSON.stringify(report, null, 2));

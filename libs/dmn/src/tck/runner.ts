@@ -36,12 +36,25 @@ export interface TckReport {
 
 /** FEEL-focused: every decision is a literal expression (no tables, no boxed expressions, no BKMs or services). */
 export function isFeelFocused(models: DmnModel[]): boolean {
-  return models.every((m) => m.bkms.length === 0 && m.decisionServices.length === 0 && m.decisions.every((d) => !d.expression || d.expression.kind === 'literal'));
+  return models.every(
+    (m) =>
+      m.bkms.length === 0 &&
+      m.decisionServices.length === 0 &&
+      m.decisions.every((d) => !d.expression || d.expression.kind === 'literal'),
+  );
 }
 
 export function runDirectory(dir: string, level: string): DirectoryResult {
   const name = dir.split('/').pop()!;
-  const res: DirectoryResult = { directory: name, level, feelFocused: false, passed: 0, failed: 0, notRun: 0, cases: [] };
+  const res: DirectoryResult = {
+    directory: name,
+    level,
+    feelFocused: false,
+    passed: 0,
+    failed: 0,
+    notRun: 0,
+    cases: [],
+  };
   const files = readdirSync(dir);
   const models = new Map<string, DmnModel>();
   const loadErrors = new Map<string, string>();
@@ -65,7 +78,14 @@ export function runDirectory(dir: string, level: string): DirectoryResult {
       const results = children(tc, 'resultNode');
       if (!evaluator || (model && model.imports.length > 0)) {
         for (const r of results)
-          res.cases.push({ testCase: tcId, result: r.attrs.name ?? '', status: 'not run', reason: loadErrors.get(modelName) ?? (model ? 'model imports are not supported' : `model ${modelName} not found`) });
+          res.cases.push({
+            testCase: tcId,
+            result: r.attrs.name ?? '',
+            status: 'not run',
+            reason:
+              loadErrors.get(modelName) ??
+              (model ? 'model imports are not supported' : `model ${modelName} not found`),
+          });
         continue;
       }
       let serviceResult: FeelValue | undefined;
@@ -90,7 +110,13 @@ export function runDirectory(dir: string, level: string): DirectoryResult {
         try {
           if (serviceResult !== undefined) {
             const sr = serviceResult;
-            actual = sr !== null && typeof sr === 'object' && !Array.isArray(sr) && Object.prototype.hasOwnProperty.call(sr, rname) ? (sr as Record<string, FeelValue>)[rname] : sr;
+            actual =
+              sr !== null &&
+              typeof sr === 'object' &&
+              !Array.isArray(sr) &&
+              Object.prototype.hasOwnProperty.call(sr, rname)
+                ? (sr as Record<string, FeelValue>)[rname]
+                : sr;
             warnings = serviceWarnings;
           } else {
             const o = evaluator.evaluateDecision(rname, inputs);
@@ -101,12 +127,19 @@ export function runDirectory(dir: string, level: string): DirectoryResult {
           res.cases.push({ testCase: tcId, result: rname, status: 'not run', reason: (e as Error).message });
           continue;
         }
-        const ok = r.attrs.errorResult === 'true' && !exp ? actual === null : tckEquals(expected, actual, xsd);
+        const ok =
+          r.attrs.errorResult === 'true' && !exp ? actual === null : tckEquals(expected, actual, xsd);
         res.cases.push({
           testCase: tcId,
           result: rname,
           status: ok ? 'passed' : 'failed',
-          ...(ok ? {} : { expected: formatValue(expected), actual: formatValue(actual), warnings: warnings.slice(0, 5) }),
+          ...(ok
+            ? {}
+            : {
+                expected: formatValue(expected),
+                actual: formatValue(actual),
+                warnings: warnings.slice(0, 5),
+              }),
         });
       }
     }
@@ -140,7 +173,15 @@ export function runTck(tckDir: string, filter?: RegExp): TckReport {
       try {
         r = runDirectory(full, level);
       } catch (e) {
-        r = { directory: d, level, feelFocused: false, passed: 0, failed: 0, notRun: 1, cases: [{ testCase: '*', result: '*', status: 'not run', reason: (e as Error).message }] };
+        r = {
+          directory: d,
+          level,
+          feelFocused: false,
+          passed: 0,
+          failed: 0,
+          notRun: 1,
+          cases: [{ testCase: '*', result: '*', status: 'not run', reason: (e as Error).message }],
+        };
       }
       report.directories.push(r);
       report.totals.passed += r.passed;

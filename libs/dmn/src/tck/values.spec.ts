@@ -3,7 +3,11 @@ import { parseXml } from '../xml';
 import { parseValueHolder, tckEquals } from './values';
 
 const holder = (xml: string) =>
-  parseValueHolder(parseXml(`<expected xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">${xml}</expected>`));
+  parseValueHolder(
+    parseXml(
+      `<expected xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">${xml}</expected>`,
+    ),
+  );
 
 describe('TCK value parsing', () => {
   it('parses typed scalars', () => {
@@ -11,14 +15,20 @@ describe('TCK value parsing', () => {
     expect(holder('<value xsi:type="xsd:boolean">true</value>')).toBe(true);
     expect(holder('<value xsi:type="xsd:string"> a </value>')).toBe(' a ');
     expect(String(holder('<value xsi:type="xsd:date">2020-01-02</value>'))).toBe('2020-01-02');
-    expect(String(holder('<value xsi:type="xsd:dateTime">2020-01-02T10:00:00Z</value>'))).toBe('2020-01-02T10:00:00Z');
+    expect(String(holder('<value xsi:type="xsd:dateTime">2020-01-02T10:00:00Z</value>'))).toBe(
+      '2020-01-02T10:00:00Z',
+    );
     expect(String(holder('<value xsi:type="xsd:duration">P1Y2M</value>'))).toBe('P1Y2M');
     expect(holder('<value xsi:nil="true"/>')).toBeNull();
   });
   it('parses lists and components', () => {
-    const v = holder('<list><item><value xsi:type="xsd:decimal">1</value></item><item><value xsi:nil="true"/></item></list>');
+    const v = holder(
+      '<list><item><value xsi:type="xsd:decimal">1</value></item><item><value xsi:nil="true"/></item></list>',
+    );
     expect(Array.isArray(v) && v.length).toBe(2);
-    const c = holder('<component name="a"><value xsi:type="xsd:string">x</value></component><component name="b"><list/></component>') as Record<string, unknown>;
+    const c = holder(
+      '<component name="a"><value xsi:type="xsd:string">x</value></component><component name="b"><list/></component>',
+    ) as Record<string, unknown>;
     expect(c.a).toBe('x');
     expect(c.b).toEqual([]);
   });
@@ -31,9 +41,15 @@ describe('TCK comparison rules', () => {
     expect(tckEquals(new Decimal('10'), '10')).toBe(false);
   });
   it('accepts expected values printed with fewer digits, within one unit of the last digit', () => {
-    expect(tckEquals(new Decimal('54.59815003'), new Decimal('54.59815003314423907811026120286088'))).toBe(true);
-    expect(tckEquals(new Decimal('54.59815004'), new Decimal('54.59815003314423907811026120286088'))).toBe(true);
-    expect(tckEquals(new Decimal('54.59815009'), new Decimal('54.59815003314423907811026120286088'))).toBe(false);
+    expect(tckEquals(new Decimal('54.59815003'), new Decimal('54.59815003314423907811026120286088'))).toBe(
+      true,
+    );
+    expect(tckEquals(new Decimal('54.59815004'), new Decimal('54.59815003314423907811026120286088'))).toBe(
+      true,
+    );
+    expect(tckEquals(new Decimal('54.59815009'), new Decimal('54.59815003314423907811026120286088'))).toBe(
+      false,
+    );
     // short expected values are compared exactly
     expect(tckEquals(new Decimal('0.33'), new Decimal('0.3333333333333333333333333333333333'))).toBe(false);
   });

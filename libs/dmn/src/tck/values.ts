@@ -137,7 +137,11 @@ export function tckEquals(expected: FeelValue, actual: FeelValue | undefined, xs
     const ek = Object.keys(expected);
     const ak = Object.keys(actual);
     if (ek.length !== ak.length) return false;
-    return ek.every((k) => hasOwn(actual as object, k) && tckEquals(expected[k], (actual as Record<string, FeelValue>)[k], xsdType));
+    return ek.every(
+      (k) =>
+        hasOwn(actual as object, k) &&
+        tckEquals(expected[k], (actual as Record<string, FeelValue>)[k], xsdType),
+    );
   }
   if (expected instanceof FeelDateTime || expected instanceof FeelDate || expected instanceof FeelTime) {
     if (typeName(expected) !== typeName(actual)) return false;
@@ -146,7 +150,8 @@ export function tckEquals(expected: FeelValue, actual: FeelValue | undefined, xs
     return String(expected) === String(actual) || zoneAgnosticEqual(expected, actual);
   }
   if (expected instanceof DaysTimeDuration || expected instanceof YearsMonthsDuration) {
-    if (expected instanceof DaysTimeDuration && actual instanceof YearsMonthsDuration) return expected.seconds.isZero() && actual.months === 0;
+    if (expected instanceof DaysTimeDuration && actual instanceof YearsMonthsDuration)
+      return expected.seconds.isZero() && actual.months === 0;
     return typeName(expected) === typeName(actual) && feelEquals(expected, actual) === true;
   }
   return feelEquals(expected, actual) === true;
