@@ -55,6 +55,8 @@ export interface DecisionTableEvaluator {
 export interface DmnEvaluatorOptions {
   /** plug a rule engine in for decision tables (default: the reference evaluator in decision-table.ts) */
   decisionTable?: DecisionTableEvaluator;
+  /** other models, found by namespace, for DMN `import`s (their elements are visible as `<import name>.<element>`) */
+  models?: DmnModel[];
 }
 
 export class DmnEvaluator {
@@ -64,12 +66,21 @@ export class DmnEvaluator {
   private itemDefs = new Map<string, ItemDefinition>();
   private byId = new Map<string, { kind: 'decision' | 'input' | 'bkm' | 'service'; name: string }>();
   private dtEvaluator: DecisionTableEvaluator;
+  private imported = new Map<string, DmnEvaluator>();
 
   constructor(
     readonly model: DmnModel,
     opts: DmnEvaluatorOptions = {},
   ) {
-    this.names = [...collectNames(model)];
+    const names = collectNames(model);
+    for (const imp of model.imports) {
+      const other = opts.models?.find((m) => m !== model && m.namespace === imp.namespace);
+      if (!other || !imp.name) continue;
+      const child = new DmnEvaluator(other, { ...opts, models: opts.models?.filter((m) => m !== model) });
+      this.imported.set(imp.name, child);
+      for (const n of child.names) names.add(`${imp.name}.${n}`);
+    }
+    this.names = [...names];
     for (const i of model.itemDefinitions) this.itemDefs.set(i.name, i);
     for (const d of model.decisions) this.byId.set(d.id, { kind: 'decision', name: d.name });
     for (const d of model.inputData) this.byId.set(d.id, { kind: 'input', name: d.name });
@@ -108,6 +119,9 @@ export class DmnEvaluator {
   }
 
   readonly resolveType = (name: string): TypeNode | null => {
+    const dot = name.indexOf('.');
+    if (dot > 0 && this.imported.has(name.slice(0, dot)))
+      return this.imported.get(name.slice(0, dot))!.resolveType(name.slice(dot + 1));
     const def = this.itemDefs.get(stripPrefix(name));
     if (!def) return null;
     if (def.isCollection)
@@ -132,6 +146,9 @@ export class DmnEvaluator {
     const name = stripPrefix(typeRef);
     const def = this.itemDefs.get(name);
     if (def) return this.coerceItem(v, def, 0);
+    const dot = typeRef.indexOf('.');
+    if (dot > 0 && this.imported.has(typeRef.slice(0, dot)))
+      return this.imported.get(typeRef.slice(0, dot))!.coerce(v, typeRef.slice(dot + 1));
     return coerceBuiltin(v, typeRef, this.resolveType);
   }
 
@@ -462,6 +479,21 @@ export class DmnEvaluator {
     return outputs.length === 1 ? ctx : (this.coerce(ctx, s.variable.typeRef) ?? ctx);
   }
 
+  /** the context an importing model sees under the import name: input data, decisions, BKMs, decision services */
+  importContext(outer: Run): FeelValue {
+    const cached = outer.importContexts.get(this);
+    if (cached) return cached;
+    const run = new Run(outer.inputs);
+    const ctx: FeelContext = {};
+    outer.importContexts.set(this, ctx);
+    for (const i of this.model.inputData) ctx[i.name] = this.inputValue(i.id, run);
+    for (const b of this.model.bkms) ctx[b.name] = this.bkmFunction(b.id, run);
+    for (const s of this.model.decisionServices) ctx[s.name] = this.serviceFunction(s.id, run);
+    for (const d of this.model.decisions) ctx[d.name] = this.decisionValue(d.id, run);
+    for (const [name, child] of this.imported) ctx[name] = child.importContext(run);
+    return ctx;
+  }
+
   decisionValue(id: string, run: Run): FeelValue {
     if (run.decisions.has(id)) return run.decisions.get(id)!;
     const d = this.model.decisions.find((x) => x.id === id);
@@ -480,6 +512,7 @@ export class DmnEvaluator {
         if (name) vars[name] = this.decisionValue(rd, run);
       }
       this.knowledgeScope(d.requiredKnowledge, run, vars);
+      for (const [name, child] of this.imported) vars[name] = child.importContext(run);
       // knowledge not declared but present (lenient): all BKMs and services
       for (const b of this.model.bkms) if (!hasOwn(vars, b.name)) vars[b.name] = this.bkmFunction(b.id, run);
       for (const s of this.model.decisionServices)
@@ -497,6 +530,7 @@ export class Run {
   decisions = new Map<string, FeelValue>();
   bkms = new Map<string, FeelValue>();
   active = new Set<string>();
+  importContexts = new Map<DmnEvaluator, FeelContext>();
   constructor(readonly inputs: Record<string, FeelValue>) {}
 }
 

@@ -445,11 +445,13 @@ export class Compiler {
       fname = n.fn.name;
       const name = n.fn.name;
       const b = builtins.get(name) ?? null;
-      fnEval = (s) => {
-        const v = lookup(s, name);
-        if (v !== undefined) return v;
-        return b ?? warn(`unknown function '${name}'`);
-      };
+      fnEval = name.includes('.')
+        ? this.compileName(name)
+        : (s) => {
+            const v = lookup(s, name);
+            if (v !== undefined) return v;
+            return b ?? warn(`unknown function '${name}'`);
+          };
     } else fnEval = this.compile(n.fn);
     return (s) => {
       const f = fnEval(s);

@@ -70,13 +70,16 @@ export function runDirectory(dir: string, level: string): DirectoryResult {
     const doc = parseXml(readFileSync(join(dir, tf), 'utf8'));
     const modelName = (child(doc, 'modelName')?.text ?? '').trim();
     const model = models.get(modelName) ?? (models.size === 1 ? [...models.values()][0] : undefined);
-    const evaluator = model ? new DmnEvaluator(model) : null;
+    const evaluator = model ? new DmnEvaluator(model, { models: [...models.values()] }) : null;
     for (const tc of children(doc, 'testCase')) {
       const tcId = tc.attrs.id ?? '?';
       const inputs: Record<string, FeelValue> = {};
       for (const inp of children(tc, 'inputNode')) inputs[inp.attrs.name ?? ''] = parseValueHolder(inp);
       const results = children(tc, 'resultNode');
-      if (!evaluator || (model && model.imports.length > 0)) {
+      const missingImport = model?.imports.find(
+        (i) => ![...models.values()].some((m) => m.namespace === i.namespace),
+      );
+      if (!evaluator || missingImport) {
         for (const r of results)
           res.cases.push({
             testCase: tcId,
@@ -84,7 +87,9 @@ export function runDirectory(dir: string, level: string): DirectoryResult {
             status: 'not run',
             reason:
               loadErrors.get(modelName) ??
-              (model ? 'model imports are not supported' : `model ${modelName} not found`),
+              (model
+                ? `imported model ${missingImport?.namespace} not found`
+                : `model ${modelName} not found`),
           });
         continue;
       }
