@@ -1,4 +1,4 @@
-import { startTelemetry } from '@arbiter/platform';
+import { runUntilSignalled, startTelemetry } from '@arbiter/platform';
 
 startTelemetry('arbiter-control-plane');
 
@@ -6,7 +6,9 @@ startTelemetry('arbiter-control-plane');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startControlPlane } = require('./service') as typeof import('./service');
 
-startControlPlane({ handleSignals: true }).catch((error: Error) => {
-  process.stderr.write(`control-plane failed to start: ${error.message}\n`);
-  process.exit(1);
-});
+startControlPlane()
+  .then((service) => runUntilSignalled([service]))
+  .catch((error: Error) => {
+    process.stderr.write(`control-plane failed to start: ${error.message}\n`);
+    process.exit(1);
+  });

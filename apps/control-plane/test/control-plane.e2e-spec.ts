@@ -1,4 +1,4 @@
-import { ConfigurationError, startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { ConfigurationError, Database, startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
 import { controlPlaneService, startControlPlane } from '../src';
 
 describe('control-plane host', () => {
@@ -146,5 +146,44 @@ describe('control-plane request context', () => {
     expect(given.headers.get('x-correlation-id')).toBe('abc-123');
     const generated = await fetch(`${sut.url}/api/v1/info`);
     expect(generated.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('control-plane with its event bus down', () => {
+  let sut: ServiceUnderTest;
+  beforeAll(async () => {
+    sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
+      overrides: { 'ConnectionStrings:Cache': 'nats://127.0.0.1:1' },
+    });
+  });
+  afterAll(() => sut?.stop());
+
+  it('starts anyway, reports 503 on /health naming the bus, and keeps serving requests', async () => {
+    const health = await fetch(`${sut.url}/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({
+      status: 'degraded',
+      checks: { database: { status: 'up' }, bus: { status: 'down', kind: 'nats' } },
+    });
+    expect((await fetch(`${sut.url}/health/live`)).status).toBe(200);
+    expect((await fetch(`${sut.url}/api/v1/info`)).status).toBe(200);
+  });
+});
+
+describe('control-plane with its database gone', () => {
+  let sut: ServiceUnderTest;
+  beforeAll(async () => {
+    sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb');
+  });
+  afterAll(() => sut?.stop());
+
+  it('reports 503 on /health naming the database', async () => {
+    await sut.service.app.get(Database).stop();
+    const health = await fetch(`${sut.url}/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({
+      status: 'degraded',
+      checks: { database: { status: 'down' } },
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { startTelemetry } from '@arbiter/platform';
+import { runUntilSignalled, startTelemetry } from '@arbiter/platform';
 
 startTelemetry('arbiter-decisions');
 
@@ -6,7 +6,9 @@ startTelemetry('arbiter-decisions');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startDecisions } = require('./service') as typeof import('./service');
 
-startDecisions({ handleSignals: true }).catch((error: Error) => {
-  process.stderr.write(`decisions failed to start: ${error.message}\n`);
-  process.exit(1);
-});
+startDecisions()
+  .then((service) => runUntilSignalled([service]))
+  .catch((error: Error) => {
+    process.stderr.write(`decisions failed to start: ${error.message}\n`);
+    process.exit(1);
+  });

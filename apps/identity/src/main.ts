@@ -1,4 +1,4 @@
-import { startTelemetry } from '@arbiter/platform';
+import { runUntilSignalled, startTelemetry } from '@arbiter/platform';
 
 startTelemetry('arbiter-identity');
 
@@ -6,7 +6,9 @@ startTelemetry('arbiter-identity');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startIdentity } = require('./service') as typeof import('./service');
 
-startIdentity({ handleSignals: true }).catch((error: Error) => {
-  process.stderr.write(`identity failed to start: ${error.message}\n`);
-  process.exit(1);
-});
+startIdentity()
+  .then((service) => runUntilSignalled([service]))
+  .catch((error: Error) => {
+    process.stderr.write(`identity failed to start: ${error.message}\n`);
+    process.exit(1);
+  });

@@ -2,8 +2,8 @@ import {
   EventBus,
   InProcessEventBus,
   RunningService,
+  runUntilSignalled,
   startTelemetry,
-  stopTelemetry,
 } from '@arbiter/platform';
 import type { StartServiceOptions } from '@arbiter/platform';
 
@@ -104,20 +104,5 @@ export async function runStartCommand(options: { only?: string; host?: string })
   process.stdout.write(
     `\nArbiter is running (${platform.bus ? 'in-process event bus' : 'NATS event bus'}):\n${lines.join('\n')}\n\nPress Ctrl+C to stop.\n`,
   );
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`\n${signal}: draining in-flight requests and closing…\n`);
-    const forced = setTimeout(() => {
-      process.stderr.write('shutdown took longer than 15 s; exiting\n');
-      process.exit(1);
-    }, 15_000);
-    forced.unref();
-    await platform.stop();
-    await stopTelemetry();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  runUntilSignalled([platform], { write: (line) => process.stdout.write(`${line}\n`) });
 }

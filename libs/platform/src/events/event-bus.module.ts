@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigurationError } from '../config/config-binding';
 import { Configuration } from '../config/configuration';
 import { EventBus } from './event-bus';
 import { InProcessEventBus } from './in-process-event-bus';
@@ -11,22 +12,32 @@ export interface EventBusModuleOptions {
   shared?: EventBus;
 }
 
-/** `ConnectionStrings:Cache` empty → in-process bus; `nats://…` (comma-separated list) → NATS. */
-export function createEventBus(configuration: Configuration, source: string): EventBus {
+/**
+ * The NATS servers named by `ConnectionStrings:Cache` (comma-separated), or none when it is empty.
+ * Checked before the app is built, so a typo stops startup with the key's name.
+ */
+export function cacheServers(configuration: Configuration): string[] {
   const cache = configuration.get('ConnectionStrings:Cache')?.trim();
-  if (!cache) return new InProcessEventBus(source);
+  if (!cache) return [];
   const servers = cache
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   for (const server of servers) {
     if (!/^(nats|tls|ws|wss):\/\//i.test(server) && !/^[\w.-]+:\d+$/.test(server)) {
-      throw new Error(
+      throw new ConfigurationError(
         `ConnectionStrings:Cache must be a NATS URL such as nats://host:4222 (got '${server}')`,
+        ['ConnectionStrings:Cache'],
       );
     }
   }
-  return new NatsEventBus({ servers, source });
+  return servers;
+}
+
+/** `ConnectionStrings:Cache` empty → in-process bus; `nats://…` (comma-separated list) → NATS. */
+export function createEventBus(configuration: Configuration, source: string): EventBus {
+  const servers = cacheServers(configuration);
+  return servers.length ? new NatsEventBus({ servers, source }) : new InProcessEventBus(source);
 }
 
 @Injectable()

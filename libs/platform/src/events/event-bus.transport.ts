@@ -1,7 +1,32 @@
 import type { CloudEvent } from '@arbiter/contracts';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { CustomTransportStrategy, BaseRpcContext, Server } from '@nestjs/microservices';
 import { RequestContext } from '../context/request-context';
 import { EventBus, EventSubscription } from './event-bus';
+
+const tracer = trace.getTracer('@arbiter/platform/events');
+
+/** Runs a handler in a CONSUMER span, child of the publisher's span when the event carries one. */
+function withConsumerSpan<T>(event: CloudEvent, run: () => Promise<T>): Promise<T> {
+  const parent = event.traceparent
+    ? propagation.extract(context.active(), { traceparent: event.traceparent })
+    : context.active();
+  return tracer.startActiveSpan(
+    `${event.type} process`,
+    {
+      kind: SpanKind.CONSUMER,
+      attributes: { 'messaging.system': 'arbiter-bus', 'messaging.message.id': event.id },
+    },
+    parent,
+    async (span) => {
+      try {
+        return await run();
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
 
 /** Context handed to `@EventPattern` handlers: the whole CloudEvent (tenant, correlation, id). */
 export class BusEventContext extends BaseRpcContext<[CloudEvent]> {
@@ -31,8 +56,10 @@ export class EventBusTransport extends Server implements CustomTransportStrategy
         const subscription = await this.bus.subscribe(
           pattern,
           (event) =>
-            RequestContext.run({ tenantId: event.tenantid, correlationId: event.correlationid }, () =>
-              this.handleEvent(pattern, { pattern, data: event.data }, new BusEventContext([event])),
+            withConsumerSpan(event, () =>
+              RequestContext.run({ tenantId: event.tenantid, correlationId: event.correlationid }, () =>
+                this.handleEvent(pattern, { pattern, data: event.data }, new BusEventContext([event])),
+              ),
             ),
           { durable: extras.durable, queue: extras.queue },
         );

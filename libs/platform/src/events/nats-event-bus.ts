@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { SpanKind, trace } from '@opentelemetry/api';
 import type { CloudEvent } from '@arbiter/contracts';
 import { AckPolicy, DeliverPolicy, jetstream, JetStreamClient, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, NatsConnection, Subscription } from '@nats-io/transport-node';
@@ -40,6 +41,7 @@ interface Wanted {
 }
 
 const STREAM_SUBJECTS = 'arbiter.>';
+const tracer = trace.getTracer('@arbiter/platform/events');
 
 /**
  * NATS implementation (`@nats-io/transport-node`, the client Nest's NATS transport uses too).
@@ -167,6 +169,25 @@ export class NatsEventBus extends EventBus {
   }
 
   async publish<S extends string>(subject: S, data: PayloadOf<S>, options?: PublishOptions): Promise<void> {
+    // No NATS instrumentation exists for OpenTelemetry: a PRODUCER span per publish, whose context
+    // travels in the CloudEvent `traceparent` (and the message header) to the consumer's span.
+    return tracer.startActiveSpan(
+      `${subject} publish`,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject },
+      },
+      async (span) => {
+        try {
+          await this.publishInSpan(subject, data, options);
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private async publishInSpan(subject: string, data: unknown, options?: PublishOptions): Promise<void> {
     const event = createCloudEvent(this.options.source, subject, data, options);
     if (!this.connection) {
       const max = this.options.maxBufferedBeforeConnect ?? 10_000;

@@ -1,4 +1,4 @@
-import { INestApplication, LoggerService } from '@nestjs/common';
+import { INestApplication, Logger, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -16,8 +16,6 @@ export interface HttpAppOptions {
   envelope: EnvelopeSelector;
   bodyLimitBytes: number;
   logger: LoggerService;
-  /** Standalone deployables drain on SIGTERM/SIGINT; the one-process launcher handles signals itself. */
-  handleSignals: boolean;
   /** Extra body parsers (e.g. multipart for imports) registered on the Fastify instance. */
   configureFastify?: (fastify: any) => void | Promise<void>;
 }
@@ -41,6 +39,21 @@ export async function createHttpApp(
   // JSON APIs: a text/plain body is an unsupported media type, not a string to validate.
   fastify.removeContentTypeParser('text/plain');
   await options.configureFastify?.(fastify);
+  // One structured line per request: debug for successes (hot paths stay quiet), info for failures.
+  const requestLogger = new Logger('Http');
+  fastify.addHook('onResponse', (request: any, reply: any, done: () => void) => {
+    const entry = {
+      msg: 'request completed',
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      correlationId: reply.getHeader('x-correlation-id'),
+    };
+    if (reply.statusCode >= 400) requestLogger.log(entry);
+    else requestLogger.debug(entry);
+    done();
+  });
 
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     logger: options.logger,
@@ -49,7 +62,6 @@ export async function createHttpApp(
   app.useGlobalFilters(new AllExceptionsFilter(options.envelope));
   app.useGlobalPipes(createValidationPipe());
   app.enableCors();
-  if (options.handleSignals) app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
 
   const document = SwaggerModule.createDocument(
     app as unknown as INestApplication,

@@ -2,3 +2,4 @@ export * from './create-http-app';
 export * from './platform-http.module';
 export * from './http.settings';
 export * from './service-host';
+export * from './run-until-signalled';

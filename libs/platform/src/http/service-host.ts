@@ -5,6 +5,7 @@ import { Configuration, loadConfiguration } from '../config/configuration';
 import { EnvironmentName, resolveEnvironment } from '../config/environment';
 import { EnvelopeSelector } from '../errors/error-envelope';
 import { EventBus } from '../events/event-bus';
+import { cacheServers } from '../events/event-bus.module';
 import { createRootLogger, JsonLogger } from '../logging/logger';
 import { createHttpApp } from './create-http-app';
 import { HttpSettings } from './http.settings';
@@ -40,7 +41,6 @@ export interface StartServiceOptions {
   sharedBus?: EventBus;
   port?: number;
   host?: string;
-  handleSignals?: boolean;
 }
 
 export interface RunningService {
@@ -70,6 +70,7 @@ export async function startService(
   });
   if (env.PORT && !configuration.get('Http:Port')) configuration.set('Http:Port', env.PORT);
   const http = bindConfig(HttpSettings, configuration);
+  cacheServers(configuration);
   const logger = new JsonLogger(
     createRootLogger({ service: definition.name, level: configuration.get('Logging:Level') ?? undefined }),
   );
@@ -83,7 +84,6 @@ export async function startService(
       ? http.bodyLimitBytes
       : (definition.bodyLimitBytes ?? http.bodyLimitBytes),
     logger,
-    handleSignals: options.handleSignals ?? false,
     configureFastify: definition.configureFastify,
   });
   try {
