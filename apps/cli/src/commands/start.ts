@@ -104,5 +104,5 @@ export async function runStartCommand(options: { only?: string; host?: string })
   process.stdout.write(
     `\nArbiter is running (${platform.bus ? 'in-process event bus' : 'NATS event bus'}):\n${lines.join('\n')}\n\nPress Ctrl+C to stop.\n`,
   );
-  runUntilSignalled([platform], { write: (line) => process.stdout.write(`${line}\n`) });
+  runUntilSignalled([{ close: platform.stop }], { write: (line) => process.stdout.write(`${line}\n`) });
 }
