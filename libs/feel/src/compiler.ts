@@ -324,6 +324,22 @@ export class Compiler {
         return (v, s) => f(v, a(s));
       }
       case 'range': {
+        if (
+          n.start?.t === 'num' &&
+          n.end?.t === 'num' &&
+          typeof n.start.value === 'number' &&
+          typeof n.end.value === 'number' &&
+          n.start.value <= n.end.value
+        ) {
+          // constant numeric range: fold into two comparisons
+          const lo = n.start.value;
+          const hi = n.end.value;
+          const r0 = new FeelRange(n.startIncl, lo, hi, n.endIncl);
+          const si = n.startIncl;
+          const ei = n.endIncl;
+          return (v) =>
+            typeof v === 'number' ? (si ? v >= lo : v > lo) && (ei ? v <= hi : v < hi) : inRange(v, r0);
+        }
         const r = this.compile(n);
         return (v, s) => {
           const x = r(s);
