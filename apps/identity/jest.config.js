@@ -1,1 +1,5 @@
-module.exports = { ...require('../../jest.preset'), rootDir: '.', roots: ['<rootDir>/src', '<rootDir>/test'] };
+module.exports = {
+  ...require('../../jest.preset'),
+  rootDir: '.',
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+};

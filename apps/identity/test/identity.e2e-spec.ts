@@ -57,3 +57,20 @@ describe('identity startup rules', () => {
     ).rejects.toThrow(/TokenConfigs:CookieSameSite/);
   });
 });
+
+describe('identity production rules', () => {
+  it('stops outside Development/Testing without LicenseServer:AdminApiKey', async () => {
+    await expect(
+      startIdentity({
+        environment: 'Production',
+        port: 0,
+        env: {
+          ConnectionStrings__LicenseDb: 'pglite://memory',
+          TokenConfigs__SymmetricSecretKey: 'x'.repeat(40),
+          TokenConfigs__Issuer: 'i',
+          TokenConfigs__Audience: 'a',
+        },
+      }),
+    ).rejects.toThrow(/LicenseServer:AdminApiKey is required outside Development and Testing/);
+  });
+});

@@ -1,4 +1,10 @@
-import { ConfigKey, ConfigurationError, StartupRules } from '@arbiter/platform';
+import {
+  ConfigKey,
+  ConfigurationError,
+  EnvironmentName,
+  isDevelopmentOrTesting,
+  StartupRules,
+} from '@arbiter/platform';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Max, Min, MinLength } from 'class-validator';
 
 /**
@@ -24,7 +30,16 @@ export class IdentityConnectionStrings implements StartupRules {
 }
 
 /** `LicenseServer:*` and `LicenseConfigs:*`. */
-export class LicenseServerSettings {
+export class LicenseServerSettings implements StartupRules {
+  assertStartupRules(environment: EnvironmentName): void {
+    if (!isDevelopmentOrTesting(environment) && !this.adminApiKey.trim()) {
+      throw new ConfigurationError(
+        `LicenseServer:AdminApiKey is required outside Development and Testing (environment: ${environment})`,
+        ['LicenseServer:AdminApiKey'],
+      );
+    }
+  }
+
   @ConfigKey('LicenseServer:AdminApiKey')
   @IsString()
   adminApiKey: string = '';

@@ -6,6 +6,25 @@ import type { EntityClass, MigrationClass } from './database.settings';
 import { setMigrationApplicationRole } from './database.settings';
 import { assertIdentifier } from './tenant-isolation';
 
+/**
+ * Replicas start together: on PostgreSQL a session advisory lock lets one of them migrate while the
+ * others wait, then find nothing left to do. (An embedded database has a single process.)
+ */
+async function runMigrationsExclusively(dataSource: DataSource, shared: boolean): Promise<void> {
+  if (!shared) {
+    await dataSource.runMigrations({ transaction: 'all' });
+    return;
+  }
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.query(`SELECT pg_advisory_lock(hashtext('arbiter:migrations'))`);
+    await dataSource.runMigrations({ transaction: 'all' });
+  } finally {
+    await runner.query(`SELECT pg_advisory_unlock(hashtext('arbiter:migrations'))`).catch(() => undefined);
+    await runner.release();
+  }
+}
+
 export interface DatabaseStartOptions {
   target: DatabaseTarget;
   entities: EntityClass[];
@@ -54,7 +73,7 @@ export class Database {
     try {
       await dataSource.initialize();
       setMigrationApplicationRole(options.applicationRole);
-      await dataSource.runMigrations({ transaction: 'all' });
+      await runMigrationsExclusively(dataSource, options.target.kind === 'postgres');
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);
       await embedded?.stop();

@@ -68,7 +68,10 @@ export async function startService(
     overrides: options.overrides,
     env,
   });
-  if (env.PORT && !configuration.get('Http:Port')) configuration.set('Http:Port', env.PORT);
+  // Platforms that assign a port through PORT win over the files; an explicit Http__Port wins over PORT.
+  if (env.PORT && !Object.keys(env).some((k) => k.toLowerCase() === 'http__port')) {
+    configuration.set('Http:Port', env.PORT);
+  }
   const http = bindConfig(HttpSettings, configuration);
   cacheServers(configuration);
   const logger = new JsonLogger(
