@@ -1,10 +1,36 @@
 /**
- * Reference decision-table evaluator (hit policies U, A, P, F, R, O, C with SUM/COUNT/MIN/MAX).
- * The rule-engine library can replace it through DmnEvaluatorOptions.decisionTable.
+ * Decision-table evaluation (hit policies U, A, P, F, R, O, C with SUM/COUNT/MIN/MAX). Rule matching
+ * uses the @arbiter/rule-engine compiler: each table's cells are classified and indexed once (cached
+ * per table), and only cells the index cannot decide are tested with the model's compiled FEEL.
+ * Another engine can still replace this through DmnEvaluatorOptions.decisionTable.
  */
 import { FeelContext, FeelValue, Scope, feelCompare, feelEquals, isNumber, builtins } from '@arbiter/feel';
+import { RowMatcher, cellShape } from '@arbiter/rule-engine';
 import type { DmnEvaluator } from './evaluator';
 import type { DecisionTable } from './model';
+
+interface MatchContext {
+  scope: Scope;
+  ev: DmnEvaluator;
+}
+
+const matchers = new WeakMap<DecisionTable, RowMatcher<MatchContext>>();
+
+/** The table's compiled matcher (built once per parsed table). */
+function matcherFor(table: DecisionTable): RowMatcher<MatchContext> {
+  let matcher = matchers.get(table);
+  if (!matcher) {
+    const width = table.inputs.length;
+    const entry = (r: number, k: number) => table.rules[r].inputEntries[k] ?? '-';
+    matcher = new RowMatcher<MatchContext>(
+      table.rules.map((rule) => table.inputs.map((_, k) => cellShape(rule.inputEntries[k] ?? '-'))),
+      width,
+      (r, k, value, { scope, ev }) => ev.unaryTests(entry(r, k))?.testIn(value as FeelValue, scope) ?? null,
+    );
+    matchers.set(table, matcher);
+  }
+  return matcher;
+}
 
 export function evaluateDecisionTable(table: DecisionTable, scope: Scope, ev: DmnEvaluator): FeelValue {
   const inputs = table.inputs.map((i) => {
@@ -23,16 +49,7 @@ export function evaluateDecisionTable(table: DecisionTable, scope: Scope, ev: Dm
       }
     }
   }
-  const matched: number[] = [];
-  table.rules.forEach((rule, r) => {
-    for (let k = 0; k < inputs.length; k++) {
-      const entry = rule.inputEntries[k] ?? '-';
-      if (entry.trim() === '-' || entry.trim() === '') continue;
-      const t = ev.unaryTests(entry);
-      if (!t || t.testIn(inputs[k], scope) !== true) return;
-    }
-    matched.push(r);
-  });
+  const matched = matcherFor(table).matchAll(inputs, { scope, ev });
   const single = table.outputs.length === 1;
   const outputOf = (r: number): FeelValue | null => {
     const rule = table.rules[r];

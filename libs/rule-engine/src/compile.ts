@@ -1,0 +1,268 @@
+/**
+ * Compiles a decision table once into an evaluator: inputs resolved to column slots, every cell
+ * compiled through @arbiter/feel, literal and range cells indexed (see matcher.ts), output rows
+ * prebuilt and frozen. Evaluation allocates only its result.
+ */
+import {
+  CompiledExpression,
+  CompiledUnaryTests,
+  compileExpression,
+  compileUnaryTests,
+  feelEquals,
+  fromJs,
+} from '@arbiter/feel';
+import { CellShape, shapeOfAst } from './cell-shape';
+import { DEFAULT_LIMITS, NormalizedTable, TableLimits, normalizeDefinition } from './definition';
+import { EvaluationError, TableCompileError } from './errors';
+import { aggregationOf, comparePriority, isSingleHit } from './hit-policy';
+import { coerceInput } from './input-types';
+import { RowMatcher } from './matcher';
+import { ColumnType, EvaluationResult, HitPolicy, OutputRow } from './types';
+
+type Input = Record<string, unknown>;
+
+export interface CompileOptions {
+  limits?: TableLimits;
+}
+
+export class CompiledDecisionTable {
+  readonly hitPolicy: HitPolicy;
+  readonly rowCount: number;
+  private readonly names: string[];
+  private readonly types: ColumnType[];
+  private readonly required: boolean[];
+  private readonly expressions: (CompiledExpression | null)[];
+  private readonly values: unknown[];
+  private readonly rowIds: string[];
+  private readonly outputRows: OutputRow[];
+  private readonly outputNames: string[];
+  private readonly tests: (CompiledUnaryTests | null)[][];
+  private readonly cells: string[][];
+  private readonly priorityKeys: Int32Array[];
+  private readonly rowPriority: number[];
+  private readonly defaults: Record<string, unknown> | null;
+  private readonly matcher: RowMatcher<Input>;
+  readonly shapes: CellShape[][];
+
+  constructor(readonly table: NormalizedTable) {
+    this.hitPolicy = table.hitPolicy;
+    this.rowCount = table.rows.length;
+    this.names = table.inputs.map((i) => i.name);
+    this.types = table.inputs.map((i) => i.type);
+    this.required = table.inputs.map((i) => i.required);
+    this.expressions = table.inputs.map((i) =>
+      i.expression ? compileExpression(i.expression, { scope: this.names }) : null,
+    );
+    this.values = new Array(this.names.length).fill(null);
+    this.outputNames = table.outputs.map((o) => o.name);
+    this.rowIds = table.rows.map((r) => r.id);
+    this.cells = table.rows.map((r) => r.cells);
+    this.shapes = table.rows.map((r) =>
+      r.tests.map((t) => (t ? shapeOfAst(t.ast) : { kind: 'any' as const })),
+    );
+    // keep compiled FEEL only where the index cannot decide (others compile again on a rare fallback)
+    this.tests = table.rows.map((r, i) =>
+      r.tests.map((t, c) => (this.shapes[i][c].kind === 'opaque' ? t : null)),
+    );
+    this.outputRows = table.rows.map((r) => {
+      const outputs: Record<string, unknown> = {};
+      for (const name of this.outputNames) outputs[name] = r.outputs[name] ?? null;
+      return Object.freeze({ rowId: r.id, outputs: Object.freeze(outputs) });
+    });
+    this.rowPriority = table.rows.map((r) => r.priority);
+    this.priorityKeys = this.outputRows.map((row) =>
+      Int32Array.from(
+        table.outputs.map((o) => {
+          if (!o.outputValues) return 0;
+          const i = o.outputValues.findIndex((v) => jsonEquals(v, row.outputs[o.name]));
+          return i < 0 ? o.outputValues.length : i;
+        }),
+      ),
+    );
+    const hasDefaults = table.outputs.some((o) => o.defaultValue !== undefined);
+    this.defaults = hasDefaults
+      ? Object.freeze(Object.fromEntries(table.outputs.map((o) => [o.name, o.defaultValue ?? null])))
+      : null;
+    this.matcher = new RowMatcher<Input>(this.shapes, this.names.length, this.testCell);
+  }
+
+  private readonly testCell = (row: number, column: number, value: unknown, input: Input): boolean | null => {
+    let test = this.tests[row][column];
+    if (!test)
+      test = this.tests[row][column] = compileUnaryTests(this.cells[row][column], { scope: this.names });
+    return test.test(value, input);
+  };
+
+  /** Reads, checks and converts the inputs into the reused value slots. */
+  private bind(input: Input): void {
+    for (let c = 0; c < this.names.length; c++) {
+      const expr = this.expressions[c];
+      let raw: unknown;
+      if (expr !== null) {
+        const v = expr.evaluate(fromJs(input) as Input);
+        this.values[c] = v;
+        if (v === null && this.required[c])
+          throw new EvaluationError(
+            'MISSING_REQUIRED_INPUT',
+            `Required input '${this.names[c]}' is missing`,
+            this.names[c],
+          );
+        continue;
+      } else raw = input[this.names[c]];
+      if ((raw === undefined || raw === null) && this.required[c])
+        throw new EvaluationError(
+          'MISSING_REQUIRED_INPUT',
+          `Required input '${this.names[c]}' is missing`,
+          this.names[c],
+        );
+      this.values[c] = coerceInput(raw, this.types[c], this.names[c]);
+    }
+  }
+
+  /** Evaluates the table (spec: evaluation result without `evaluationTimeMs`). Throws EvaluationError. */
+  evaluate(input: Input | null | undefined): EvaluationResult {
+    const facts = input ?? {};
+    this.bind(facts);
+    const policy = this.hitPolicy;
+    if (policy === 'First') {
+      const r = this.matcher.first(this.values, facts);
+      if (r < 0) return this.noMatch();
+      const row = this.outputRows[r];
+      return { matchedRows: [row.rowId], outputRows: [row], outputValues: row.outputs };
+    }
+    const { rows, count } = this.matcher.collect(this.values, facts);
+    if (count === 0) return this.noMatch();
+    const matchedRows = new Array<string>(count);
+    for (let i = 0; i < count; i++) matchedRows[i] = this.rowIds[rows[i]];
+    switch (policy) {
+      case 'Unique':
+        if (count > 1)
+          throw new EvaluationError(
+            'HIT_POLICY_VIOLATION',
+            `Hit policy Unique: ${count} rules match (${matchedRows.join(', ')})`,
+            undefined,
+            matchedRows,
+          );
+        return this.single(matchedRows, rows[0]);
+      case 'Any': {
+        const first = this.outputRows[rows[0]].outputs;
+        for (let i = 1; i < count; i++)
+          if (!jsonEquals(first, this.outputRows[rows[i]].outputs))
+            throw new EvaluationError(
+              'HIT_POLICY_VIOLATION',
+              `Hit policy Any: matching rules ${matchedRows.join(', ')} have different outputs`,
+              undefined,
+              matchedRows,
+            );
+        return this.single(matchedRows, rows[0]);
+      }
+      case 'Priority': {
+        let best = rows[0];
+        for (let i = 1; i < count; i++) if (this.before(rows[i], best)) best = rows[i];
+        return this.single(matchedRows, best);
+      }
+      case 'OutputOrder': {
+        const ordered = Array.from(rows.subarray(0, count)).sort((a, b) =>
+          this.before(a, b) ? -1 : this.before(b, a) ? 1 : a - b,
+        );
+        return this.multi(matchedRows, ordered, ordered.length);
+      }
+      default: {
+        const agg = aggregationOf(policy);
+        if (!agg) return this.multi(matchedRows, rows, count);
+        const outputRows = new Array<OutputRow>(count);
+        for (let i = 0; i < count; i++) outputRows[i] = this.outputRows[rows[i]];
+        const outputValues: Record<string, unknown> = {};
+        for (const name of this.outputNames) outputValues[name] = aggregate(agg, outputRows, name);
+        return { matchedRows, outputRows, outputValues };
+      }
+    }
+  }
+
+  /** The execute form: `{ matchedRows, outputs }`. */
+  execute(facts: Input | null | undefined): {
+    matchedRows: string[];
+    outputs: Record<string, unknown> | null;
+  } {
+    const r = this.evaluate(facts);
+    return { matchedRows: r.matchedRows, outputs: r.outputValues };
+  }
+
+  /** true when row a outranks row b under Priority / OutputOrder */
+  private before(a: number, b: number): boolean {
+    const c = comparePriority(this.priorityKeys[a], this.priorityKeys[b]);
+    if (c !== 0) return c < 0;
+    const pa = this.rowPriority[a];
+    const pb = this.rowPriority[b];
+    return pa !== pb ? pa > pb : a < b;
+  }
+
+  private single(matchedRows: string[], r: number): EvaluationResult {
+    const row = this.outputRows[r];
+    return { matchedRows, outputRows: [row], outputValues: row.outputs };
+  }
+
+  private multi(matchedRows: string[], rows: ArrayLike<number>, count: number): EvaluationResult {
+    const outputRows = new Array<OutputRow>(count);
+    const outputValues: Record<string, unknown[]> = {};
+    for (const name of this.outputNames) outputValues[name] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const row = (outputRows[i] = this.outputRows[rows[i]]);
+      for (const name of this.outputNames) outputValues[name][i] = row.outputs[name];
+    }
+    return { matchedRows, outputRows, outputValues };
+  }
+
+  private noMatch(): EvaluationResult {
+    if (this.defaults) return { matchedRows: [], outputRows: [], outputValues: this.defaults };
+    if (isSingleHit(this.hitPolicy)) return { matchedRows: [], outputRows: [], outputValues: null };
+    const agg = aggregationOf(this.hitPolicy);
+    const outputValues: Record<string, unknown> = {};
+    for (const name of this.outputNames) outputValues[name] = agg === 'COUNT' ? 0 : agg ? null : [];
+    return { matchedRows: [], outputRows: [], outputValues };
+  }
+}
+
+function aggregate(agg: 'SUM' | 'MIN' | 'MAX' | 'COUNT', rows: OutputRow[], name: string): unknown {
+  let count = 0;
+  let acc: unknown = null;
+  for (const row of rows) {
+    const v = row.outputs[name];
+    if (v === null || v === undefined) continue;
+    count++;
+    if (agg === 'SUM') {
+      if (typeof v !== 'number') return null;
+      acc = ((acc as number | null) ?? 0) + v;
+    } else if (agg === 'MIN' || agg === 'MAX') {
+      if (acc === null) acc = v;
+      else if (typeof v !== typeof acc || (typeof v !== 'number' && typeof v !== 'string')) return null;
+      else if (agg === 'MIN' ? (v as number) < (acc as number) : (v as number) > (acc as number)) acc = v;
+    }
+  }
+  return agg === 'COUNT' ? count : acc;
+}
+
+/** Deep equality of JSON values (outputs are JSON). */
+export function jsonEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return typeof a === 'number' && typeof b === 'number' ? feelEquals(a, b) === true : false;
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka)
+    if (!jsonEquals((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
+/** Compiles a table definition; throws TableCompileError naming row and column on any problem. */
+export function compileDecisionTable(
+  definition: unknown,
+  options: CompileOptions = {},
+): CompiledDecisionTable {
+  const { table, problems } = normalizeDefinition(definition, options.limits ?? DEFAULT_LIMITS);
+  if (!table) throw new TableCompileError(problems);
+  return new CompiledDecisionTable(table);
+}

@@ -1,0 +1,194 @@
+/**
+ * Structural checks of a table definition (the API's JSON), one problem per bad row/column, and the
+ * normalised form the compiler works on. Every cell goes through the FEEL compiler here.
+ */
+import { CompiledUnaryTests, tryCompileUnaryTests } from '@arbiter/feel';
+import { normalizeHitPolicy } from './hit-policy';
+import { normalizeColumnType, outputFits } from './input-types';
+import { ColumnType, HitPolicy, TableProblem } from './types';
+
+export interface TableLimits {
+  maxRows: number;
+  maxColumns: number;
+  maxCellLength: number;
+}
+
+export const DEFAULT_LIMITS: TableLimits = { maxRows: 10_000, maxColumns: 100, maxCellLength: 10_000 };
+
+export interface NormalizedInput {
+  name: string;
+  type: ColumnType;
+  required: boolean;
+  expression?: string;
+}
+export interface NormalizedOutput {
+  name: string;
+  type: ColumnType;
+  defaultValue?: unknown;
+  outputValues?: unknown[];
+}
+export interface NormalizedRow {
+  id: string;
+  priority: number;
+  cells: string[];
+  tests: (CompiledUnaryTests | null)[];
+  outputs: Record<string, unknown>;
+}
+export interface NormalizedTable {
+  name: string;
+  hitPolicy: HitPolicy;
+  inputs: NormalizedInput[];
+  outputs: NormalizedOutput[];
+  rows: NormalizedRow[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Reads and checks a definition. `table` is null when a problem prevents building it. */
+export function normalizeDefinition(
+  def: unknown,
+  limits: TableLimits = DEFAULT_LIMITS,
+): { table: NormalizedTable | null; problems: TableProblem[] } {
+  const problems: TableProblem[] = [];
+  const problem = (message: string, rowId: string | null = null, column: string | null = null) =>
+    problems.push({ rowId, column, message });
+  if (!isObject(def)) {
+    problem('A table definition must be an object');
+    return { table: null, problems };
+  }
+  const name = typeof def.name === 'string' ? def.name.trim() : '';
+  if (!name) problem('name is required');
+  const hitPolicy = normalizeHitPolicy(def.hitPolicy);
+  if (!hitPolicy) problem(`hitPolicy '${String(def.hitPolicy)}' is not supported`);
+
+  const columns = <T>(key: string, read: (c: Record<string, unknown>, i: number) => T | null): T[] => {
+    const raw = def[key];
+    if (!Array.isArray(raw)) {
+      problem(`${key} must be an array`);
+      return [];
+    }
+    if (raw.length > limits.maxColumns) problem(`${key} has more than ${limits.maxColumns} columns`);
+    const seen = new Set<string>();
+    const out: T[] = [];
+    raw.slice(0, limits.maxColumns).forEach((c, i) => {
+      if (!isObject(c) || typeof c.name !== 'string' || !c.name.trim()) {
+        problem(`${key}[${i}] needs a non-empty name`);
+        return;
+      }
+      if (seen.has(c.name)) problem(`Duplicate column name '${c.name}'`, null, c.name);
+      seen.add(c.name);
+      const col = read(c, i);
+      if (col) out.push(col);
+    });
+    return out;
+  };
+  const inputs = columns<NormalizedInput>('inputColumns', (c) => {
+    const type = normalizeColumnType(c.type);
+    if (!type) problem(`Unknown column type '${String(c.type)}'`, null, c.name as string);
+    if (c.required !== undefined && typeof c.required !== 'boolean')
+      problem('required must be a boolean', null, c.name as string);
+    if (c.expression !== undefined && typeof c.expression !== 'string')
+      problem('expression must be a string', null, c.name as string);
+    return {
+      name: c.name as string,
+      type: type ?? 'any',
+      required: c.required === true,
+      ...(typeof c.expression === 'string' && c.expression.trim() ? { expression: c.expression } : {}),
+    };
+  });
+  const outputs = columns<NormalizedOutput>('outputColumns', (c) => {
+    const type = normalizeColumnType(c.type);
+    if (!type) problem(`Unknown column type '${String(c.type)}'`, null, c.name as string);
+    if (c.outputValues !== undefined && !Array.isArray(c.outputValues))
+      problem('outputValues must be an array', null, c.name as string);
+    if (c.defaultValue !== undefined && type && !outputFits(c.defaultValue, type))
+      problem(`defaultValue does not match type ${type}`, null, c.name as string);
+    return {
+      name: c.name as string,
+      type: type ?? 'any',
+      ...(c.defaultValue !== undefined ? { defaultValue: c.defaultValue } : {}),
+      ...(Array.isArray(c.outputValues) ? { outputValues: c.outputValues } : {}),
+    };
+  });
+  if (Array.isArray(def.outputColumns) && def.outputColumns.length === 0)
+    problem('outputColumns needs at least one column');
+
+  const rows: NormalizedRow[] = [];
+  if (!Array.isArray(def.rows)) problem('rows must be an array');
+  else if (def.rows.length > limits.maxRows) problem(`A table may have at most ${limits.maxRows} rows`);
+  else {
+    const inputNames = new Set(inputs.map((i) => i.name));
+    const outputByName = new Map(outputs.map((o) => [o.name, o]));
+    const scope = inputs.map((i) => i.name);
+    const ids = new Set<string>();
+    def.rows.forEach((raw, index) => {
+      let rowId = `row-${index + 1}`;
+      if (!isObject(raw)) {
+        problem('A row must be an object', rowId);
+        return;
+      }
+      if (raw.id !== undefined && raw.id !== null) {
+        if (typeof raw.id !== 'string' || !raw.id.trim()) problem('Row id must be a non-empty string', rowId);
+        else rowId = raw.id;
+      }
+      if (ids.has(rowId)) problem(`Duplicate row id '${rowId}'`, rowId);
+      ids.add(rowId);
+      if (raw.priority !== undefined && raw.priority !== null && !Number.isInteger(raw.priority))
+        problem('priority must be an integer', rowId);
+      const conditions = raw.inputConditions ?? {};
+      const outs = raw.outputs ?? {};
+      if (!isObject(conditions)) problem('inputConditions must be an object', rowId);
+      if (!isObject(outs)) problem('outputs must be an object', rowId);
+      if (!isObject(conditions) || !isObject(outs)) return;
+      for (const key of Object.keys(conditions))
+        if (!inputNames.has(key)) problem(`Unknown input column '${key}'`, rowId, key);
+      for (const key of Object.keys(outs))
+        if (!outputByName.has(key)) problem(`Unknown output column '${key}'`, rowId, key);
+      const cells: string[] = [];
+      const tests: (CompiledUnaryTests | null)[] = [];
+      for (const input of inputs) {
+        const cell = conditions[input.name];
+        if (cell === undefined || cell === null) {
+          cells.push('-');
+          tests.push(null);
+          continue;
+        }
+        if (typeof cell !== 'string') {
+          problem('A condition must be a FEEL unary test string', rowId, input.name);
+          cells.push('-');
+          tests.push(null);
+          continue;
+        }
+        if (cell.length > limits.maxCellLength) {
+          problem(`Condition longer than ${limits.maxCellLength} characters`, rowId, input.name);
+          cells.push('-');
+          tests.push(null);
+          continue;
+        }
+        const text = cell.trim() === '' ? '-' : cell;
+        const compiled = text === '-' ? null : tryCompileUnaryTests(text, { scope });
+        if (compiled && !compiled.ok) {
+          const e = compiled.error;
+          problem(`Invalid FEEL unary test '${text.slice(0, 80)}': ${e.message}`, rowId, input.name);
+        }
+        cells.push(text);
+        tests.push(compiled && compiled.ok ? compiled.value : null);
+      }
+      for (const [key, value] of Object.entries(outs)) {
+        const col = outputByName.get(key);
+        if (col && !outputFits(value, col.type))
+          problem(`Output does not match type ${col.type}`, rowId, key);
+      }
+      rows.push({
+        id: rowId,
+        priority: typeof raw.priority === 'number' ? raw.priority : 0,
+        cells,
+        tests,
+        outputs: outs,
+      });
+    });
+  }
+  if (problems.length || !hitPolicy) return { table: null, problems };
+  return { table: { name, hitPolicy, inputs, outputs, rows }, problems };
+}
