@@ -3,7 +3,6 @@ import { runUntilSignalled, startTelemetry } from '@arbiter/platform';
 startTelemetry('arbiter-decisions');
 
 // Loaded after telemetry so HTTP, Fastify and pg are instrumented.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startDecisions } = require('./service') as typeof import('./service');
 
 startDecisions()

@@ -3,7 +3,6 @@ import { runUntilSignalled, startTelemetry } from '@arbiter/platform';
 startTelemetry('arbiter-identity');
 
 // Loaded after telemetry so HTTP, Fastify and pg are instrumented.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startIdentity } = require('./service') as typeof import('./service');
 
 startIdentity()

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 /** A TypeORM entity class. */
 export type EntityClass = abstract new (...args: any[]) => object;
 /** A TypeORM migration class. */
