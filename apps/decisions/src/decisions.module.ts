@@ -8,6 +8,8 @@ import {
 } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
 import { DECISIONS_MIGRATIONS } from './database/migrations';
+import { DecisionTablesModule } from './decision-tables/decision-tables.module';
+import { DECISION_TABLE_ENTITIES } from './decision-tables/persistence/entities';
 import { DECISIONS_SETTINGS } from './settings/decisions.settings';
 
 @Module({})
@@ -23,12 +25,13 @@ export class DecisionsModule {
         }),
         DatabaseModule.forRoot({
           connectionStringKey: 'ConnectionStrings:DecisionTablesDb',
-          entities: [],
+          entities: [...DECISION_TABLE_ENTITIES],
           migrations: DECISIONS_MIGRATIONS,
         }),
         EventBusModule.forRoot({ source: '/arbiter/decisions', shared: context.sharedBus }),
         HealthModule.forRoot({ service: 'decisions' }),
         PlatformHttpModule,
+        DecisionTablesModule,
       ],
     };
   }

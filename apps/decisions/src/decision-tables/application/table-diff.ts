@@ -1,0 +1,66 @@
+import { StoredDefinition } from './table-model';
+
+type Change = { from: unknown; to: unknown };
+
+export interface VersionDiff {
+  fromVersion: number;
+  toVersion: number;
+  changes: Record<string, Change>;
+  addedRows: { rowId: string; inputConditions: Record<string, string>; outputs: Record<string, unknown> }[];
+  removedRows: string[];
+  modifiedRows: { rowId: string; changes: Record<string, Record<string, Change> | Change> }[];
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+function fieldChanges(from: Record<string, unknown>, to: Record<string, unknown>): Record<string, Change> {
+  const out: Record<string, Change> = {};
+  for (const key of new Set([...Object.keys(from), ...Object.keys(to)]))
+    if (!same(from[key], to[key])) out[key] = { from: from[key] ?? null, to: to[key] ?? null };
+  return out;
+}
+
+/**
+ * Spec shape: `changes` holds table-level fields that differ (`name`, `hitPolicy`, also
+ * `description`, `inputColumns`, `outputColumns`), rows are matched by id.
+ */
+export function diffVersions(
+  fromVersion: number,
+  a: StoredDefinition,
+  toVersion: number,
+  b: StoredDefinition,
+): VersionDiff {
+  const changes: Record<string, Change> = {};
+  for (const key of ['name', 'hitPolicy', 'description', 'inputColumns', 'outputColumns'] as const)
+    if (!same(a[key], b[key])) changes[key] = { from: a[key] ?? null, to: b[key] ?? null };
+  const before = new Map(a.rows.map((r) => [r.id, r]));
+  const after = new Map(b.rows.map((r) => [r.id, r]));
+  const addedRows = b.rows
+    .filter((r) => !before.has(r.id))
+    .map((r) => ({ rowId: r.id, inputConditions: r.inputConditions, outputs: r.outputs }));
+  const removedRows = a.rows.filter((r) => !after.has(r.id)).map((r) => r.id);
+  const modifiedRows: VersionDiff['modifiedRows'] = [];
+  for (const row of b.rows) {
+    const old = before.get(row.id);
+    if (!old) continue;
+    const rowChanges: Record<string, Record<string, Change> | Change> = {};
+    const outputs = fieldChanges(old.outputs, row.outputs);
+    const conditions = fieldChanges(old.inputConditions, row.inputConditions);
+    if (Object.keys(outputs).length) rowChanges.outputs = outputs;
+    if (Object.keys(conditions).length) rowChanges.inputConditions = conditions;
+    if (old.priority !== row.priority) rowChanges.priority = { from: old.priority, to: row.priority };
+    if (Object.keys(rowChanges).length) modifiedRows.push({ rowId: row.id, changes: rowChanges });
+  }
+  return { fromVersion, toVersion, changes, addedRows, removedRows, modifiedRows };
+}
+
+/** One-line summary for the audit trail. */
+export function summarizeChange(diff: VersionDiff): string {
+  const parts: string[] = [];
+  const fields = Object.keys(diff.changes);
+  if (fields.length) parts.push(`changed ${fields.join(', ')}`);
+  if (diff.addedRows.length) parts.push(`${diff.addedRows.length} row(s) added`);
+  if (diff.removedRows.length) parts.push(`${diff.removedRows.length} row(s) removed`);
+  if (diff.modifiedRows.length) parts.push(`${diff.modifiedRows.length} row(s) modified`);
+  return parts.length ? parts.join('; ') : 'no changes';
+}

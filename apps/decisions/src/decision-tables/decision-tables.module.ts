@@ -1,0 +1,26 @@
+import { bindConfig, Configuration } from '@arbiter/platform';
+import { Module } from '@nestjs/common';
+import { DecisionTablesSettings } from '../settings/decision-tables.settings';
+import { DecisionTablesService } from './application/decision-tables.service';
+import { DecisionTablesController } from './http/decision-tables.controller';
+import { FeelController } from './http/feel.controller';
+import {
+  DecisionTableRepository,
+  TypeOrmDecisionTableRepository,
+} from './persistence/decision-table.repository';
+
+/** Decision tables (spec 2): API, FEEL helpers, import/export, tool-protocol (MCP) endpoint. */
+@Module({
+  controllers: [FeelController, DecisionTablesController],
+  providers: [
+    {
+      provide: DecisionTablesSettings,
+      inject: [Configuration],
+      useFactory: (configuration: Configuration) => bindConfig(DecisionTablesSettings, configuration),
+    },
+    { provide: DecisionTableRepository, useClass: TypeOrmDecisionTableRepository },
+    DecisionTablesService,
+  ],
+  exports: [DecisionTablesService],
+})
+export class DecisionTablesModule {}

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { StoredDefinition } from '../application/table-model';
+import { DecisionTableAuditEntity, DecisionTableEntity, DecisionTableVersionEntity } from './entities';
+
+export interface AuditRecord {
+  tenantId: string;
+  tableId: string;
+  tableName: string;
+  action: 'Create' | 'Update' | 'Delete';
+  actor: string;
+  version: number | null;
+  comment: string | null;
+  changesSummary: string;
+  timestamp: Date;
+}
+
+/** Storage of tables, versions and audit. Every method runs inside the caller's unit of work. */
+export abstract class DecisionTableRepository {
+  abstract list(
+    m: EntityManager,
+    offset: number,
+    limit: number,
+    tenantId?: string,
+  ): Promise<DecisionTableEntity[]>;
+  abstract find(m: EntityManager, id: string): Promise<DecisionTableEntity | null>;
+  abstract findByName(m: EntityManager, name: string): Promise<DecisionTableEntity | null>;
+  abstract insertTable(m: EntityManager, table: DecisionTableEntity): Promise<void>;
+  abstract updateTable(m: EntityManager, table: DecisionTableEntity): Promise<void>;
+  abstract deleteTable(m: EntityManager, id: string): Promise<number>;
+  abstract insertVersion(m: EntityManager, version: DecisionTableVersionEntity): Promise<void>;
+  abstract version(m: EntityManager, id: string, version: number): Promise<DecisionTableVersionEntity | null>;
+  abstract versions(
+    m: EntityManager,
+    id: string,
+    offset: number,
+    limit: number,
+  ): Promise<DecisionTableVersionEntity[]>;
+  abstract countVersions(m: EntityManager, id: string): Promise<number>;
+  abstract audit(m: EntityManager, record: AuditRecord): Promise<void>;
+  abstract auditOf(
+    m: EntityManager,
+    tableId: string,
+    offset: number,
+    limit: number,
+  ): Promise<DecisionTableAuditEntity[]>;
+  abstract auditAll(
+    m: EntityManager,
+    offset: number,
+    limit: number,
+    tenantId?: string,
+  ): Promise<DecisionTableAuditEntity[]>;
+}
+
+@Injectable()
+export class TypeOrmDecisionTableRepository extends DecisionTableRepository {
+  list(m: EntityManager, offset: number, limit: number, tenantId?: string) {
+    return m.getRepository(DecisionTableEntity).find({
+      where: tenantId ? { tenantId } : {},
+      order: { name: 'ASC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+  find(m: EntityManager, id: string) {
+    return m.getRepository(DecisionTableEntity).findOne({ where: { id } });
+  }
+  findByName(m: EntityManager, name: string) {
+    return m.getRepository(DecisionTableEntity).findOne({ where: { name } });
+  }
+  async insertTable(m: EntityManager, table: DecisionTableEntity) {
+    await m.getRepository(DecisionTableEntity).insert(table);
+  }
+  async updateTable(m: EntityManager, table: DecisionTableEntity) {
+    const { id, ...rest } = table;
+    await m.getRepository(DecisionTableEntity).update({ id }, rest);
+  }
+  async deleteTable(m: EntityManager, id: string) {
+    return (await m.getRepository(DecisionTableEntity).delete({ id })).affected ?? 0;
+  }
+  async insertVersion(m: EntityManager, version: DecisionTableVersionEntity) {
+    await m.getRepository(DecisionTableVersionEntity).insert(version as never);
+  }
+  version(m: EntityManager, tableId: string, version: number) {
+    return m.getRepository(DecisionTableVersionEntity).findOne({ where: { tableId, version } });
+  }
+  versions(m: EntityManager, tableId: string, offset: number, limit: number) {
+    return m.getRepository(DecisionTableVersionEntity).find({
+      where: { tableId },
+      order: { version: 'DESC' },
+      skip: offset,
+      take: limit,
+      select: {
+        tableId: true,
+        version: true,
+        createdAt: true,
+        createdBy: true,
+        comment: true,
+        tenantId: true,
+      },
+    });
+  }
+  countVersions(m: EntityManager, tableId: string) {
+    return m.getRepository(DecisionTableVersionEntity).count({ where: { tableId } });
+  }
+  async audit(m: EntityManager, record: AuditRecord) {
+    await m.getRepository(DecisionTableAuditEntity).insert(record);
+  }
+  auditOf(m: EntityManager, tableId: string, offset: number, limit: number) {
+    return m
+      .getRepository(DecisionTableAuditEntity)
+      .find({ where: { tableId }, order: { id: 'DESC' }, skip: offset, take: limit });
+  }
+  auditAll(m: EntityManager, offset: number, limit: number, tenantId?: string) {
+    return m.getRepository(DecisionTableAuditEntity).find({
+      where: tenantId ? { tenantId } : {},
+      order: { id: 'DESC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+}
+
+export type { StoredDefinition };

@@ -1,0 +1,30 @@
+import { ConfigKey } from '@arbiter/platform';
+import { IsInt, Max, Min } from 'class-validator';
+
+/** `DecisionTables:*`: engine cache and limits of the decision-table API (our keys; the spec names none). */
+export class DecisionTablesSettings {
+  /** compiled tables kept in memory (LRU); least recently used ones are evicted and recompiled on demand */
+  @ConfigKey('DecisionTables:CompiledCacheSize')
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  compiledCacheSize: number = 1000;
+
+  @ConfigKey('DecisionTables:MaxRows')
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  maxRows: number = 10_000;
+
+  @ConfigKey('DecisionTables:MaxColumns')
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  maxColumns: number = 100;
+
+  /** largest accepted import upload (multipart file part) */
+  @ConfigKey('DecisionTables:MaxUploadBytes')
+  @IsInt()
+  @Min(1024)
+  maxUploadBytes: number = 5 * 1024 * 1024;
+}
