@@ -21,7 +21,7 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|@tokenizer|uint8array-extras|@borewit|content-disposition|cookie)/)',
+    '/node_modules/(?!(@nestjs|file-type|load-esm|strtok3|token-types|@tokenizer|uint8array-extras|@borewit|content-disposition|cookie|jose)/)',
   ],
   moduleNameMapper: Object.fromEntries([
     ...libs.map((lib) => [`^@arbiter/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),

@@ -7,6 +7,7 @@ import {
   ServiceContext,
 } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
+import { IdentityAuthModule } from './auth/identity-auth.module';
 import { IDENTITY_MIGRATIONS } from './database/migrations';
 import { IDENTITY_SETTINGS } from './settings/identity.settings';
 
@@ -29,6 +30,7 @@ export class IdentityModule {
         EventBusModule.forRoot({ source: '/arbiter/identity', shared: context.sharedBus }),
         HealthModule.forRoot({ service: 'identity' }),
         PlatformHttpModule,
+        IdentityAuthModule.register(context.configuration.get('ApiVersioning:DefaultApiVersion') ?? '1'),
       ],
     };
   }

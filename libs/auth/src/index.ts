@@ -1,1 +1,11 @@
-export {};
+export * from './api-keys';
+export * from './auth.guard';
+export * from './auth.module';
+export * from './auth.options';
+export * from './claims';
+export * from './decorators';
+export * from './hooks';
+export * from './permissions';
+export * from './policy-decision-point';
+export * from './revocation-list';
+export * from './token-verifier';

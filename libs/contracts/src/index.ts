@@ -1,3 +1,4 @@
 export * from './cloud-event';
 export * from './subjects';
 export * from './errors';
+export * from './ui-manifest';

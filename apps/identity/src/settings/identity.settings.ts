@@ -72,7 +72,11 @@ export class LicenseServerSettings implements StartupRules {
   requireSignedPolicy: boolean = false;
 }
 
-/** `TokenConfigs:*`: token issuance and validation. */
+/**
+ * `TokenConfigs:*`: token issuance and validation. Outside Development and Testing an RSA private key
+ * is required when `UseRsa` is true (checked by the key store at startup, since the key may come from
+ * the secret provider).
+ */
 export class TokenSettings {
   @ConfigKey('TokenConfigs:SymmetricSecretKey')
   @IsString()
@@ -216,7 +220,63 @@ export class VaultSettings {
   cacheDurationMinutes: number = 5;
 }
 
+/**
+ * `IdentityAuth:*` (ours; the spec leaves these open): registration, the bootstrap administrator,
+ * login brute-force protection, clock tolerance, denylist bootstrap.
+ */
+export class IdentityAuthSettings {
+  /** `POST /api/v1/auth/register` open to anonymous callers. */
+  @ConfigKey('IdentityAuth:AllowSelfRegistration')
+  @IsBoolean()
+  allowSelfRegistration: boolean = true;
+
+  /** Seeded at startup (with role `Admin`, permission `*`) when both are set and the user does not exist. */
+  @ConfigKey('IdentityAuth:BootstrapAdminUserName')
+  @IsString()
+  bootstrapAdminUserName: string = '';
+
+  @ConfigKey('IdentityAuth:BootstrapAdminPassword')
+  @IsString()
+  bootstrapAdminPassword: string = '';
+
+  @ConfigKey('IdentityAuth:BootstrapAdminTenant')
+  @IsString()
+  @IsNotEmpty()
+  bootstrapAdminTenant: string = 'default';
+
+  /** Brute-force protection (on by default): failures per identifier + client address before a lockout. */
+  @ConfigKey('IdentityAuth:LoginMaxFailures')
+  @IsInt()
+  @Min(1)
+  loginMaxFailures: number = 5;
+
+  /** First lockout; doubles with each further failure. */
+  @ConfigKey('IdentityAuth:LoginLockoutSeconds')
+  @IsInt()
+  @Min(1)
+  loginLockoutSeconds: number = 30;
+
+  @ConfigKey('IdentityAuth:LoginMaxLockoutSeconds')
+  @IsInt()
+  @Min(1)
+  loginMaxLockoutSeconds: number = 900;
+
+  /** Allowed clock skew when checking `exp`/`nbf` (capped at 15). */
+  @ConfigKey('IdentityAuth:ClockToleranceSeconds')
+  @IsInt()
+  @Min(0)
+  @Max(15)
+  clockToleranceSeconds: number = 5;
+
+  /** Minimum password length (argon2id hashes; at most 256 characters accepted). */
+  @ConfigKey('IdentityAuth:MinPasswordLength')
+  @IsInt()
+  @Min(8)
+  minPasswordLength: number = 8;
+}
+
 export const IDENTITY_SETTINGS = [
+  IdentityAuthSettings,
   IdentityConnectionStrings,
   LicenseServerSettings,
   TokenSettings,

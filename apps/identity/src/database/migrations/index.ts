@@ -1,4 +1,5 @@
 import { ApplicationRole1732060000002 } from './1732060000002-application-role';
+import { TokenAuth1732060000100 } from './1732060000100-token-auth';
 
 /** Every migration of the identity service, in order. */
-export const IDENTITY_MIGRATIONS = [ApplicationRole1732060000002];
+export const IDENTITY_MIGRATIONS = [ApplicationRole1732060000002, TokenAuth1732060000100];

@@ -1,0 +1,157 @@
+import { grants, hasPolicy } from '@arbiter/auth';
+import {
+  UI_MANIFEST_CONTRIBUTIONS,
+  UI_MANIFEST_VERSION,
+  UiManifest,
+  UiRoutingManifest,
+} from '@arbiter/contracts';
+import { AppError, AuthenticatedUser, RequestContext, UnitOfWork } from '@arbiter/platform';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { CrudService } from '../crud/crud.service';
+import { IdentityAuthSettings } from '../settings/identity.settings';
+import { ROLE_DEFINITION, userDefinition } from './entities';
+import { LoginThrottle } from './login-throttle';
+import { PasswordHasher } from './password-hasher';
+import { TokenPair, TokenService } from './token.service';
+
+/** Register, login, roles, permissions, UI manifest. */
+@Injectable()
+export class AuthService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('AuthService');
+
+  constructor(
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(PasswordHasher) private readonly hasher: PasswordHasher,
+    @Inject(LoginThrottle) private readonly throttle: LoginThrottle,
+    @Inject(TokenService) private readonly tokens: TokenService,
+    @Inject(CrudService) private readonly crud: CrudService,
+    @Inject(IdentityAuthSettings) private readonly settings: IdentityAuthSettings,
+  ) {}
+
+  /** Seeds the bootstrap administrator (`IdentityAuth:BootstrapAdmin*`) and its `Admin` role (`*`). */
+  async onApplicationBootstrap(): Promise<void> {
+    const s = this.settings;
+    if (!s.bootstrapAdminUserName.trim() || !s.bootstrapAdminPassword) return;
+    const tenantId = s.bootstrapAdminTenant;
+    const hash = await this.hasher.hash(s.bootstrapAdminPassword);
+    await this.uow.run(
+      async (m) => {
+        await m.query(
+          `INSERT INTO auth_roles (id, tenant_id, name, description, permissions)
+           SELECT $1, $2, 'Admin', 'Everything (seeded)', ARRAY['*']
+            WHERE NOT EXISTS (SELECT 1 FROM auth_roles WHERE lower(name) = 'admin' AND NOT is_deleted)`,
+          [randomUUID(), tenantId],
+        );
+        const inserted = await m.query(
+          `INSERT INTO auth_users (id, tenant_id, user_name, password_hash, roles)
+           SELECT $1, $2, $3, $4, ARRAY['Admin']
+            WHERE NOT EXISTS (SELECT 1 FROM auth_users WHERE lower(user_name) = lower($3) AND NOT is_deleted)
+           RETURNING id`,
+          [randomUUID(), tenantId, s.bootstrapAdminUserName.trim(), hash],
+        );
+        if (inserted.length)
+          this.logger.log({
+            msg: 'bootstrap administrator created',
+            userName: s.bootstrapAdminUserName,
+            tenantId,
+          });
+      },
+      { tenantId },
+    );
+  }
+
+  async register(dto: { userName: string; password: string; email?: string; displayName?: string }) {
+    if (!this.settings.allowSelfRegistration) {
+      throw AppError.forbidden('Self-registration is disabled', 'REGISTRATION_DISABLED');
+    }
+    if (dto.password.length < this.settings.minPasswordLength) {
+      throw AppError.validation([
+        {
+          field: 'password',
+          message: `password must be at least ${this.settings.minPasswordLength} characters`,
+        },
+      ]);
+    }
+    const created = await this.crud.create(userDefinition(this.hasher), { ...dto, roles: [] });
+    return created;
+  }
+
+  async login(userName: string, password: string, clientAddress: string): Promise<TokenPair> {
+    const tenantId = RequestContext.tenantId();
+    const key = this.throttle.key(tenantId, userName, clientAddress);
+    await this.throttle.assertNotLocked(key);
+    const found = await this.uow.run(async (m) => {
+      const rows = await m.query(
+        `SELECT id, password_hash, is_active FROM auth_users
+          WHERE NOT is_deleted AND (lower(user_name) = lower($1) OR lower(email) = lower($1))
+          ORDER BY (lower(user_name) = lower($1)) DESC LIMIT 1`,
+        [userName.trim()],
+      );
+      return rows[0] as { id: string; password_hash: string; is_active: boolean } | undefined;
+    });
+    const valid = await this.hasher.verify(found?.password_hash, password);
+    if (!found || !valid || !found.is_active) {
+      const lockout = await this.throttle.recordFailure(key);
+      await this.uow.run((m) =>
+        this.tokens.audit(m, 'login-failed', found?.id ?? null, {
+          userName,
+          clientAddress,
+          lockoutSeconds: lockout ?? null,
+        }),
+      );
+      if (lockout) throw AppError.tooManyRequests(lockout, 'Too many failed logins; try again later');
+      throw AppError.unauthorized('Invalid user name or password', 'INVALID_CREDENTIALS');
+    }
+    await this.throttle.clear(key);
+    const pair = await this.uow.run(async (m) => {
+      const user = await this.tokens.loadUser(m, found.id);
+      if (!user) throw AppError.unauthorized('Invalid user name or password', 'INVALID_CREDENTIALS');
+      const issued = await this.tokens.issue(m, user);
+      await this.tokens.audit(m, 'login', user.id, { clientAddress });
+      return issued;
+    });
+    const { id: _id, ...result } = pair;
+    return result;
+  }
+
+  async createRole(dto: { name: string; description?: string; permissions?: string[] }) {
+    return this.crud.create(ROLE_DEFINITION, { ...dto, permissions: dto.permissions ?? [] });
+  }
+
+  /** Self, or a caller with `Users.View`. */
+  async userPermissions(userId: string, caller: AuthenticatedUser) {
+    if (caller.id !== userId && !grants(caller.permissions, 'Users.View')) {
+      throw AppError.forbidden('Missing permission: Users.View (All)');
+    }
+    const user = await this.uow.run((m) =>
+      /^[0-9a-f-]{36}$/i.test(userId) ? this.tokens.loadUser(m, userId) : Promise.resolve(undefined),
+    );
+    if (!user) throw AppError.notFound('NOT_FOUND', `User '${userId}' not found`);
+    return {
+      userId: user.id,
+      userName: user.userName,
+      tenantId: user.tenantId,
+      roles: user.roles,
+      permissions: user.permissions,
+    };
+  }
+
+  uiManifest(user: AuthenticatedUser, minimalFor?: string): UiManifest | UiRoutingManifest {
+    const entries = Object.values(UI_MANIFEST_CONTRIBUTIONS)
+      .flat()
+      .filter(
+        (e) =>
+          (!e.requiredPermission || grants(user.permissions, e.requiredPermission)) &&
+          (!e.requiredPolicy || hasPolicy(user, e.requiredPolicy)),
+      )
+      .sort((a, b) => a.order - b.order);
+    if (minimalFor === 'routing') {
+      return {
+        version: UI_MANIFEST_VERSION,
+        routes: entries.map((e) => ({ id: e.id, route: e.route, service: e.service })),
+      };
+    }
+    return { version: UI_MANIFEST_VERSION, generatedAt: new Date().toISOString(), entries };
+  }
+}

@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
+
+export class RegisterDto {
+  @ApiProperty({ example: 'alice' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9._@+-]{1,128}$/, { message: 'userName must be 1-128 letters, digits or . _ @ + -' })
+  userName: string;
+
+  @ApiProperty({ minLength: 8, maxLength: 256 })
+  @IsString()
+  @MinLength(8)
+  @MaxLength(256)
+  password: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsEmail()
+  email?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  displayName?: string;
+}
+
+export class LoginDto {
+  @ApiProperty({ description: 'user name (or e-mail)', example: 'alice' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  userName: string;
+
+  @ApiProperty()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  password: string;
+}
+
+export class RefreshTokenDto {
+  @ApiProperty()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(512)
+  refreshToken: string;
+}
+
+export class CreateRoleRequestDto {
+  @ApiProperty({ example: 'Approver' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9._ -]{1,64}$/, { message: 'name must be 1-64 letters, digits, spaces or . _ -' })
+  name: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  description?: string;
+
+  @ApiPropertyOptional({ type: [String], example: ['Users.View', 'cp.approver'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(256)
+  @Matches(/^[A-Za-z0-9._:*-]{1,128}$/, {
+    each: true,
+    message: 'each permission must be 1-128 letters, digits or . _ : * -',
+  })
+  permissions?: string[];
+}
+
+export class UiManifestQuery {
+  @ApiPropertyOptional({ enum: ['routing'] })
+  @IsOptional()
+  @IsIn(['routing'])
+  minimalFor?: string;
+}

@@ -1,0 +1,80 @@
+import { AuthModule } from '@arbiter/auth';
+import { Configuration, ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { createCrudController } from '../crud/crud.controller';
+import { CrudService } from '../crud/crud.service';
+import { createSecretProvider, SecretProvider } from '../secrets/secret-provider';
+import { IdentityAuthSettings, TokenSettings, VaultSettings } from '../settings/identity.settings';
+import { createAuthController, JwksController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { ROLE_DEFINITION, userDefinition } from './entities';
+import { KeyStore } from './key-store';
+import { LoginThrottle } from './login-throttle';
+import { PasswordHasher } from './password-hasher';
+import { RevocationStore, TokenService } from './token.service';
+
+/** Keys and the denylist store, global so the auth guard's factory can use them. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: SecretProvider,
+      inject: [VaultSettings, Configuration],
+      useFactory: (vault: VaultSettings, configuration: Configuration) =>
+        createSecretProvider(vault, configuration),
+    },
+    KeyStore,
+    RevocationStore,
+  ],
+  exports: [SecretProvider, KeyStore, RevocationStore],
+})
+export class IdentityKeysModule {}
+
+/**
+ * Token authentication in identity: the guard verifies with identity's own key store (no HTTP round
+ * trip) and loads the denylist from its own table; controllers for auth, JWKS and the generic CRUD.
+ */
+@Module({})
+export class IdentityAuthModule {
+  static register(apiVersion: string): DynamicModule {
+    const version = /^\d+$/.test(apiVersion.trim()) ? apiVersion.trim() : '1';
+    const users = { provide: 'CRUD_USERS', inject: [PasswordHasher], useFactory: userDefinition };
+    return {
+      module: IdentityAuthModule,
+      imports: [
+        IdentityKeysModule,
+        AuthModule.forRoot({
+          inject: [KeyStore, RevocationStore, TokenSettings, IdentityAuthSettings, ENVIRONMENT],
+          useFactory: (
+            keys: KeyStore,
+            revocations: RevocationStore,
+            tokens: TokenSettings,
+            auth: IdentityAuthSettings,
+            environment: EnvironmentName,
+          ) => ({
+            service: 'identity',
+            environment,
+            enabled: true,
+            tokens: {
+              resolver: keys,
+              issuer: tokens.issuer,
+              audience: tokens.audience,
+              clockToleranceSeconds: auth.clockToleranceSeconds,
+            },
+            revocationSource: revocations,
+            revocationSourceLabel: 'auth_revoked_tokens',
+            cookieName: tokens.enableCookieAuth ? tokens.cookieName : undefined,
+            publicPaths: ['/api/v1/info'],
+          }),
+        }),
+      ],
+      providers: [PasswordHasher, LoginThrottle, TokenService, CrudService, AuthService, users],
+      controllers: [
+        createAuthController(version),
+        JwksController,
+        createCrudController(userDefinition(new PasswordHasher()), version),
+        createCrudController(ROLE_DEFINITION, version),
+      ],
+    };
+  }
+}

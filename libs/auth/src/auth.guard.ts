@@ -1,0 +1,160 @@
+import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AppError, RequestContext, type AuthenticatedUser } from '@arbiter/platform';
+import { ApiKeyAuthenticator } from './api-keys';
+import { ALWAYS_PUBLIC_PATHS, AUTH_OPTIONS, AuthOptions } from './auth.options';
+import { userFromClaims } from './claims';
+import { PERMISSIONS_KEY, POLICIES_KEY, PUBLIC_KEY } from './decorators';
+import { LicenseCheck, QuotaCheck } from './hooks';
+import { hasPolicy, PermissionRequirement, PolicyName, satisfies } from './permissions';
+import { PermissionDecisionPoint } from './policy-decision-point';
+import { AuthErrorCodes, TokenVerifier, unauthorized } from './token-verifier';
+
+interface Credentials {
+  kind: 'token' | 'apiKey';
+  value: string;
+}
+
+function header(req: { headers: Record<string, unknown> }, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : typeof value === 'string' ? value : undefined;
+}
+
+export function readCookie(cookieHeader: string | undefined, name: string): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(';')) {
+    const index = part.indexOf('=');
+    if (index < 0) continue;
+    if (part.slice(0, index).trim() === name) {
+      const value = part.slice(index + 1).trim();
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return value;
+      }
+    }
+  }
+  return undefined;
+}
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
+
+/**
+ * The request pipeline after tenant resolution (the platform's middleware), in the spec's order:
+ * authentication (cookie, then `Authorization: Bearer`, or an API key) → license check → quota →
+ * permission validation → endpoint. One guard runs the steps in order so the order cannot drift.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
+    @Inject(LicenseCheck) private readonly license: LicenseCheck,
+    @Inject(QuotaCheck) private readonly quota: QuotaCheck,
+    @Optional() @Inject(TokenVerifier) private readonly verifier: TokenVerifier | null,
+    @Inject(ApiKeyAuthenticator) private readonly apiKeys: ApiKeyAuthenticator,
+    @Optional() @Inject(PermissionDecisionPoint) private readonly pdp: PermissionDecisionPoint | null,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    if (!this.options.enabled) return true;
+    const req = context.switchToHttp().getRequest();
+    const path = String(req.url ?? '/').split('?')[0];
+    const targets = [context.getHandler(), context.getClass()];
+    const isPublic =
+      this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true || this.isPublicPath(path);
+
+    // 1. Authentication. On public routes bad credentials are ignored (refresh-token gets an expired one).
+    let user: AuthenticatedUser | undefined;
+    try {
+      user = await this.authenticate(req);
+    } catch (error) {
+      if (!isPublic) throw error;
+    }
+    if (!user) {
+      if (isPublic) return true;
+      throw unauthorized('Missing credentials', AuthErrorCodes.MissingCredentials);
+    }
+    RequestContext.setUser(user);
+    req.user = user;
+    if (isPublic) return true;
+
+    const pipelineRequest = { method: req.method, path, tenantId: RequestContext.tenantId(), user };
+    // 2. License check, 3. quota (no-op hooks until the license and quota issues provide them).
+    await this.license.check(pipelineRequest);
+    await this.quota.check(pipelineRequest);
+
+    // 4. Permission validation.
+    const permissions = [
+      ...((Reflect.getMetadata(PERMISSIONS_KEY, context.getClass()) as PermissionRequirement[]) ?? []),
+      ...((Reflect.getMetadata(PERMISSIONS_KEY, context.getHandler()) as PermissionRequirement[]) ?? []),
+    ];
+    const policies = [
+      ...((Reflect.getMetadata(POLICIES_KEY, context.getClass()) as PolicyName[]) ?? []),
+      ...((Reflect.getMetadata(POLICIES_KEY, context.getHandler()) as PolicyName[]) ?? []),
+    ];
+    if (permissions.length === 0 && policies.length === 0) return true;
+    const allowed = this.pdp
+      ? await this.pdp.decide({
+          user,
+          tenantId: pipelineRequest.tenantId,
+          permissions,
+          policies,
+          method: req.method,
+          path,
+        })
+      : satisfies(user.permissions, permissions) && policies.every((p) => hasPolicy(user, p));
+    if (!allowed) {
+      const needed = [
+        ...permissions.map((p) => `${p.key} (${p.mode})`),
+        ...policies.map((p) => `policy ${p}`),
+      ];
+      throw AppError.forbidden(`Missing permission: ${needed.join(', ')}`);
+    }
+    return true;
+  }
+
+  private isPublicPath(path: string): boolean {
+    const list = [...ALWAYS_PUBLIC_PATHS, ...(this.options.publicPaths ?? [])];
+    return list.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
+  }
+
+  private credentials(req: { headers: Record<string, unknown> }): Credentials | undefined {
+    if (this.options.cookieName) {
+      const cookie = readCookie(header(req, 'cookie'), this.options.cookieName);
+      if (cookie) return { kind: 'token', value: cookie };
+    }
+    const authorization = header(req, 'authorization')?.trim();
+    if (authorization) {
+      const [scheme, ...rest] = authorization.split(/\s+/);
+      const value = rest.join(' ');
+      if (/^bearer$/i.test(scheme) && value) {
+        // Spec 2: API keys are also presented as bearer credentials; a JWT has three dot-separated parts.
+        return JWT_SHAPE.test(value) || !this.apiKeys.enabled
+          ? { kind: 'token', value }
+          : { kind: 'apiKey', value };
+      }
+      if (/^apikey$/i.test(scheme) && value) return { kind: 'apiKey', value };
+      throw unauthorized('Unsupported authorization scheme', AuthErrorCodes.MissingCredentials);
+    }
+    const apiKey = header(req, 'x-api-key')?.trim();
+    if (apiKey) return { kind: 'apiKey', value: apiKey };
+    return undefined;
+  }
+
+  private async authenticate(req: {
+    headers: Record<string, unknown>;
+  }): Promise<AuthenticatedUser | undefined> {
+    const credentials = this.credentials(req);
+    if (!credentials) return undefined;
+    if (credentials.kind === 'apiKey') {
+      const user = this.apiKeys.enabled ? this.apiKeys.authenticate(credentials.value) : undefined;
+      if (!user) throw unauthorized('Invalid API key', AuthErrorCodes.InvalidApiKey);
+      return user;
+    }
+    if (!this.verifier) throw unauthorized('Bearer tokens are not accepted by this service');
+    const claims = await this.verifier.verify(credentials.value);
+    return userFromClaims(claims);
+  }
+}

@@ -1,0 +1,282 @@
+import { AppError } from '@arbiter/platform';
+import {
+  compactVerify,
+  decodeProtectedHeader,
+  importJWK,
+  importSPKI,
+  importX509,
+  JWK,
+  jwtVerify,
+  ProtectedHeaderParameters,
+} from 'jose';
+import { createHash, type KeyObject, type webcrypto } from 'node:crypto';
+import type { RevocationList } from './revocation-list';
+
+/** Algorithms Arbiter accepts at all. `none` and everything else is refused before any key lookup. */
+export const SUPPORTED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'HS256'] as const;
+export type SupportedAlgorithm = (typeof SUPPORTED_ALGORITHMS)[number];
+
+/** Header parameters that would let a token choose its own key: always refused. */
+const FORBIDDEN_HEADERS = ['jku', 'x5u', 'jwk', 'x5c'] as const;
+
+/** Upper bound of the clock tolerance (seconds). */
+export const MAX_CLOCK_TOLERANCE_SECONDS = 15;
+
+export type VerificationKeyMaterial = webcrypto.CryptoKey | KeyObject | Uint8Array;
+
+/** One verification key, bound to exactly one algorithm (and optionally to one tenant). */
+export interface VerificationKey {
+  kid: string | undefined;
+  alg: SupportedAlgorithm;
+  key: VerificationKeyMaterial;
+  /** Per-tenant key: tokens verified with it must carry this `tenant_id`. */
+  tenantId?: string;
+}
+
+export interface KeyResolver {
+  /** The key for `kid`, or undefined when unknown (after any refresh the resolver does). */
+  resolve(kid: string | undefined): Promise<VerificationKey | undefined>;
+}
+
+export const AuthErrorCodes = {
+  MissingCredentials: 'UNAUTHORIZED',
+  InvalidToken: 'TOKEN_INVALID',
+  Expired: 'TOKEN_EXPIRED',
+  Revoked: 'TOKEN_REVOKED',
+  InvalidApiKey: 'API_KEY_INVALID',
+  Forbidden: 'FORBIDDEN',
+} as const;
+
+export function unauthorized(message: string, code: string = AuthErrorCodes.InvalidToken): AppError {
+  return new AppError(401, code, message, undefined, { 'www-authenticate': 'Bearer' });
+}
+
+function algFamily(alg: string): 'RSA' | 'EC' | 'oct' {
+  if (alg.startsWith('HS')) return 'oct';
+  if (alg.startsWith('ES')) return 'EC';
+  return 'RSA';
+}
+
+export interface VerifyOptions {
+  /** For the refresh endpoint only: signature, issuer and audience checked, `exp` not. */
+  allowExpired?: boolean;
+}
+
+export interface TokenVerifierOptions {
+  resolver: KeyResolver;
+  issuer: string;
+  audience: string;
+  clockToleranceSeconds?: number;
+  revocations?: RevocationList;
+}
+
+/**
+ * Verifies an access token in the spec's order — signature, issuer and audience, lifetime (`exp`,
+ * `nbf`), revocation by `jti` — and answers 401 on any failure. Before the signature it refuses
+ * `alg: none` and unknown algorithms, `jku`/`x5u`/`jwk`/`x5c` headers, unknown `kid`s, and a header
+ * algorithm that differs from the one the key is bound to (so an RSA public key can never be used as
+ * an HMAC secret).
+ */
+export class TokenVerifier {
+  readonly clockTolerance: number;
+
+  constructor(private readonly options: TokenVerifierOptions) {
+    this.clockTolerance = Math.min(
+      Math.max(options.clockToleranceSeconds ?? 5, 0),
+      MAX_CLOCK_TOLERANCE_SECONDS,
+    );
+  }
+
+  async verify(token: string, verifyOptions: VerifyOptions = {}): Promise<Record<string, unknown>> {
+    if (!token || token.split('.').length !== 3) throw unauthorized('Malformed token');
+    let header: ProtectedHeaderParameters;
+    try {
+      header = decodeProtectedHeader(token);
+    } catch {
+      throw unauthorized('Malformed token header');
+    }
+    const alg = header.alg;
+    if (!alg || !(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg)) {
+      throw unauthorized(`Token algorithm '${alg ?? 'none'}' is not accepted`);
+    }
+    for (const name of FORBIDDEN_HEADERS) {
+      if (name in header) throw unauthorized(`Token header '${name}' is not accepted`);
+    }
+    if (header.kid !== undefined && typeof header.kid !== 'string') throw unauthorized('Invalid kid');
+    const key = await this.options.resolver.resolve(header.kid);
+    if (!key) throw unauthorized(`Unknown signing key '${header.kid ?? '(none)'}'`);
+    if (key.alg !== alg)
+      throw unauthorized(`Key '${key.kid ?? ''}' is bound to ${key.alg}, token says ${alg}`);
+
+    let payload: Record<string, unknown>;
+    if (verifyOptions.allowExpired) {
+      try {
+        const result = await compactVerify(token, key.key, { algorithms: [key.alg] });
+        payload = JSON.parse(new TextDecoder().decode(result.payload));
+      } catch {
+        throw unauthorized('Invalid token signature');
+      }
+      this.checkIssuerAudience(payload);
+      const now = Math.floor(Date.now() / 1000);
+      if (typeof payload.nbf === 'number' && payload.nbf > now + this.clockTolerance) {
+        throw unauthorized('Token is not yet valid');
+      }
+      if (typeof payload.exp !== 'number') throw unauthorized('Token has no expiry');
+    } else {
+      try {
+        const result = await jwtVerify(token, key.key, {
+          algorithms: [key.alg],
+          issuer: this.options.issuer,
+          audience: this.options.audience,
+          clockTolerance: this.clockTolerance,
+          requiredClaims: ['exp', 'jti', 'sub'],
+        });
+        payload = result.payload as Record<string, unknown>;
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'ERR_JWT_EXPIRED') throw unauthorized('Token has expired', AuthErrorCodes.Expired);
+        if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+          const claim = (error as { claim?: string }).claim;
+          throw unauthorized(
+            claim === 'nbf' ? 'Token is not yet valid' : `Token claim '${claim}' is invalid or missing`,
+          );
+        }
+        throw unauthorized('Invalid token signature');
+      }
+    }
+    if (key.tenantId && payload.tenant_id !== key.tenantId) {
+      throw unauthorized('Token tenant does not match its signing key');
+    }
+    const jti = payload.jti;
+    if (typeof jti !== 'string' || !jti) throw unauthorized("Token has no 'jti'");
+    if (this.options.revocations?.isRevoked(jti)) {
+      throw unauthorized('Token has been revoked', AuthErrorCodes.Revoked);
+    }
+    return payload;
+  }
+
+  private checkIssuerAudience(payload: Record<string, unknown>): void {
+    if (payload.iss !== this.options.issuer) throw unauthorized("Token claim 'iss' is invalid");
+    const aud = payload.aud;
+    const audiences = Array.isArray(aud) ? aud : [aud];
+    if (!audiences.includes(this.options.audience)) throw unauthorized("Token claim 'aud' is invalid");
+  }
+}
+
+/** Stable key id for a public JWK (RFC 7638 thumbprint would need async; a hash of n/e/x/y is enough). */
+export function keyIdFor(jwk: JWK): string {
+  const material =
+    jwk.kty === 'oct'
+      ? String(jwk.k)
+      : `${jwk.kty}.${jwk.n ?? ''}.${jwk.e ?? ''}.${jwk.x ?? ''}.${jwk.y ?? ''}`;
+  return createHash('sha256').update(material).digest('base64url').slice(0, 22);
+}
+
+/** Key id of an HMAC secret: a hash, never the secret. */
+export function hmacKeyId(secret: string): string {
+  return `hs-${createHash('sha256').update(`arbiter-kid:${secret}`).digest('base64url').slice(0, 16)}`;
+}
+
+/**
+ * A configured key (`ControlPlaneAuth:SigningKey`): a PEM public key or certificate (RS256), or an HMAC
+ * secret of at least 32 characters (HS256, matching identity's `UseRsa=false`). With `keyId` set, the
+ * token's `kid` must equal it; otherwise any `kid` (or none) selects this single key.
+ */
+export class StaticKeyResolver implements KeyResolver {
+  private readonly key: Promise<VerificationKey>;
+
+  constructor(signingKey: string, keyId?: string) {
+    this.key = StaticKeyResolver.load(signingKey.trim(), keyId?.trim() || undefined);
+  }
+
+  static async load(material: string, keyId?: string): Promise<VerificationKey> {
+    if (material.includes('-----BEGIN CERTIFICATE-----')) {
+      return { kid: keyId, alg: 'RS256', key: await importX509(material, 'RS256') };
+    }
+    if (material.includes('-----BEGIN PUBLIC KEY-----')) {
+      return { kid: keyId, alg: 'RS256', key: await importSPKI(material, 'RS256') };
+    }
+    if (material.includes('-----BEGIN')) {
+      throw new Error(
+        'Configured signing key must be a public key (BEGIN PUBLIC KEY), a certificate, or an HMAC secret',
+      );
+    }
+    if (material.length < 32) throw new Error('Configured HMAC signing key must be at least 32 characters');
+    return { kid: keyId ?? hmacKeyId(material), alg: 'HS256', key: new TextEncoder().encode(material) };
+  }
+
+  async resolve(kid: string | undefined): Promise<VerificationKey | undefined> {
+    const key = await this.key;
+    if (key.kid && kid !== key.kid) return undefined;
+    return key;
+  }
+}
+
+/** Turns a published JWK into a verification key bound to its `alg` (a JWK without `alg` is skipped). */
+export async function verificationKeyFromJwk(
+  jwk: JWK & { tenant_id?: string },
+): Promise<VerificationKey | undefined> {
+  const alg = jwk.alg;
+  if (!alg || !(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg) || alg.startsWith('HS'))
+    return undefined;
+  if (jwk.kty !== algFamily(alg) || !jwk.kid) return undefined;
+  if (jwk.use && jwk.use !== 'sig') return undefined;
+  const key = (await importJWK({ ...jwk, ext: true }, alg)) as VerificationKeyMaterial;
+  return { kid: jwk.kid, alg: alg as SupportedAlgorithm, key, tenantId: jwk.tenant_id };
+}
+
+export interface JwksResolverOptions {
+  /** Minimum time between two refreshes caused by unknown kids. */
+  cooldownMs?: number;
+  /** Periodic refresh even without unknown kids. */
+  maxAgeMs?: number;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/**
+ * Keys from a JWKS URL (identity's `/.well-known/jwks.json`): cached, refreshed when a token names an
+ * unknown `kid` (at most once per cooldown, so garbage kids cannot hammer identity) and every `maxAgeMs`.
+ */
+export class JwksKeyResolver implements KeyResolver {
+  private keys = new Map<string, VerificationKey>();
+  private fetchedAt = 0;
+  private inflight: Promise<void> | null = null;
+
+  constructor(
+    readonly url: string,
+    private readonly options: JwksResolverOptions = {},
+  ) {}
+
+  async resolve(kid: string | undefined): Promise<VerificationKey | undefined> {
+    if (!kid) return undefined;
+    const maxAge = this.options.maxAgeMs ?? 10 * 60_000;
+    const cooldown = this.options.cooldownMs ?? 5_000;
+    const age = Date.now() - this.fetchedAt;
+    if (!this.keys.has(kid) ? age > cooldown : age > maxAge) {
+      await this.refresh().catch(() => undefined);
+    }
+    return this.keys.get(kid);
+  }
+
+  refresh(): Promise<void> {
+    this.inflight ??= this.load().finally(() => (this.inflight = null));
+    return this.inflight;
+  }
+
+  private async load(): Promise<void> {
+    this.fetchedAt = Date.now();
+    const response = await (this.options.fetch ?? fetch)(this.url, {
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) throw new Error(`JWKS ${this.url} answered ${response.status}`);
+    const body = (await response.json()) as { keys?: JWK[] };
+    const next = new Map<string, VerificationKey>();
+    for (const jwk of body.keys ?? []) {
+      const key = await verificationKeyFromJwk(jwk).catch(() => undefined);
+      if (key?.kid) next.set(key.kid, key);
+    }
+    this.keys = next;
+  }
+}
