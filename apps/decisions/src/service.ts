@@ -1,4 +1,5 @@
 import { ServiceDefinition, startService, StartServiceOptions, traceEnvelope } from '@arbiter/platform';
+import multipart from '@fastify/multipart';
 import { join } from 'node:path';
 import { DecisionsModule } from './decisions.module';
 import { BUILD_VERSION } from './version';
@@ -13,6 +14,10 @@ export const decisionsService: ServiceDefinition = {
   defaultPort: 3001,
   envelope: () => traceEnvelope,
   createModule: (context) => DecisionsModule.register(context),
+  // multipart uploads for `POST /api/v1/decision-tables/import?format=excel|dmn|csv` (one file, 5 MiB)
+  configureFastify: async (fastify) => {
+    await fastify.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } });
+  },
 };
 
 export function startDecisions(options?: StartServiceOptions) {

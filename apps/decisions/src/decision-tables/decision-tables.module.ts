@@ -4,6 +4,7 @@ import { DecisionTablesSettings } from '../settings/decision-tables.settings';
 import { DecisionTablesService } from './application/decision-tables.service';
 import { DecisionTablesController } from './http/decision-tables.controller';
 import { FeelController } from './http/feel.controller';
+import { ImportExportController } from './http/import-export.controller';
 import {
   DecisionTableRepository,
   TypeOrmDecisionTableRepository,
@@ -11,7 +12,7 @@ import {
 
 /** Decision tables (spec 2): API, FEEL helpers, import/export, tool-protocol (MCP) endpoint. */
 @Module({
-  controllers: [FeelController, DecisionTablesController],
+  controllers: [ImportExportController, FeelController, DecisionTablesController],
   providers: [
     {
       provide: DecisionTablesSettings,

@@ -282,6 +282,41 @@ export class DecisionTablesService implements OnModuleInit {
     await this.publish(id, tenantId, null, 'deleted');
   }
 
+  /** Creates each table; a duplicate name is `skipped`, an invalid one `failed` with its error. */
+  async importMany(definitions: unknown[]) {
+    const results: {
+      name: string;
+      id: string | null;
+      status: 'success' | 'skipped' | 'failed';
+      error?: string;
+    }[] = [];
+    for (const def of definitions) {
+      const name =
+        typeof (def as { name?: unknown })?.name === 'string' ? (def as { name: string }).name : '';
+      try {
+        if (typeof def !== 'object' || def === null || Array.isArray(def))
+          throw invalidTable([
+            { rowId: null, column: null, message: 'A table definition must be an object' },
+          ]);
+        const created = await this.create(def as Record<string, unknown>);
+        results.push({ name, id: created.id, status: 'success' });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        results.push({
+          name,
+          id: null,
+          status: error.status === 409 ? 'skipped' : 'failed',
+          error: error.message,
+        });
+      }
+    }
+    return {
+      imported: results.filter((r) => r.status === 'success').length,
+      skipped: results.filter((r) => r.status !== 'success').length,
+      results,
+    };
+  }
+
   // ------------------------------------------------------------------ evaluation
 
   /** The compiled table (cache first; the latest version needs no database read once cached). */
