@@ -7,6 +7,7 @@ import {
   ServiceContext,
 } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
+import { ControlPlaneAuthModule } from './auth/control-plane-auth.module';
 import { CONTROL_PLANE_MIGRATIONS } from './database/migrations';
 import { RuntimeInfoController } from './runtime-info/runtime-info.controller';
 import { CONTROL_PLANE_SETTINGS } from './settings/control-plane.settings';
@@ -30,6 +31,7 @@ export class ControlPlaneModule {
         EventBusModule.forRoot({ source: '/arbiter/control-plane', shared: context.sharedBus }),
         HealthModule.forRoot({ service: 'control-plane' }),
         PlatformHttpModule,
+        ControlPlaneAuthModule,
       ],
       controllers: [RuntimeInfoController],
     };

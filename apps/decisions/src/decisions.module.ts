@@ -7,6 +7,7 @@ import {
   ServiceContext,
 } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
+import { DecisionsAuthModule } from './auth/decisions-auth.module';
 import { DECISIONS_MIGRATIONS } from './database/migrations';
 import { DecisionTablesModule } from './decision-tables/decision-tables.module';
 import { DECISION_TABLE_ENTITIES } from './decision-tables/persistence/entities';
@@ -31,6 +32,7 @@ export class DecisionsModule {
         EventBusModule.forRoot({ source: '/arbiter/decisions', shared: context.sharedBus }),
         HealthModule.forRoot({ service: 'decisions' }),
         PlatformHttpModule,
+        DecisionsAuthModule,
         DecisionTablesModule,
       ],
     };

@@ -9,3 +9,4 @@ export * from './permissions';
 export * from './policy-decision-point';
 export * from './revocation-list';
 export * from './token-verifier';
+export * from './remote';

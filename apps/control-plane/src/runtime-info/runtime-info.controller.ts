@@ -1,3 +1,4 @@
+import { Public } from '@arbiter/auth';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RuntimeInfoSettings } from '../settings/control-plane.settings';
@@ -5,6 +6,7 @@ import { BUILD_VERSION } from '../version';
 
 /** Public runtime info so a dashboard can bootstrap its license state (`ControlPlaneRuntimeInfo:*`). */
 @ApiTags('runtime info')
+@Public()
 @Controller('api/v1/info')
 export class RuntimeInfoController {
   constructor(@Inject(RuntimeInfoSettings) private readonly settings: RuntimeInfoSettings) {}

@@ -5,7 +5,7 @@ import {
   isDevelopmentOrTesting,
   StartupRules,
 } from '@arbiter/platform';
-import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { accessSync, constants } from 'node:fs';
 
 /** `ConnectionStrings:*`: the database is required, the cache (NATS) optional. */
@@ -75,11 +75,17 @@ export class ControlPlaneAuthSettings implements StartupRules {
   @IsBoolean()
   disableAuthorization = true;
 
+  /** PEM public key or certificate (RS256), or the HMAC secret identity signs with when `UseRsa` is false. */
   @ConfigKey('ControlPlaneAuth:SigningKey')
   @IsString()
   signingKey = '';
 
-  /** Extension: verify tokens against identity's JWKS instead of a shared key. */
+  /** Extension: the `kid` the configured key must carry (empty: any). */
+  @ConfigKey('ControlPlaneAuth:SigningKeyId')
+  @IsString()
+  signingKeyId = '';
+
+  /** Extension: verify tokens against identity's JWKS instead of a shared key (wins over SigningKey). */
   @ConfigKey('ControlPlaneAuth:JwksUrl')
   @IsString()
   jwksUrl = '';
@@ -92,12 +98,46 @@ export class ControlPlaneAuthSettings implements StartupRules {
   @IsString()
   audience = '';
 
+  /** Extension: identity's denylist endpoint; default `/api/v1/auth/revocations` on the JWKS URL's origin. */
+  @ConfigKey('ControlPlaneAuth:RevocationsUrl')
+  @IsString()
+  revocationsUrl = '';
+
+  /** Extension: allowed clock skew for `exp`/`nbf` (at most 15). */
+  @ConfigKey('ControlPlaneAuth:ClockToleranceSeconds')
+  @IsInt()
+  @Min(0)
+  @Max(15)
+  clockToleranceSeconds = 5;
+
+  /** Extension: external policy decision point (HTTP POST); empty = local role/permission check. */
+  @ConfigKey('ControlPlaneAuth:PolicyDecisionPointUrl')
+  @IsString()
+  policyDecisionPointUrl = '';
+
+  @ConfigKey('ControlPlaneAuth:PolicyDecisionPointTimeoutMs')
+  @IsInt()
+  @Min(100)
+  policyDecisionPointTimeoutMs = 2000;
+
   assertStartupRules(): void {
-    if (!this.disableAuthorization && !this.signingKey.trim() && !this.jwksUrl.trim()) {
+    if (this.disableAuthorization) return;
+    if (!this.signingKey.trim() && !this.jwksUrl.trim()) {
       throw new ConfigurationError(
         'ControlPlaneAuth:SigningKey (or ControlPlaneAuth:JwksUrl) is required when ControlPlaneAuth:DisableAuthorization is false',
         ['ControlPlaneAuth:SigningKey'],
       );
+    }
+    for (const [key, value] of [
+      ['ControlPlaneAuth:Issuer', this.issuer],
+      ['ControlPlaneAuth:Audience', this.audience],
+    ]) {
+      if (!value.trim()) {
+        throw new ConfigurationError(
+          `${key} is required when ControlPlaneAuth:DisableAuthorization is false`,
+          [key],
+        );
+      }
     }
   }
 }

@@ -1,5 +1,12 @@
-import { ConfigKey, ConfigurationError, StartupRules } from '@arbiter/platform';
-import { IsString } from 'class-validator';
+import { parseApiKeyConfig } from '@arbiter/auth';
+import {
+  ConfigKey,
+  ConfigurationError,
+  EnvironmentName,
+  isDevelopmentOrTesting,
+  StartupRules,
+} from '@arbiter/platform';
+import { IsInt, IsString, Max, Min } from 'class-validator';
 
 /**
  * `ConnectionStrings:*`. The spec names no key for the decision-table store; this service uses
@@ -23,8 +30,14 @@ export class DecisionsConnectionStrings implements StartupRules {
   }
 }
 
-/** `Authentication:Jwt:*` (spec 3): where API hosts get token keys from (identity's JWKS). */
-export class JwtAuthenticationSettings {
+/**
+ * `Authentication:*`: who may call the decision-table API (spec 2: a valid JWT or an API key).
+ * Tokens are verified against `{Authority}/.well-known/jwks.json` (identity), with `Issuer` and
+ * `Audience`. API keys are configured per tenant as SHA-256 hashes. With neither configured the
+ * service runs open in Development and Testing (with a warning) and refuses to start elsewhere.
+ */
+export class JwtAuthenticationSettings implements StartupRules {
+  /** Identity's base URL, e.g. `http://identity:3002`. */
   @ConfigKey('Authentication:Jwt:Authority')
   @IsString()
   authority: string = '';
@@ -32,6 +45,55 @@ export class JwtAuthenticationSettings {
   @ConfigKey('Authentication:Jwt:Audience')
   @IsString()
   audience: string = '';
+
+  /** Ours: the `iss` tokens must carry (identity's `TokenConfigs:Issuer`). Required with `Authority`. */
+  @ConfigKey('Authentication:Jwt:Issuer')
+  @IsString()
+  issuer: string = '';
+
+  /** Ours: identity's denylist endpoint; default `{Authority}/api/v1/auth/revocations`. */
+  @ConfigKey('Authentication:Jwt:RevocationsUrl')
+  @IsString()
+  revocationsUrl: string = '';
+
+  /** Ours: allowed clock skew for `exp`/`nbf`, at most 15 seconds. */
+  @ConfigKey('Authentication:Jwt:ClockToleranceSeconds')
+  @IsInt()
+  @Min(0)
+  @Max(15)
+  clockToleranceSeconds: number = 5;
+
+  /**
+   * Ours: API keys per tenant, `Authentication:ApiKeys:<tenantId>` = `sha256:<hex>[,sha256:<hex>…]`
+   * (the SHA-256 of the key; the key itself is never configured). Presented as `X-Api-Key: <key>`,
+   * `Authorization: ApiKey <key>` or `Authorization: Bearer <key>`.
+   */
+  @ConfigKey('Authentication:ApiKeys', 'dictionary')
+  apiKeys: Record<string, string> = {};
+
+  assertStartupRules(environment: EnvironmentName): void {
+    const hasKeys = Object.keys(this.apiKeys ?? {}).length > 0;
+    if (this.authority.trim()) {
+      for (const [key, value] of [
+        ['Authentication:Jwt:Issuer', this.issuer],
+        ['Authentication:Jwt:Audience', this.audience],
+      ]) {
+        if (!value.trim()) {
+          throw new ConfigurationError(`${key} is required when Authentication:Jwt:Authority is set`, [key]);
+        }
+      }
+    } else if (!hasKeys && !isDevelopmentOrTesting(environment)) {
+      throw new ConfigurationError(
+        `Authentication:Jwt:Authority (or Authentication:ApiKeys) is required in ${environment}: the decision-table API needs a JWT or an API key`,
+        ['Authentication:Jwt:Authority'],
+      );
+    }
+    try {
+      parseApiKeyConfig(this.apiKeys ?? {}, 'Authentication:ApiKeys');
+    } catch (error) {
+      throw new ConfigurationError((error as Error).message, ['Authentication:ApiKeys']);
+    }
+  }
 }
 
 export const DECISIONS_SETTINGS = [DecisionsConnectionStrings, JwtAuthenticationSettings];
