@@ -3,13 +3,11 @@ import {
   compactVerify,
   decodeProtectedHeader,
   importJWK,
-  importSPKI,
-  importX509,
   JWK,
   jwtVerify,
   ProtectedHeaderParameters,
 } from 'jose';
-import { createHash, type KeyObject, type webcrypto } from 'node:crypto';
+import { createHash, createPublicKey, type KeyObject, type webcrypto } from 'node:crypto';
 import type { RevocationList } from './revocation-list';
 
 /** Algorithms Arbiter accepts at all. `none` and everything else is refused before any key lookup. */
@@ -179,8 +177,9 @@ export function hmacKeyId(secret: string): string {
 
 /**
  * A configured key (`ControlPlaneAuth:SigningKey`): a PEM public key or certificate (RS256), or an HMAC
- * secret of at least 32 characters (HS256, matching identity's `UseRsa=false`). With `keyId` set, the
- * token's `kid` must equal it; otherwise any `kid` (or none) selects this single key.
+ * secret of at least 32 characters (HS256, matching identity's `UseRsa=false`). The token's `kid` must
+ * match: `keyId` when given, else the id identity derives for the same key (`keyIdFor` of the public
+ * JWK, `hmacKeyId` of the secret), so a configured key verifies exactly the tokens identity signs with it.
  */
 export class StaticKeyResolver implements KeyResolver {
   private readonly key: Promise<VerificationKey>;
@@ -190,11 +189,9 @@ export class StaticKeyResolver implements KeyResolver {
   }
 
   static async load(material: string, keyId?: string): Promise<VerificationKey> {
-    if (material.includes('-----BEGIN CERTIFICATE-----')) {
-      return { kid: keyId, alg: 'RS256', key: await importX509(material, 'RS256') };
-    }
-    if (material.includes('-----BEGIN PUBLIC KEY-----')) {
-      return { kid: keyId, alg: 'RS256', key: await importSPKI(material, 'RS256') };
+    if (material.includes('-----BEGIN CERTIFICATE-----') || material.includes('-----BEGIN PUBLIC KEY-----')) {
+      const key = createPublicKey(material);
+      return { kid: keyId ?? keyIdFor(key.export({ format: 'jwk' }) as JWK), alg: 'RS256', key };
     }
     if (material.includes('-----BEGIN')) {
       throw new Error(

@@ -42,6 +42,7 @@ import { JwtAuthenticationSettings } from '../settings/decisions.settings';
           revocationSource: remote?.revocationSource,
           revocationSourceLabel: remote?.revocationSourceLabel,
           apiKeys,
+          cookieName: s.cookieName.trim() || undefined,
         };
       },
     }),

@@ -68,6 +68,11 @@ export class JwtAuthenticationSettings implements StartupRules {
    * (the SHA-256 of the key; the key itself is never configured). Presented as `X-Api-Key: <key>`,
    * `Authorization: ApiKey <key>` or `Authorization: Bearer <key>`.
    */
+  /** Spec 3 `Authentication:Cookie:Name`: when set, the access token is read from this cookie first. */
+  @ConfigKey('Authentication:Cookie:Name')
+  @IsString()
+  cookieName: string = '';
+
   @ConfigKey('Authentication:ApiKeys', 'dictionary')
   apiKeys: Record<string, string> = {};
 

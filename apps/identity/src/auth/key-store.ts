@@ -45,7 +45,7 @@ function pem(value: string): string {
 }
 
 function publicJwkOf(key: KeyObject): JWK {
-  const jwk = createPublicKey(key).export({ format: 'jwk' }) as JWK;
+  const jwk = (key.type === 'public' ? key : createPublicKey(key)).export({ format: 'jwk' }) as JWK;
   return { kty: jwk.kty, n: jwk.n, e: jwk.e, ...(jwk.crv ? { crv: jwk.crv, x: jwk.x, y: jwk.y } : {}) };
 }
 

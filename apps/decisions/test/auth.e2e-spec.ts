@@ -1,0 +1,81 @@
+import { hashApiKey } from '@arbiter/auth';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { decisionsService, startDecisions } from '../src';
+import { sampleTable } from './helpers';
+
+/** Decision-table API behind API keys (`Authentication:ApiKeys:<tenant>` = SHA-256 hashes). */
+describe('decisions API keys', () => {
+  const KEY_A = 'dk_live_tenant_a_5f0c1d2e3a4b5c6d7e8f9a0b1c2d3e4f';
+  const KEY_B = 'dk_live_tenant_b_0a1b2c3d4e5f60718293a4b5c6d7e8f9';
+  let sut: ServiceUnderTest;
+  beforeAll(async () => {
+    sut = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
+      overrides: {
+        'Authentication:ApiKeys:tenant-a': hashApiKey(KEY_A),
+        'Authentication:ApiKeys:tenant-b': `${hashApiKey('rotated-out-key-0123456789')},${hashApiKey(KEY_B)}`,
+      },
+    });
+  });
+  afterAll(() => sut?.stop());
+
+  const list = (headers: Record<string, string>) => fetch(`${sut.url}/api/v1/decision-tables`, { headers });
+
+  it('accepts X-Api-Key, Authorization: ApiKey and Authorization: Bearer <key>', async () => {
+    expect((await list({ 'x-api-key': KEY_A })).status).toBe(200);
+    expect((await list({ authorization: `ApiKey ${KEY_A}` })).status).toBe(200);
+    expect((await list({ authorization: `Bearer ${KEY_B}` })).status).toBe(200);
+  });
+
+  it('refuses missing and unknown keys with 401 and the decisions envelope', async () => {
+    const none = await list({});
+    expect(none.status).toBe(401);
+    expect(await none.json()).toMatchObject({ code: 'UNAUTHORIZED', traceId: expect.any(String) });
+    const wrong = await list({ 'x-api-key': 'dk_live_unknown' });
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as any).code).toBe('API_KEY_INVALID');
+  });
+
+  it('keeps health public', async () => {
+    expect((await fetch(`${sut.url}/health`)).status).toBe(200);
+  });
+
+  it('scopes the key to its tenant (the key tenant outranks x-tenant-id)', async () => {
+    const created = await fetch(`${sut.url}/api/v1/decision-tables`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY_A, 'x-tenant-id': 'tenant-b', 'content-type': 'application/json' },
+      body: JSON.stringify(sampleTable('Key scoped')),
+    });
+    expect(created.status).toBe(201);
+    const a = await (await list({ 'x-api-key': KEY_A })).json();
+    const b = await (await list({ 'x-api-key': KEY_B })).json();
+    expect(JSON.stringify(a)).toContain('Key scoped');
+    expect(JSON.stringify(b)).not.toContain('Key scoped');
+  });
+
+  it('refuses to start in Production without Authority or API keys, and checks key hashes', async () => {
+    await expect(
+      startDecisions({
+        environment: 'Production',
+        port: 0,
+        env: {},
+        overrides: { 'ConnectionStrings:DecisionTablesDb': 'pglite://memory' },
+      }),
+    ).rejects.toThrow(/Authentication:Jwt:Authority \(or Authentication:ApiKeys\) is required in Production/);
+    await expect(
+      startDecisions({
+        environment: 'Testing',
+        port: 0,
+        env: {},
+        overrides: { 'Authentication:ApiKeys:t': 'plain-text-key' },
+      }),
+    ).rejects.toThrow(/Authentication:ApiKeys:t must hold sha256:<64 hex> hashes/);
+    await expect(
+      startDecisions({
+        environment: 'Testing',
+        port: 0,
+        env: {},
+        overrides: { 'Authentication:Jwt:Authority': 'http://identity' },
+      }),
+    ).rejects.toThrow(/Authentication:Jwt:Issuer is required/);
+  });
+});

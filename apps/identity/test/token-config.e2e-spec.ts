@@ -1,0 +1,160 @@
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { identityService, startIdentity } from '../src';
+import { ADMIN, call, login } from './helpers';
+
+function rsaPems() {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    privatePem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    publicPem: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+  };
+}
+
+async function withIdentity(
+  overrides: Record<string, string | number | boolean>,
+  run: (base: string) => Promise<void>,
+) {
+  const sut: ServiceUnderTest = await startServiceForTest(identityService, 'ConnectionStrings:LicenseDb', {
+    overrides,
+  });
+  try {
+    await run(sut.url);
+  } finally {
+    await sut.stop();
+  }
+}
+
+const probe = (token: string) => (base: string) =>
+  call(base, 'GET', `/api/v1/auth/user-permissions/${decodeJwt(token).sub}`, { token });
+
+describe('identity token configuration', () => {
+  it('signs with configured PEM files (paths win over inline keys) and publishes that key', async () => {
+    const fromFile = rsaPems();
+    const inline = rsaPems();
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-keys-'));
+    writeFileSync(join(dir, 'private.pem'), fromFile.privatePem);
+    writeFileSync(join(dir, 'public.pem'), fromFile.publicPem);
+    await withIdentity(
+      {
+        'TokenConfigs:PrivateKeyPath': join(dir, 'private.pem'),
+        'TokenConfigs:PublicKeyPath': join(dir, 'public.pem'),
+        'TokenConfigs:PrivateKey': inline.privatePem,
+      },
+      async (base) => {
+        const jwks = (await call(base, 'GET', '/.well-known/jwks.json')).body;
+        const n = (createPublicKey(fromFile.publicPem).export({ format: 'jwk' }) as { n: string }).n;
+        expect(jwks.keys).toHaveLength(1);
+        expect(jwks.keys[0].n).toBe(n);
+        const pair = await login(base, ADMIN.userName, ADMIN.password);
+        expect(decodeProtectedHeader(pair.AccessToken)).toMatchObject({
+          alg: 'RS256',
+          kid: jwks.keys[0].kid,
+        });
+        expect((await probe(pair.AccessToken)(base)).status).toBe(200);
+      },
+    );
+  });
+
+  it('falls back to HS256 with the symmetric key when UseRsa is false (kid on every token, nothing published)', async () => {
+    await withIdentity({ 'TokenConfigs:UseRsa': false }, async (base) => {
+      const pair = await login(base, ADMIN.userName, ADMIN.password);
+      expect(decodeProtectedHeader(pair.AccessToken)).toMatchObject({
+        alg: 'HS256',
+        kid: expect.stringMatching(/^hs-/),
+      });
+      expect((await probe(pair.AccessToken)(base)).status).toBe(200);
+      expect((await call(base, 'GET', '/.well-known/jwks.json')).body.keys).toEqual([]);
+    });
+  });
+
+  it('signs per tenant with SigningKeysByTenant and refuses a tenant key for another tenant', async () => {
+    const tenantKey = rsaPems();
+    await withIdentity(
+      {
+        'TokenConfigs:MultiTenantEnabled': true,
+        'TokenConfigs:SigningKeysByTenant:acme': tenantKey.privatePem,
+      },
+      async (base) => {
+        await call(base, 'POST', '/api/v1/auth/register', {
+          body: { userName: 'ann', password: 'ann-password-1' },
+          headers: { 'x-tenant-id': 'acme' },
+        });
+        const acme = await login(base, 'ann', 'ann-password-1', 'acme');
+        const admin = await login(base, ADMIN.userName, ADMIN.password);
+        const acmeKid = decodeProtectedHeader(acme.AccessToken).kid;
+        expect(acmeKid).not.toBe(decodeProtectedHeader(admin.AccessToken).kid);
+        const jwks = (await call(base, 'GET', '/.well-known/jwks.json')).body;
+        expect(jwks.keys.find((k: { kid: string }) => k.kid === acmeKid)).toMatchObject({
+          tenant_id: 'acme',
+        });
+        expect((await probe(acme.AccessToken)(base)).status).toBe(200);
+        // The acme key cannot vouch for another tenant.
+        const forged = await new SignJWT({ ...decodeJwt(acme.AccessToken), tenant_id: 'default' })
+          .setProtectedHeader({ alg: 'RS256', kid: acmeKid })
+          .sign(createPrivateKey(tenantKey.privatePem));
+        expect((await probe(forged)(base)).status).toBe(401);
+      },
+    );
+  });
+
+  it('sets an HttpOnly cookie in cookie mode and accepts it instead of the header', async () => {
+    await withIdentity(
+      { 'TokenConfigs:EnableCookieAuth': true, 'TokenConfigs:CookieSameSite': 'Strict' },
+      async (base) => {
+        const res = await fetch(`${base}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(ADMIN),
+        });
+        const cookie = res.headers.get('set-cookie') ?? '';
+        expect(cookie).toMatch(/^AuthToken=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict/);
+        const token = ((await res.json()) as any).result.AccessToken;
+        const viaCookie = await call(base, 'GET', '/api/v1/users', {
+          headers: { cookie: `AuthToken=${token}` },
+        });
+        expect(viaCookie.status).toBe(200);
+        // Falls back to the Authorization header when there is no cookie.
+        expect((await call(base, 'GET', '/api/v1/users', { token })).status).toBe(200);
+        const out = await fetch(`${base}/api/v1/auth/logout`, {
+          method: 'POST',
+          headers: { cookie: `AuthToken=${token}` },
+        });
+        expect(out.status).toBe(200);
+        expect(out.headers.get('set-cookie')).toMatch(/^AuthToken=; Max-Age=0/);
+      },
+    );
+  });
+
+  it('requires an RSA key in Production', async () => {
+    await expect(
+      startIdentity({
+        environment: 'Production',
+        port: 0,
+        env: {},
+        overrides: {
+          'ConnectionStrings:LicenseDb': 'pglite://memory',
+          'LicenseServer:AdminApiKey': 'k',
+          'TokenConfigs:SymmetricSecretKey': 'production-hmac-key-0123456789abcdef',
+          'TokenConfigs:Issuer': 'i',
+          'TokenConfigs:Audience': 'a',
+        },
+      }),
+    ).rejects.toThrow(/TokenConfigs:PrivateKeyPath \(or TokenConfigs:PrivateKey\) is required in Production/);
+  });
+
+  it('honours ApiVersioning:DefaultApiVersion', async () => {
+    await withIdentity({ 'ApiVersioning:DefaultApiVersion': '2' }, async (base) => {
+      const res = await call(base, 'POST', '/api/v2/auth/login', { body: ADMIN });
+      expect(res.status).toBe(200);
+      expect((await call(base, 'GET', '/api/v2/users', { token: res.body.result.AccessToken })).status).toBe(
+        200,
+      );
+      expect((await call(base, 'POST', '/api/v1/auth/login', { body: ADMIN })).status).toBe(404);
+    });
+  });
+});
