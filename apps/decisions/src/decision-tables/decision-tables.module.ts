@@ -5,6 +5,7 @@ import { DecisionTablesService } from './application/decision-tables.service';
 import { DecisionTablesController } from './http/decision-tables.controller';
 import { FeelController } from './http/feel.controller';
 import { ImportExportController } from './http/import-export.controller';
+import { McpController } from './mcp/mcp.controller';
 import {
   DecisionTableRepository,
   TypeOrmDecisionTableRepository,
@@ -12,7 +13,7 @@ import {
 
 /** Decision tables (spec 2): API, FEEL helpers, import/export, tool-protocol (MCP) endpoint. */
 @Module({
-  controllers: [ImportExportController, FeelController, DecisionTablesController],
+  controllers: [ImportExportController, FeelController, DecisionTablesController, McpController],
   providers: [
     {
       provide: DecisionTablesSettings,

@@ -4,7 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { DecisionTablesService, parseVersion } from '../application/decision-tables.service';
 import { DecisionTableDto } from './dto';
 
-const TABLE_PAGE = { defaultSize: 50, maxSize: 200 };
+export const TABLE_PAGE = { defaultSize: 50, maxSize: 200 };
 const AUDIT_PAGE = { defaultSize: 20, maxSize: 100 };
 
 @ApiTags('decision tables')
