@@ -9,6 +9,8 @@ import {
 import { DynamicModule, Module } from '@nestjs/common';
 import { ControlPlaneAuthModule } from './auth/control-plane-auth.module';
 import { CONTROL_PLANE_MIGRATIONS } from './database/migrations';
+import { RULE_SET_ENTITIES } from './rulesets/persistence/entities';
+import { RuleSetsModule } from './rulesets/rulesets.module';
 import { RuntimeInfoController } from './runtime-info/runtime-info.controller';
 import { CONTROL_PLANE_SETTINGS } from './settings/control-plane.settings';
 
@@ -25,13 +27,14 @@ export class ControlPlaneModule {
         }),
         DatabaseModule.forRoot({
           connectionStringKey: 'ConnectionStrings:RuleControlPlaneDb',
-          entities: [],
+          entities: [...RULE_SET_ENTITIES],
           migrations: CONTROL_PLANE_MIGRATIONS,
         }),
         EventBusModule.forRoot({ source: '/arbiter/control-plane', shared: context.sharedBus }),
         HealthModule.forRoot({ service: 'control-plane' }),
         PlatformHttpModule,
         ControlPlaneAuthModule,
+        RuleSetsModule,
       ],
       controllers: [RuntimeInfoController],
     };

@@ -13,6 +13,16 @@ export const controlPlaneService: ServiceDefinition = {
   // Chosen for the control plane (the spec leaves it open): the decisions family, { error, code, traceId }.
   envelope: () => traceEnvelope,
   createModule: (context) => ControlPlaneModule.register(context),
+  configureFastify: (fastify) => {
+    // The SignalR client posts its negotiate request with an empty text/plain body: drop the content
+    // type of those (body-less) requests so they reach the route instead of a 415.
+    fastify.addHook('onRequest', (request: any, _reply: any, done: () => void) => {
+      if (request.method === 'POST' && /^\/hubs\/[^/]+\/negotiate(\?|$)/.test(request.url)) {
+        if (!Number(request.headers['content-length'] ?? 0)) delete request.headers['content-type'];
+      }
+      done();
+    });
+  },
 };
 
 export function startControlPlane(options?: StartServiceOptions) {

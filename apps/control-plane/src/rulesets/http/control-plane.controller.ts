@@ -1,0 +1,275 @@
+import { Policies, RequirePolicy } from '@arbiter/auth';
+import { AppError, RequestContext } from '@arbiter/platform';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ChangeMetrics } from '../application/change-metrics';
+import { parseVersion, RuleSetErrors } from '../application/errors';
+import { RuleSetsService } from '../application/rulesets.service';
+import { RuleSetCache } from '../application/ruleset-cache';
+import { AuditSigner } from '../audit/audit-signer';
+import { SignalRHub } from '../hub/signalr-hub';
+import { FileRuleStore } from '../store/file-rule-store';
+import { ActivateOptionalDto, InvalidateDto, SaveRuleSetDto, StoreImportDto, TransitionDto } from './dto';
+import { sendExport } from './rulesets.controller';
+
+function requireDetail(body: TransitionDto | undefined, action: string): string {
+  const detail = body?.detail?.trim();
+  if (!detail)
+    throw new AppError(400, RuleSetErrors.DetailRequired, `detail is required to ${action} a version`, [
+      { field: 'detail', message: 'required' },
+    ]);
+  return detail;
+}
+
+function requireReason(body: TransitionDto | undefined): string {
+  const reason = (body?.reason ?? body?.detail)?.trim();
+  if (!reason)
+    throw new AppError(
+      400,
+      RuleSetErrors.ReasonRequired,
+      'A rejection reason is mandatory (body field reason)',
+      [{ field: 'reason', message: 'required' }],
+    );
+  return reason;
+}
+
+/** Submit / approve / reject, shared by `/rulesets/{workflow}/{version}/…` and `/approvals/{workflow}/{version}/…`. */
+abstract class ApprovalRoutes {
+  constructor(protected readonly service: RuleSetsService) {}
+
+  protected submitVersion(workflow: string, version: string, body: TransitionDto) {
+    this.assertEnabled();
+    return this.service.submit(workflow, parseVersion(version), body?.actor, requireDetail(body, 'submit'));
+  }
+  protected approveVersion(workflow: string, version: string, body: TransitionDto) {
+    this.assertEnabled();
+    return this.service.approve(workflow, parseVersion(version), body?.actor, requireDetail(body, 'approve'));
+  }
+  protected rejectVersion(workflow: string, version: string, body: TransitionDto) {
+    this.assertEnabled();
+    return this.service.reject(workflow, parseVersion(version), body?.actor, requireReason(body));
+  }
+  /** The approval routes exist only when RuleControlPlane:RequireApproval is true. */
+  private assertEnabled() {
+    if (!this.service.requireApproval)
+      throw AppError.notFound(
+        RuleSetErrors.ApprovalDisabled,
+        'Approval routes exist only when RuleControlPlane:RequireApproval is true',
+      );
+  }
+}
+
+/** Family B: `/api/v1/control-plane/…` (`/me` lives in the auth module). */
+@ApiTags('rule sets (control plane)')
+@Controller('api/v1/control-plane')
+export class ControlPlaneRuleSetsController extends ApprovalRoutes {
+  constructor(
+    @Inject(RuleSetsService) service: RuleSetsService,
+    @Inject(ChangeMetrics) private readonly metrics: ChangeMetrics,
+    @Inject(RuleSetCache) private readonly cache: RuleSetCache,
+    @Inject(SignalRHub) private readonly hub: SignalRHub,
+    @Inject(AuditSigner) private readonly signer: AuditSigner,
+    @Inject(FileRuleStore) private readonly store: FileRuleStore,
+  ) {
+    super(service);
+  }
+
+  @Get('rulesets')
+  @RequirePolicy(Policies.Viewer)
+  list() {
+    return this.service.list();
+  }
+
+  @Get('rulesets/pending-approvals')
+  @RequirePolicy(Policies.Viewer)
+  @ApiOkResponse({
+    description:
+      '{ items: [{ workflowName, version, status, submittedBy, submittedAt, createdBy, createdAt, changeDescription }], total }',
+  })
+  pending() {
+    return this.service.pendingApprovals();
+  }
+
+  @Get('rulesets/:workflow/versions')
+  @RequirePolicy(Policies.Viewer)
+  versions(
+    @Param('workflow') workflow: string,
+    @Query('limit') limit?: string,
+    @Query('offset') offset?: string,
+  ) {
+    const l = limit ? parseVersion(limit, 'limit') : 50;
+    const o = offset && /^\d+$/.test(offset) ? Number(offset) : 0;
+    if (l > 500) throw AppError.validation([{ field: 'limit', message: 'limit must not exceed 500' }]);
+    return this.service.versions(workflow, l, o);
+  }
+
+  @Get('rulesets/:workflow/export')
+  @RequirePolicy(Policies.Viewer)
+  async export(
+    @Param('workflow') workflow: string,
+    @Query('version') version: string | undefined,
+    @Query('format') format: string | undefined,
+    @Res({ passthrough: true }) reply: any,
+  ) {
+    const v = version ? parseVersion(version) : undefined;
+    return sendExport(reply, await this.service.exportDocument(workflow, v), format);
+  }
+
+  @Post('rulesets/:workflow')
+  @RequirePolicy(Policies.Admin)
+  @HttpCode(200)
+  save(@Param('workflow') workflow: string, @Body() body: SaveRuleSetDto) {
+    return this.service.save(workflow, {
+      document: body.ruleSet,
+      activateAfterSave: body.activateAfterSave,
+      actor: body.actor,
+      detail: body.detail ?? null,
+      pathPrefix: 'ruleSet',
+    });
+  }
+
+  @Post('rulesets/:workflow/:version/activate')
+  @RequirePolicy(Policies.Approver)
+  @HttpCode(200)
+  activate(
+    @Param('workflow') workflow: string,
+    @Param('version') version: string,
+    @Body() body: ActivateOptionalDto,
+  ) {
+    return this.service.activate(workflow, parseVersion(version), body?.actor, body?.detail);
+  }
+
+  @Post('rulesets/:workflow/:version/submit')
+  @RequirePolicy(Policies.Admin)
+  @HttpCode(200)
+  submit(
+    @Param('workflow') workflow: string,
+    @Param('version') version: string,
+    @Body() body: TransitionDto,
+  ) {
+    return this.submitVersion(workflow, version, body);
+  }
+
+  @Post('rulesets/:workflow/:version/approve')
+  @RequirePolicy(Policies.Approver)
+  @HttpCode(200)
+  approve(
+    @Param('workflow') workflow: string,
+    @Param('version') version: string,
+    @Body() body: TransitionDto,
+  ) {
+    return this.approveVersion(workflow, version, body);
+  }
+
+  @Post('rulesets/:workflow/:version/reject')
+  @RequirePolicy(Policies.Approver)
+  @HttpCode(200)
+  reject(
+    @Param('workflow') workflow: string,
+    @Param('version') version: string,
+    @Body() body: TransitionDto,
+  ) {
+    return this.rejectVersion(workflow, version, body);
+  }
+
+  @Post('approvals/:workflow/:version/submit')
+  @RequirePolicy(Policies.Admin)
+  @HttpCode(200)
+  submitAlias(
+    @Param('workflow') workflow: string,
+    @Param('version') version: string,
+    @Body() body: TransitionDto,
+  ) {
+    return this.submitVersion(workflow, version, body);
+  }
+
+  @Post('approvals/:workflow/:version/approve')
+  @RequirePolicy(Policies.Approver)
+  @HttpCode(200)
+  approveAlias(
+    @Param('workflow') workflow: string,
+    @Param('version') version: string,
+    @Body() body: TransitionDto,
+  ) {
+    return this.approveVersion(workflow, version, body);
+  }
+
+  @Post('approvals/:workflow/:version/reject')
+  @RequirePolicy(Policies.Approver)
+  @HttpCode(200)
+  rejectAlias(
+    @Param('workflow') workflow: string,
+    @Param('version') version: string,
+    @Body() body: TransitionDto,
+  ) {
+    return this.rejectVersion(workflow, version, body);
+  }
+
+  @Post('cache/invalidate')
+  @RequirePolicy(Policies.Admin)
+  @HttpCode(200)
+  @ApiOkResponse({
+    description: '{ tenantId, workflowName, invalidated: [{ workflowName, revision }], invalidatedAt }',
+  })
+  invalidate(@Body() body: InvalidateDto) {
+    return this.service.invalidate(body?.workflowName, body?.actor, body?.detail);
+  }
+
+  @Get('metrics')
+  @RequirePolicy(Policies.Viewer)
+  @ApiOkResponse({
+    description: '{ cache: { hits, misses, evictions, size }, hotReloadLagMs, changes, hub }',
+  })
+  metricsView() {
+    return { ...this.metrics.snapshot(), hub: { connections: this.hub.connectionCount } };
+  }
+
+  @Get('audit/verify')
+  @RequirePolicy(Policies.Viewer)
+  verifyTenant() {
+    return this.service.verifyAudit();
+  }
+
+  @Get('audit/chain')
+  @RequirePolicy(Policies.Viewer)
+  @ApiOkResponse({
+    description: 'The tenant audit chain for offline verification: { tenantId, keyId, entries, head }',
+  })
+  chain() {
+    return this.service.auditChain();
+  }
+
+  @Get('audit/public-key')
+  @RequirePolicy(Policies.Viewer)
+  publicKey() {
+    return { keyId: this.signer.keyId, algorithm: 'RS256', publicKeyPem: this.signer.publicKeyPem() };
+  }
+
+  @Post('rulesets/:workflow/store/export')
+  @RequirePolicy(Policies.Admin)
+  @HttpCode(200)
+  storeExport(@Param('workflow') workflow: string) {
+    return this.store.exportWorkflow(workflow);
+  }
+
+  @Post('rulesets/:workflow/store/import')
+  @RequirePolicy(Policies.Admin)
+  @HttpCode(200)
+  storeImport(@Param('workflow') workflow: string, @Body() body: StoreImportDto) {
+    return this.store.importWorkflow(workflow, { actor: body?.actor, activateLatest: body?.activateLatest });
+  }
+
+  /** Current cache entry of a workflow (diagnostics; loads it on a miss). */
+  @Get('cache/:workflow')
+  @RequirePolicy(Policies.Viewer)
+  async cached(@Param('workflow') workflow: string) {
+    const entry = await this.cache.getActive(RequestContext.tenantId(), workflow);
+    if (!entry) throw AppError.notFound(RuleSetErrors.RuleSetNotFound, `Workflow '${workflow}' not found`);
+    return {
+      workflowName: entry.workflowName,
+      activeVersion: entry.activeVersion,
+      revision: entry.revision,
+      shape: entry.shape,
+    };
+  }
+}
