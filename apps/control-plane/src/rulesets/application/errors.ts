@@ -18,6 +18,7 @@ export const RuleSetErrors = {
   InvalidExportFormat: 'INVALID_EXPORT_FORMAT',
   FileStoreDisabled: 'FILE_STORE_NOT_CONFIGURED',
   FileStoreNotFound: 'FILE_STORE_NOT_FOUND',
+  FileStoreConflict: 'FILE_STORE_CONFLICT',
   HubTokenInvalid: 'HUB_CONNECTION_INVALID',
 } as const;
 

@@ -30,8 +30,9 @@ const VERSION_FILE = /^v(\d{6,})\.json$/;
  * laid out for Git: `<root>/<tenant>/<workflow>/v000001.json` (one file per version: metadata and the
  * rule set, keys sorted, 2-space indent) and `workflow.json` (active and latest version). Export
  * writes every version (atomically, file by file); import saves each file's rule set through the
- * normal save path (same validation, audited as IMPORT), skipping files whose rule set equals the
- * latest stored version, so re-importing an unchanged tree is a no-op.
+ * normal save path (same validation, audited as IMPORT) when its number is above the latest stored
+ * version; a file whose number is already stored must hold the same rule set (skipped) or the import
+ * stops with 409 `FILE_STORE_CONFLICT` (versions are immutable). Re-importing an unchanged tree is a no-op.
  */
 @Injectable()
 export class FileRuleStore {
@@ -87,17 +88,18 @@ export class FileRuleStore {
     const files = readdirSync(dir)
       .filter((f) => VERSION_FILE.test(f))
       .sort((a, b) => Number(VERSION_FILE.exec(a)![1]) - Number(VERSION_FILE.exec(b)![1]));
-    let latest: string | null = null;
+    const stored = new Map<number, string>();
     try {
       const { versions } = await this.service.allVersions(workflowName);
-      const last = versions[versions.length - 1];
-      latest = last ? canonicalJson(last.ruleSet) : null;
+      for (const v of versions) stored.set(v.version, canonicalJson(v.ruleSet));
     } catch {
-      latest = null; // the workflow is not stored here yet
+      // the workflow is not stored here yet: every file is imported
     }
+    const latestStored = Math.max(0, ...stored.keys());
     const imported: { file: string; version: number }[] = [];
     const skipped: string[] = [];
     for (const file of files) {
+      const number = Number(VERSION_FILE.exec(file)![1]);
       let parsed: any;
       try {
         parsed = JSON.parse(readFileSync(join(dir, file), 'utf8'));
@@ -108,18 +110,24 @@ export class FileRuleStore {
         );
       }
       const ruleSet = parsed?.ruleSet;
-      if (latest !== null && canonicalJson(ruleSet ?? null) === latest) {
-        skipped.push(file);
-        continue;
+      if (number <= latestStored) {
+        // Already here: it must be the same rule set, or the mirror and the database have diverged.
+        if (stored.get(number) === canonicalJson(ruleSet ?? null)) {
+          skipped.push(file);
+          continue;
+        }
+        throw AppError.conflict(
+          RuleSetErrors.FileStoreConflict,
+          `${file} differs from stored version ${number} of '${workflowName}': versions are immutable; add the change as a new file after v${String(latestStored).padStart(6, '0')}.json`,
+        );
       }
       const saved = await this.service.save(workflowName, {
         document: ruleSet,
         actor: options.actor,
-        detail: `imported from ${file}${parsed?.version ? ` (source version ${parsed.version})` : ''}`,
+        detail: `imported from ${file}${parsed?.changeDescription ? `: ${parsed.changeDescription}` : ''}`,
         pathPrefix: `${file}:ruleSet`,
         action: 'IMPORT',
       });
-      latest = canonicalJson(ruleSet);
       imported.push({ file, version: saved.version });
     }
     let activated: number | null = null;
