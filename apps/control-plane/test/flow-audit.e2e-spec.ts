@@ -1,9 +1,10 @@
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { controlPlaneService, verifyChain } from '../src';
+import { canonicalJson, controlPlaneService, verifyChain } from '../src';
 import { A, B, client, rulesDoc } from './helpers';
 
 const flow = (overrides: Record<string, unknown> = {}) => ({
@@ -208,8 +209,6 @@ describe('signed, hash-chained audit', () => {
     const [row] = await owner.query(`SELECT * FROM rule_set_audit WHERE tenant_id = 'acme' AND seq = 2`);
     await owner.query(`UPDATE rule_set_audit SET actor = 'mallory' WHERE tenant_id = 'acme' AND seq = 2`);
     // an attacker recomputing the hash still cannot sign
-    const { canonicalJson } = await import('../src');
-    const { createHash } = await import('node:crypto');
     const content = {
       tenantId: 'acme',
       seq: 2,

@@ -114,7 +114,7 @@ describe('change propagation across two nodes and the SignalR hub', () => {
     const hub = await connect(b.url, '/hubs/ruleset-changes', 'acme');
     connections.push(hub);
     const received = next(hub, 'CanaryStateChanged');
-    const bus = shared ?? b.app.get(EventBus);
+    const bus: EventBus = shared ?? b.app.get(EventBus);
     await bus.publish(
       Subjects.CanaryChanged,
       {
