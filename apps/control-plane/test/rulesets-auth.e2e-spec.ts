@@ -1,0 +1,67 @@
+import { hmacKeyId } from '@arbiter/auth';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { SignJWT } from 'jose';
+import { controlPlaneService } from '../src';
+import { A, B, client, rulesDoc } from './helpers';
+
+const SECRET = 'shared-hmac-secret-for-control-plane-tests-0123';
+
+describe('rule set routes with authorization enabled (policies)', () => {
+  let sut: ServiceUnderTest;
+  beforeAll(async () => {
+    sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
+      overrides: {
+        'RuleControlPlane:RequireApproval': true,
+        'ControlPlaneAuth:DisableAuthorization': false,
+        'ControlPlaneAuth:SigningKey': SECRET,
+        'ControlPlaneAuth:Issuer': 'arbiter-identity',
+        'ControlPlaneAuth:Audience': 'arbiter',
+      },
+    });
+  });
+  afterAll(() => sut?.stop());
+
+  const as = async (name: string, roles: string[]) => {
+    const token = await new SignJWT({ sub: name, name, tenant_id: 'acme', roles, jti: `j-${Math.random()}` })
+      .setProtectedHeader({ alg: 'HS256', kid: hmacKeyId(SECRET) })
+      .setIssuer('arbiter-identity')
+      .setAudience('arbiter')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(SECRET));
+    return client(sut.url, { authorization: `Bearer ${token}` });
+  };
+
+  it('needs a token (401), Viewer to read, Admin to save and submit, Approver to approve and activate', async () => {
+    expect((await client(sut.url).get(A)).status).toBe(401);
+    const viewer = await as('vera', ['Viewer']);
+    const admin = await as('adam', ['Admin']);
+    const approver = await as('april', ['Approver']);
+    expect((await viewer.get(A)).status).toBe(200);
+    const denied = await viewer.post(`${A}/secure/save`, rulesDoc(1));
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('FORBIDDEN');
+    const saved = await admin.post(`${A}/secure/save`, rulesDoc(1));
+    expect(saved.body).toMatchObject({ version: 1, createdBy: 'adam' });
+    expect((await approver.post(`${B}/rulesets/secure/1/submit`, { detail: 'x' })).status).toBe(403);
+    expect((await admin.post(`${B}/rulesets/secure/1/submit`, { detail: 'review' })).status).toBe(200);
+    expect((await viewer.post(`${B}/rulesets/secure/1/approve`, { detail: 'ok' })).status).toBe(403);
+    // the submitter (an admin, who also holds the approver policy) cannot approve its own version
+    const self = await admin.post(`${B}/rulesets/secure/1/approve`, { detail: 'ok' });
+    expect(self.status).toBe(409);
+    expect(self.body.code).toBe('SELF_APPROVAL');
+    expect((await approver.post(`${B}/rulesets/secure/1/approve`, { detail: 'ok' })).status).toBe(200);
+    expect((await viewer.post(`${A}/secure/activate/1`)).status).toBe(403);
+    const activated = await approver.post(`${A}/secure/activate/1`);
+    expect(activated.body).toMatchObject({ status: 'Active', activatedBy: 'april' });
+    expect((await viewer.get('/api/v1/tenants')).status).toBe(403);
+    expect((await admin.get('/api/v1/tenants')).status).toBe(200);
+  });
+
+  it('binds a hub connection to the token tenant; the upgrade without negotiation is refused', async () => {
+    const viewer = await as('vera', ['Viewer']);
+    const negotiated = await viewer.post('/hubs/rule-set-change/negotiate?negotiateVersion=1');
+    expect(negotiated.status).toBe(200);
+    expect((await client(sut.url).post('/hubs/rule-set-change/negotiate')).status).toBe(401);
+  });
+});
