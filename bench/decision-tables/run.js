@@ -225,7 +225,10 @@ async function main() {
   if (engine) engine.dispose?.();
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+module.exports = { makeTable, inputs };
+
+if (require.main === module)
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
