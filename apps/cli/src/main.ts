@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { formatAuditReport, runAuditVerify } from './commands/audit';
 import { runStartCommand } from './commands/start';
 
 const program = new Command();
@@ -12,6 +13,25 @@ program
   .option('--host <host>', 'interface to bind', '0.0.0.0')
   .action(async (options) => {
     await runStartCommand(options);
+  });
+
+program
+  .command('audit')
+  .description('Control-plane audit trail')
+  .command('verify')
+  .description('Verify the signed, hash-chained audit of a tenant; reports the first bad entry (exit 2)')
+  .option('--workflow <name>', 'workflow whose entries to report (the whole tenant chain is verified)')
+  .option('--tenant <tenant>', 'tenant id', 'default')
+  .option('--url <url>', 'control-plane base URL (reads /api/v1/control-plane/audit/chain)')
+  .option('--database <conn>', 'postgres:// connection string of the control-plane database')
+  .option('--public-key <pem>', 'PEM file of the audit public key (required with --database)')
+  .option('--key-id <id>', 'key id of --public-key (default: every key id in the chain)')
+  .option('--token <jwt>', 'bearer token for --url when authorization is enabled')
+  .option('--json', 'print the report as JSON')
+  .action(async (options) => {
+    const report = await runAuditVerify(options);
+    process.stdout.write(`${options.json ? JSON.stringify(report, null, 2) : formatAuditReport(report)}\n`);
+    process.exitCode = report.valid ? 0 : 2;
   });
 
 program.parseAsync(process.argv).catch((error: Error) => {

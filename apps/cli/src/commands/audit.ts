@@ -1,0 +1,148 @@
+import { verifyChain } from '@arbiter/control-plane';
+import type { ChainVerification, SignedAuditEntry } from '@arbiter/control-plane';
+import { readFileSync } from 'node:fs';
+import { Client } from 'pg';
+
+export interface AuditVerifyOptions {
+  workflow?: string;
+  tenant?: string;
+  /** Control-plane base URL (reads `/api/v1/control-plane/audit/chain`). */
+  url?: string;
+  /** PostgreSQL connection string of the control-plane database (reads the tables directly). */
+  database?: string;
+  /** PEM file of the audit public key (or certificate). Required with --database. */
+  publicKey?: string;
+  /** Key id the public key belongs to (default: every entry's key id is checked against it). */
+  keyId?: string;
+  token?: string;
+  json?: boolean;
+}
+
+export interface AuditVerifyReport extends ChainVerification {
+  source: string;
+  workflowName: string | null;
+  workflowEntries: number | null;
+  publicKeySource: string;
+}
+
+interface Chain {
+  entries: SignedAuditEntry[];
+  head: { seq: number; hash: string } | null;
+}
+
+async function chainFromHttp(
+  url: string,
+  tenant: string,
+  token?: string,
+): Promise<Chain & { keyId: string }> {
+  const headers: Record<string, string> = { 'x-tenant-id': tenant };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${url.replace(/\/$/, '')}/api/v1/control-plane/audit/chain`, { headers });
+  if (!res.ok)
+    throw new Error(`GET /api/v1/control-plane/audit/chain answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as Chain & { keyId: string };
+}
+
+async function publicKeyFromHttp(
+  url: string,
+  tenant: string,
+  token?: string,
+): Promise<{ keyId: string; pem: string }> {
+  const headers: Record<string, string> = { 'x-tenant-id': tenant };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${url.replace(/\/$/, '')}/api/v1/control-plane/audit/public-key`, { headers });
+  if (!res.ok) throw new Error(`GET /api/v1/control-plane/audit/public-key answered ${res.status}`);
+  const body = (await res.json()) as { keyId: string; publicKeyPem: string };
+  return { keyId: body.keyId, pem: body.publicKeyPem };
+}
+
+async function chainFromDatabase(connectionString: string, tenant: string): Promise<Chain> {
+  const client = new Client({ connectionString });
+  await client.connect();
+  try {
+    // Session-level tenant for row-level security when the user is not the owner (this is our own
+    // short-lived connection, nothing else uses it).
+    await client.query(`SELECT set_config('app.tenant_id', $1, false)`, [tenant]);
+    const rows = await client.query(`SELECT * FROM rule_set_audit WHERE tenant_id = $1 ORDER BY seq`, [
+      tenant,
+    ]);
+    const head = await client.query(`SELECT seq, hash FROM rule_set_audit_heads WHERE tenant_id = $1`, [
+      tenant,
+    ]);
+    return {
+      entries: rows.rows.map((r) => ({
+        tenantId: r.tenant_id,
+        seq: Number(r.seq),
+        workflowName: r.workflow_name,
+        timestamp: new Date(r.timestamp).toISOString(),
+        actor: r.actor,
+        action: r.action,
+        version: r.version,
+        detail: r.detail,
+        status: r.status,
+        prevHash: r.prev_hash,
+        keyId: r.key_id,
+        hash: r.hash,
+        signature: r.signature,
+      })),
+      head: head.rows[0] ? { seq: Number(head.rows[0].seq), hash: head.rows[0].hash } : null,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * `arbiter audit verify`: verifies a tenant's signed, hash-chained control-plane audit (sequence,
+ * hash links, content hashes, RSA signatures, chain head) independently of the server, and reports
+ * the first bad entry. Reads the chain over HTTP (`--url`) or straight from PostgreSQL (`--database`).
+ */
+export async function runAuditVerify(options: AuditVerifyOptions): Promise<AuditVerifyReport> {
+  const tenant = options.tenant?.trim() || 'default';
+  if (!options.url && !options.database)
+    throw new Error('give --url <control-plane base URL> or --database <postgres://…>');
+  let chain: Chain;
+  let source: string;
+  if (options.database) {
+    if (!/^postgres(ql)?:\/\//.test(options.database))
+      throw new Error('--database must be a postgres:// connection string');
+    if (!options.publicKey) throw new Error('--public-key <pem> is required with --database');
+    chain = await chainFromDatabase(options.database, tenant);
+    source = 'database';
+  } else {
+    chain = await chainFromHttp(options.url!, tenant, options.token);
+    source = options.url!;
+  }
+  let pem: string;
+  let keyIds: string[];
+  let publicKeySource: string;
+  if (options.publicKey) {
+    pem = readFileSync(options.publicKey, 'utf8');
+    keyIds = options.keyId ? [options.keyId] : [...new Set(chain.entries.map((e) => e.keyId))];
+    publicKeySource = options.publicKey;
+  } else {
+    const fetched = await publicKeyFromHttp(options.url!, tenant, options.token);
+    pem = fetched.pem;
+    keyIds = [fetched.keyId];
+    publicKeySource = `${options.url} (served key: pass --public-key for an independent check)`;
+  }
+  const keys = Object.fromEntries(keyIds.map((id) => [id, pem]));
+  const result = verifyChain(tenant, chain.entries, keys, chain.head);
+  const workflowEntries = options.workflow
+    ? chain.entries.filter((e) => e.workflowName === options.workflow).length
+    : null;
+  return { ...result, source, workflowName: options.workflow ?? null, workflowEntries, publicKeySource };
+}
+
+export function formatAuditReport(report: AuditVerifyReport): string {
+  const scope = report.workflowName
+    ? `workflow '${report.workflowName}' (${report.workflowEntries} entries) in `
+    : '';
+  if (report.valid)
+    return `OK: audit chain of ${scope}tenant '${report.tenantId}' verified: ${report.entriesChecked} entries, hashes and signatures valid, head at ${report.headSeq ?? 'none'}`;
+  const bad = report.firstBadEntry!;
+  const what = bad.action
+    ? ` (${bad.action}${bad.version != null ? ` v${bad.version}` : ''} on '${bad.workflowName}')`
+    : '';
+  return `FAILED: audit chain of ${scope}tenant '${report.tenantId}' is broken at entry ${bad.seq}${what}: ${report.reason}`;
+}
