@@ -1,7 +1,7 @@
 import { AppError, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { RuleSetChangedEvent } from '@arbiter/contracts';
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, FindOptionsSelect } from 'typeorm';
 import { AuditInput, AuditLog, toSignedEntry } from '../audit/audit-log';
 import { ChainVerification, verifyChain } from '../audit/audit-chain';
 import { AuditSigner } from '../audit/audit-signer';
@@ -56,6 +56,29 @@ export interface ActivationResult {
   revision: number;
 }
 
+const SUMMARY_COLUMNS = Object.fromEntries(
+  [
+    'tenantId',
+    'workflowName',
+    'version',
+    'status',
+    'shape',
+    'changeDescription',
+    'createdAt',
+    'createdBy',
+    'submittedBy',
+    'submittedAt',
+    'approvedBy',
+    'approvedAt',
+    'activatedBy',
+    'activatedAt',
+    'archivedAt',
+    'rejectedBy',
+    'rejectedAt',
+    'rejectionReason',
+  ].map((c) => [c, true]),
+) as FindOptionsSelect<RuleSetVersionEntity>;
+
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 /**
@@ -101,6 +124,8 @@ export class RuleSetsService {
     return this.uow.run(async (m) => {
       const set = await this.requireSet(m, workflowName);
       const rows = await m.getRepository(RuleSetVersionEntity).find({
+        // The list never carries documents: reading the jsonb of every row would dominate its cost.
+        select: SUMMARY_COLUMNS,
         where: { workflowName },
         order: { version: 'DESC' },
         skip: offset,
