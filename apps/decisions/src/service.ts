@@ -1,7 +1,14 @@
-import { ServiceDefinition, startService, StartServiceOptions, traceEnvelope } from '@arbiter/platform';
+import {
+  bindConfig,
+  ServiceDefinition,
+  startService,
+  StartServiceOptions,
+  traceEnvelope,
+} from '@arbiter/platform';
 import multipart from '@fastify/multipart';
 import { join } from 'node:path';
 import { DecisionsModule } from './decisions.module';
+import { DecisionTablesSettings } from './settings/decision-tables.settings';
 import { BUILD_VERSION } from './version';
 
 export const decisionsService: ServiceDefinition = {
@@ -14,9 +21,11 @@ export const decisionsService: ServiceDefinition = {
   defaultPort: 3001,
   envelope: () => traceEnvelope,
   createModule: (context) => DecisionsModule.register(context),
-  // multipart uploads for `POST /api/v1/decision-tables/import?format=excel|dmn|csv` (one file, 5 MiB)
-  configureFastify: async (fastify) => {
-    await fastify.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10 } });
+  // multipart uploads for `POST /api/v1/decision-tables/import?format=excel|dmn|csv`: one file of at
+  // most `DecisionTables:MaxUploadBytes` (5 MiB by default)
+  configureFastify: async (fastify, { configuration }) => {
+    const { maxUploadBytes } = bindConfig(DecisionTablesSettings, configuration);
+    await fastify.register(multipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 10 } });
   },
 };
 

@@ -170,3 +170,26 @@ describe('decision tables import/export', () => {
     },
   );
 });
+
+describe('decisions import upload limit', () => {
+  let sut: ServiceUnderTest;
+  beforeAll(async () => {
+    sut = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
+      overrides: { 'DecisionTables:MaxUploadBytes': 4096 },
+    });
+  });
+  afterAll(() => sut?.stop());
+
+  it('honours DecisionTables:MaxUploadBytes for multipart files', async () => {
+    const api = client(sut.url);
+    const { body } = await api.post('', sampleTable('small'));
+    const csv = (await api.get(`/${body.id}/export?format=csv`)).text;
+    await api.del(`/${body.id}`);
+    const small = await upload(sut.url, 'csv', csv, 'small.csv');
+    expect(small.status).toBe(200);
+    expect(small.body.imported).toBe(1);
+    const big = await upload(sut.url, 'csv', `${csv}\n${' '.repeat(5000)}`, 'big.csv');
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+});

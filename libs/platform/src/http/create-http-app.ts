@@ -41,7 +41,11 @@ export async function createHttpApp(
   await options.configureFastify?.(fastify);
   // One structured line per request: debug for successes (hot paths stay quiet), info for failures.
   const requestLogger = new Logger('Http');
+  // Successes are debug entries: when debug is off the entry is not even built (hot paths).
+  const logger = options.logger as { isLevelEnabled?: (level: 'debug') => boolean };
+  const logSuccesses = logger.isLevelEnabled?.('debug') ?? true;
   fastify.addHook('onResponse', (request: any, reply: any, done: () => void) => {
+    if (reply.statusCode < 400 && !logSuccesses) return done();
     const entry = {
       msg: 'request completed',
       method: request.method,

@@ -23,7 +23,8 @@ export interface ServiceDefinition {
   envelope: EnvelopeSelector;
   bodyLimitBytes?: number;
   createModule(context: ServiceContext): DynamicModule;
-  configureFastify?: (fastify: any) => void | Promise<void>;
+  /** Registers Fastify plugins (body parsers, …) before Nest; gets the loaded, validated configuration. */
+  configureFastify?: (fastify: any, context: ServiceContext) => void | Promise<void>;
 }
 
 export interface ServiceContext {
@@ -87,7 +88,10 @@ export async function startService(
       ? http.bodyLimitBytes
       : (definition.bodyLimitBytes ?? http.bodyLimitBytes),
     logger,
-    configureFastify: definition.configureFastify,
+    configureFastify: definition.configureFastify
+      ? (fastify) =>
+          definition.configureFastify!(fastify, { configuration, environment, sharedBus: options.sharedBus })
+      : undefined,
   });
   try {
     await app.startAllMicroservices();

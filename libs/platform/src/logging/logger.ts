@@ -33,6 +33,11 @@ const FRAMEWORK_CHATTER = new Set([
 export class JsonLogger implements LoggerService {
   constructor(readonly pino: Logger) {}
 
+  /** Lets hot paths skip building entries that would be dropped (`debug` in production, all in tests). */
+  isLevelEnabled(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal'): boolean {
+    return this.pino.isLevelEnabled(level);
+  }
+
   private write(
     level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal',
     message: unknown,

@@ -83,7 +83,7 @@ export const DECISION_TABLE_TOOLS: DecisionTableTool[] = [
       input: z.record(z.string(), z.unknown()).describe('input column name → value'),
       version: version.optional().describe('version to evaluate (default: latest)'),
     }),
-    call: (s, a) => s.evaluate(a.id, a.input, a.version),
+    call: async (s, a) => s.evaluate(a.id, a.input, a.version),
   },
 ];
 
