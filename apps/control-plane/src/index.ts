@@ -6,3 +6,4 @@ export { FLOW_GRAPH_SCHEMA, validateFlowGraph } from './rulesets/domain/flow-con
 export { validateRuleSet } from './rulesets/domain/ruleset-document';
 export { canonicalJson } from './rulesets/domain/canonical-json';
 export * from './rulesets/audit/audit-chain';
+export { RuleSetCache, REVISION_POLL_MS } from './rulesets/application/ruleset-cache';

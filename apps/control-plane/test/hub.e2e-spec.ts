@@ -8,7 +8,8 @@ import {
 } from '@arbiter/platform';
 import { Subjects } from '@arbiter/contracts';
 import { HubConnection, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
-import { controlPlaneService } from '../src';
+import { DataSource } from 'typeorm';
+import { controlPlaneService, RuleSetCache } from '../src';
 import { A, B, client, rulesDoc } from './helpers';
 
 function connect(url: string, path: string, tenant: string): Promise<HubConnection> {
@@ -155,7 +156,7 @@ describe('push hub gated by RuleControlPlane:NotifyOnStateChange=false', () => {
   let sut: ServiceUnderTest;
   beforeAll(async () => {
     sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
-      overrides: { 'RuleControlPlane:NotifyOnStateChange': false },
+      overrides: { 'RuleControlPlane:NotifyOnStateChange': false, 'RuleControlPlane:RequireApproval': false },
     });
   });
   afterAll(() => sut?.stop());
@@ -168,5 +169,21 @@ describe('push hub gated by RuleControlPlane:NotifyOnStateChange=false', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(got).toBe(false);
     await hub.stop();
+  });
+
+  it('re-reads after a change whose message was lost, at the next revision poll', async () => {
+    const api = client(sut.url, { 'x-tenant-id': 'acme' });
+    await api.post(`${A}/polled/save`, rulesDoc(1));
+    await api.post(`${A}/polled/save`, rulesDoc(2));
+    await api.post(`${A}/polled/activate/1`);
+    expect((await api.get(`${B}/cache/polled`)).body).toMatchObject({ activeVersion: 1 });
+    // a change committed by "another node" whose event never arrived
+    const owner = sut.service.app.get(DataSource);
+    await owner.query(
+      `UPDATE rule_sets SET active_version = 2, revision = revision + 1 WHERE tenant_id = 'acme' AND workflow_name = 'polled'`,
+    );
+    expect((await api.get(`${B}/cache/polled`)).body.activeVersion).toBe(1); // still cached
+    expect(await sut.service.app.get(RuleSetCache).poll()).toBe(1);
+    expect((await api.get(`${B}/cache/polled`)).body.activeVersion).toBe(2);
   });
 });

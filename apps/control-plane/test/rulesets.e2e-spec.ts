@@ -465,6 +465,27 @@ describe('rule sets with approval required (the production default)', () => {
     });
   });
 
+  it('denies a version for good with final: true (Rejected is terminal: no resubmission, no activation)', async () => {
+    const saved = await api.post(`${A}/loan/save`, rulesDoc(4));
+    const v = saved.body.version;
+    await api.post(`${B}/rulesets/loan/${v}/submit`, { detail: 'v4' });
+    const denied = await api.post(
+      `${B}/rulesets/loan/${v}/reject`,
+      { reason: 'wrong approach', final: true },
+      as('checker'),
+    );
+    expect(denied.status).toBe(200);
+    expect(denied.body).toMatchObject({ status: 'Rejected', reason: 'wrong approach' });
+    expect((await api.post(`${B}/rulesets/loan/${v}/submit`, { detail: 'retry' })).status).toBe(409);
+    expect((await api.post(`${B}/rulesets/loan/${v}/approve`, { detail: 'ok' }, as('checker'))).status).toBe(
+      409,
+    );
+    const activate = await api.post(`${A}/loan/activate/${v}`, {}, as('checker'));
+    expect(activate.status).toBe(409);
+    expect(activate.body.code).toBe('INVALID_STATE_TRANSITION');
+    expect((await api.get(`${A}/loan/versions/${v}`)).body.status).toBe('Rejected');
+  });
+
   it('answers 404 for approval of an unknown version', async () => {
     expect((await api.post(`${B}/rulesets/loan/42/submit`, { detail: 'x' })).status).toBe(404);
     expect((await api.post(`${B}/rulesets/ghost/1/submit`, { detail: 'x' })).status).toBe(404);

@@ -451,16 +451,27 @@ export class RuleSetsService {
     });
   }
 
-  async reject(workflowName: string, version: number, actorInput: string | null | undefined, reason: string) {
+  /**
+   * Reject: back to Draft (the control-plane approval flow), or with `final` to the terminal Rejected
+   * status (the runtime lifecycle's "approval denial": never activatable, never resubmitted).
+   */
+  async reject(
+    workflowName: string,
+    version: number,
+    actorInput: string | null | undefined,
+    reason: string,
+    final = false,
+  ) {
     return this.transition(workflowName, version, actorInput, 'REJECT', reason, async (m, v, actor, now) => {
       if (v.status !== 'PendingApproval') throw this.wrongState(workflowName, version, v.status, 'reject');
+      const status = final ? 'Rejected' : 'Draft';
       await m.query(
-        `UPDATE rule_set_versions SET status = 'Draft', rejected_by = $3, rejected_at = $4, rejection_reason = $5
+        `UPDATE rule_set_versions SET status = $6, rejected_by = $3, rejected_at = $4, rejection_reason = $5
           WHERE workflow_name = $1 AND version = $2`,
-        [workflowName, version, actor, now, reason],
+        [workflowName, version, actor, now, reason, status],
       );
       return {
-        status: 'Draft' as const,
+        status: status as RuleSetStatus,
         change: 'rejected' as const,
         extra: { rejectedBy: actor, rejectedAt: now.toISOString(), reason },
       };

@@ -47,7 +47,13 @@ abstract class ApprovalRoutes {
   }
   protected rejectVersion(workflow: string, version: string, body: TransitionDto) {
     this.assertEnabled();
-    return this.service.reject(workflow, parseVersion(version), body?.actor, requireReason(body));
+    return this.service.reject(
+      workflow,
+      parseVersion(version),
+      body?.actor,
+      requireReason(body),
+      body?.final === true,
+    );
   }
   /** The approval routes exist only when RuleControlPlane:RequireApproval is true. */
   private assertEnabled() {

@@ -98,6 +98,13 @@ export class TransitionDto {
   @IsString()
   reason?: string;
 
+  @ApiPropertyOptional({
+    description: 'Reject only: true = final denial, the version becomes Rejected (terminal) instead of Draft',
+  })
+  @IsOptional()
+  @IsBoolean()
+  final?: boolean;
+
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()

@@ -1,0 +1,69 @@
+import { canonicalJson } from './canonical-json';
+import { validateFlowGraph } from './flow-contract';
+import { detectShape, diffRules } from './ruleset-document';
+
+describe('canonicalJson (RFC 8785)', () => {
+  it('sorts keys by UTF-16 code units, drops whitespace, writes ES numbers', () => {
+    expect(canonicalJson({ b: [3, { z: 1, a: null }], a: 'x', '\u20ac': 1, '\r': 2, 1: true })).toBe(
+      '{"\\r":2,"1":true,"a":"x","b":[3,{"a":null,"z":1}],"€":1}',
+    );
+    expect(canonicalJson({ n: 1e21, m: 0.000001, k: -0 })).toBe('{"k":0,"m":0.000001,"n":1e+21}');
+  });
+});
+
+describe('validateFlowGraph', () => {
+  const node = (id: string, edges: { kind: string; target: string }[] = []) => ({
+    id,
+    kind: 'feel-expression',
+    config: { expression: '1 + 1', outputVariable: id },
+    edges,
+  });
+
+  it('reports dangling edges with their path', () => {
+    expect(
+      validateFlowGraph({
+        nodes: [node('a'), node('b'), node('c'), node('d', [{ kind: 'next', target: 'x' }])],
+      }),
+    ).toEqual([{ path: 'nodes[3].edges[0].target', message: "unknown node 'x'" }]);
+  });
+
+  it('finds cycles and names them', () => {
+    const problems = validateFlowGraph({
+      nodes: [node('a', [{ kind: 'next', target: 'b' }]), node('b', [{ kind: 'always', target: 'a' }])],
+    });
+    expect(problems).toEqual([{ path: 'nodes[1].edges[0].target', message: 'cycle: a → b → a' }]);
+  });
+
+  it('reports FEEL syntax errors with line and column', () => {
+    const [problem] = validateFlowGraph({
+      nodes: [{ id: 'a', kind: 'condition', config: { expression: 'x >' } }],
+    });
+    expect(problem.path).toBe('nodes[0].config.expression');
+    expect(problem.message).toMatch(/^FEEL syntax error at line 1, column \d+/);
+  });
+
+  it('detects the shape of each accepted document', () => {
+    expect(detectShape({ WorkflowName: 'w', Rules: [] })).toBe('legacy');
+    expect(detectShape({ nodes: [] })).toBe('flow-graph');
+    expect(detectShape({ rules: [{ code: 'X' }] })).toBe('code-based');
+    expect(detectShape({ rules: [{ id: 'a', condition: 'x' }] })).toBe('rules');
+    expect(detectShape({ type: 'nope' })).toBeNull();
+  });
+
+  it('diffs by rule id, field by field', () => {
+    expect(
+      diffRules(1, [{ id: 'a', name: 'A', condition: 'x' }], 2, [
+        { id: 'a', name: 'A2', condition: 'x' },
+        { id: 'b', name: 'B' },
+      ]),
+    ).toEqual({
+      fromVersion: 1,
+      toVersion: 2,
+      changes: {
+        added: [{ id: 'b', name: 'B' }],
+        modified: [{ id: 'a', name: 'A2', fieldChanges: { name: { old: 'A', new: 'A2' } } }],
+        removed: [],
+      },
+    });
+  });
+});
