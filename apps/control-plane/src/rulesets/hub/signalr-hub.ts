@@ -1,4 +1,5 @@
 import { AUTH_OPTIONS, AuthOptions } from '@arbiter/auth';
+import { ControlPlaneHubPaths } from '@arbiter/contracts';
 import {
   Inject,
   Injectable,
@@ -14,7 +15,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { RuleControlPlaneSettings } from '../../settings/control-plane.settings';
 
 /** Both documented spellings; each path serves RuleSetChangeEvent and CanaryStateChanged. */
-export const HUB_PATHS = ['/hubs/rule-set-change', '/hubs/ruleset-changes'];
+export const HUB_PATHS: readonly string[] = ControlPlaneHubPaths;
 
 const RS = '\x1e';
 const PING_INTERVAL_MS = 15_000;
