@@ -98,9 +98,11 @@ export function shapeOfAst(ast: Node): CellShape {
   }
   const kinds = (strings.length ? 1 : 0) + (booleans.length ? 1 : 0) + (intervals.length ? 1 : 0);
   if (kinds !== 1) return OPAQUE;
-  if (strings.length) return { kind: 'strings', values: strings };
-  if (booleans.length) return { kind: 'booleans', values: booleans };
-  return { kind: 'numbers', intervals };
+  // slice(): exact-size copies (arrays grown by push keep spare capacity, and shapes live as long as
+  // the compiled table)
+  if (strings.length) return { kind: 'strings', values: strings.slice() };
+  if (booleans.length) return { kind: 'booleans', values: booleans.slice() };
+  return { kind: 'numbers', intervals: intervals.slice() };
 }
 
 export function intervalContains(i: Interval, x: number): boolean {

@@ -216,4 +216,23 @@ describe('compileDecisionTable', () => {
       expect(t.evaluate(input).matchedRows).toEqual(expected);
     }
   });
+
+  it('keeps compiled FEEL only for opaque cells (memory: the index decides the others)', () => {
+    const t = compileDecisionTable({
+      name: 'lean',
+      hitPolicy: 'Collect',
+      inputColumns: [{ name: 'n' }, { name: 's' }],
+      outputColumns: [{ name: 'o' }],
+      rows: [
+        { id: 'a', inputConditions: { n: '[1..5]', s: '"x"' }, outputs: { o: 1 } },
+        { id: 'b', inputConditions: { n: 'odd(?)', s: '-' }, outputs: { o: 2 } },
+      ],
+    });
+    expect(t.table.rows.map((r) => r.tests.map((x) => x !== null))).toEqual([
+      [false, false],
+      [true, false],
+    ]);
+    expect(t.evaluate({ n: 3, s: 'x' }).matchedRows).toEqual(['a', 'b']);
+    expect(t.evaluate({ n: 2, s: 'y' }).matchedRows).toEqual([]);
+  });
 });

@@ -21,6 +21,9 @@ import { ColumnType, EvaluationResult, HitPolicy, OutputRow } from './types';
 
 type Input = Record<string, unknown>;
 
+const ANY_CELL: CellShape = Object.freeze({ kind: 'any' as const });
+const NO_RANKS = new Int32Array(0);
+
 export interface CompileOptions {
   limits?: TableLimits;
 }
@@ -44,7 +47,14 @@ export class CompiledDecisionTable {
   private readonly matcher: RowMatcher<Input>;
   readonly shapes: CellShape[][];
 
-  constructor(readonly table: NormalizedTable) {
+  /**
+   * The normalised table, lean: each row keeps only the compiled FEEL of its opaque cells (the index
+   * decides the others). Keeping every cell's compiled FEEL (AST + closures) made a compiled 100-row
+   * table weigh ~600 KiB instead of tens of KiB.
+   */
+  readonly table: NormalizedTable;
+
+  constructor(table: NormalizedTable) {
     this.hitPolicy = table.hitPolicy;
     this.rowCount = table.rows.length;
     this.names = table.inputs.map((i) => i.name);
@@ -56,10 +66,8 @@ export class CompiledDecisionTable {
     this.values = new Array(this.names.length).fill(null);
     this.outputNames = table.outputs.map((o) => o.name);
     this.rowIds = table.rows.map((r) => r.id);
-    this.cells = table.rows.map((r) => r.cells);
-    this.shapes = table.rows.map((r) =>
-      r.tests.map((t) => (t ? shapeOfAst(t.ast) : { kind: 'any' as const })),
-    );
+    this.cells = table.rows.map((r) => r.cells.slice()); // exact size (built by push)
+    this.shapes = table.rows.map((r) => r.tests.map((t) => (t ? shapeOfAst(t.ast) : ANY_CELL)));
     // keep compiled FEEL only where the index cannot decide (others compile again on a rare fallback)
     this.tests = table.rows.map((r, i) =>
       r.tests.map((t, c) => (this.shapes[i][c].kind === 'opaque' ? t : null)),
@@ -69,15 +77,30 @@ export class CompiledDecisionTable {
       for (const name of this.outputNames) outputs[name] = r.outputs[name] ?? null;
       return Object.freeze({ rowId: r.id, outputs: Object.freeze(outputs) });
     });
+    this.table = {
+      ...table,
+      rows: table.rows.map((r, i) => ({
+        ...r,
+        cells: this.cells[i],
+        tests: this.tests[i],
+        outputs: this.outputRows[i].outputs as Record<string, unknown>,
+      })),
+    };
     this.rowPriority = table.rows.map((r) => r.priority);
+    // output-value ranks, only where a hit policy orders by them and a column lists output values
+    const ranked =
+      (table.hitPolicy === 'Priority' || table.hitPolicy === 'OutputOrder') &&
+      table.outputs.some((o) => o.outputValues);
     this.priorityKeys = this.outputRows.map((row) =>
-      Int32Array.from(
-        table.outputs.map((o) => {
-          if (!o.outputValues) return 0;
-          const i = o.outputValues.findIndex((v) => jsonEquals(v, row.outputs[o.name]));
-          return i < 0 ? o.outputValues.length : i;
-        }),
-      ),
+      !ranked
+        ? NO_RANKS
+        : Int32Array.from(
+            table.outputs.map((o) => {
+              if (!o.outputValues) return 0;
+              const i = o.outputValues.findIndex((v) => jsonEquals(v, row.outputs[o.name]));
+              return i < 0 ? o.outputValues.length : i;
+            }),
+          ),
     );
     const hasDefaults = table.outputs.some((o) => o.defaultValue !== undefined);
     this.defaults = hasDefaults

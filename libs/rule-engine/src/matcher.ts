@@ -12,46 +12,58 @@ import { CellShape, exactNumber } from './cell-shape';
 /** Tests one opaque cell (row, column) against its input value; `true` means the cell matches. */
 export type CellTest<C> = (row: number, column: number, value: unknown, context: C) => boolean | null;
 
+/**
+ * One column's index. Every row set of the column (open rows, one per string literal, true/false, one
+ * per numeric region) lives in one Uint32Array `pool`, `words` apart, identical sets stored once;
+ * lookups return an offset into it. (One typed array per set cost ~150 bytes of object overhead per
+ * set, more than the bits of a 100-row table.)
+ */
 class ColumnIndex {
-  /** rows whose cell is `-` or opaque: candidates whatever the value */
-  readonly open: Bits;
-  private readonly strings = new Map<string, Bits>();
-  private trueRows: Bits;
-  private falseRows: Bits;
-  private points: Float64Array = new Float64Array(0);
-  private regions: Bits[] = [];
+  readonly pool: Uint32Array;
+  private readonly words: number;
+  private readonly strings = new Map<string, number>();
+  private readonly trueRows: number;
+  private readonly falseRows: number;
+  private readonly points: Float64Array;
+  /** offsets of the numeric regions: 2i+1 is point i, 2i the open gap below it, 2k above all */
+  private readonly regions: Int32Array;
   /** false when every cell is `-` or opaque: the column narrows nothing */
   readonly useful: boolean;
 
   constructor(shapes: CellShape[], size: number) {
-    this.open = newBits(size);
+    const words = (this.words = (size + 31) >>> 5);
+    const open = newBits(size);
     shapes.forEach((s, r) => {
-      if (s.kind === 'any' || s.kind === 'opaque') setBit(this.open, r);
+      if (s.kind === 'any' || s.kind === 'opaque') setBit(open, r);
     });
     this.useful = shapes.some((s) => s.kind !== 'any' && s.kind !== 'opaque');
-    this.trueRows = this.open;
-    this.falseRows = this.open;
+    // sets under construction; packed (and deduplicated) into the pool at the end
+    const sets: Bits[] = [open];
     const withOpen = () => {
       const b = newBits(size);
-      orInto(b, this.open);
-      return b;
+      orInto(b, open);
+      sets.push(b);
+      return sets.length - 1;
     };
+    const strings = new Map<string, number>();
+    let trueRows = 0;
+    let falseRows = 0;
     const points = new Set<number>();
     shapes.forEach((s, r) => {
       if (s.kind === 'strings') {
         for (const v of s.values) {
-          let b = this.strings.get(v);
-          if (!b) this.strings.set(v, (b = withOpen()));
-          setBit(b, r);
+          let b = strings.get(v);
+          if (b === undefined) strings.set(v, (b = withOpen()));
+          setBit(sets[b], r);
         }
       } else if (s.kind === 'booleans') {
         for (const v of s.values) {
           if (v) {
-            if (this.trueRows === this.open) this.trueRows = withOpen();
-            setBit(this.trueRows, r);
+            if (trueRows === 0) trueRows = withOpen();
+            setBit(sets[trueRows], r);
           } else {
-            if (this.falseRows === this.open) this.falseRows = withOpen();
-            setBit(this.falseRows, r);
+            if (falseRows === 0) falseRows = withOpen();
+            setBit(sets[falseRows], r);
           }
         }
       } else if (s.kind === 'numbers') {
@@ -61,21 +73,41 @@ class ColumnIndex {
         }
       }
     });
+    let regions: number[] = [];
+    this.points = new Float64Array(0);
     if (shapes.some((s) => s.kind === 'numbers')) {
       this.points = Float64Array.from([...points].sort((a, b) => a - b));
       const k = this.points.length;
-      // region 2i+1 is the point i; region 2i is the open gap below point i; region 2k is above all
-      this.regions = Array.from({ length: 2 * k + 1 }, withOpen);
+      regions = Array.from({ length: 2 * k + 1 }, withOpen);
       const at = (x: number) => this.pointIndex(x);
       shapes.forEach((s, r) => {
         if (s.kind !== 'numbers') return;
         for (const i of s.intervals) {
           const from = i.lo === -Infinity ? 0 : 2 * at(i.lo) + (i.loIncl ? 1 : 2);
           const to = i.hi === Infinity ? 2 * k : 2 * at(i.hi) + (i.hiIncl ? 1 : 0);
-          for (let g = from; g <= to; g++) setBit(this.regions[g], r);
+          for (let g = from; g <= to; g++) setBit(sets[regions[g]], r);
         }
       });
     }
+    // pack: identical sets (neighbouring regions often are) share one slot
+    const slotOf = new Map<string, number>();
+    const offsets = new Int32Array(sets.length);
+    const unique: Bits[] = [];
+    sets.forEach((bits, i) => {
+      const key = bits.join(',');
+      let slot = slotOf.get(key);
+      if (slot === undefined) {
+        slotOf.set(key, (slot = unique.length));
+        unique.push(bits);
+      }
+      offsets[i] = slot * words;
+    });
+    this.pool = new Uint32Array(unique.length * words);
+    unique.forEach((bits, slot) => this.pool.set(bits, slot * words));
+    for (const [v, b] of strings) this.strings.set(v, offsets[b]);
+    this.trueRows = offsets[trueRows];
+    this.falseRows = offsets[falseRows];
+    this.regions = Int32Array.from(regions, (b) => offsets[b]);
   }
 
   private pointIndex(x: number): number {
@@ -91,35 +123,37 @@ class ColumnIndex {
     return -1 - lo; // not found: -(insertion point) - 1
   }
 
-  /** Rows whose cell may accept the value, or null when the value defeats the index. */
-  lookup(value: unknown): Bits | null {
+  /** Offset in `pool` of the rows whose cell may accept the value, or -1 when the value defeats the index. */
+  lookup(value: unknown): number {
     switch (typeof value) {
       case 'string':
-        return this.strings.get(value) ?? this.open;
+        return this.strings.get(value) ?? 0;
       case 'boolean':
         return value ? this.trueRows : this.falseRows;
       case 'number':
         return this.numeric(value);
       case 'object': {
-        if (value === null) return this.open;
-        if (this.points.length === 0 && this.regions.length === 0) return this.open;
+        if (value === null) return 0;
+        if (this.regions.length === 0) return 0;
         const n = exactNumber(value);
         if (n !== null) return this.numeric(n);
         // a Decimal that no double represents exactly: test every cell of this column
-        return typeof (value as { toFixed?: unknown }).toFixed === 'function' ? null : this.open;
+        return typeof (value as { toFixed?: unknown }).toFixed === 'function' ? -1 : 0;
       }
       default:
-        return this.open;
+        return 0;
     }
   }
 
-  private numeric(x: number): Bits {
-    if (this.regions.length === 0) return this.open;
-    if (x !== x) return this.open;
+  private numeric(x: number): number {
+    if (this.regions.length === 0) return 0;
+    if (x !== x) return 0;
     const i = this.pointIndex(x);
     return this.regions[i >= 0 ? 2 * i + 1 : 2 * (-1 - i)];
   }
 }
+
+const NO_COLUMNS = new Int32Array(0);
 
 export class RowMatcher<C = unknown> {
   private readonly columns: (ColumnIndex | null)[];
@@ -151,7 +185,7 @@ export class RowMatcher<C = unknown> {
         if (kind === 'opaque') cols.push(c);
         if (kind === 'any') this.anyCell[r * columnCount + c] = 1;
       }
-      return Int32Array.from(cols);
+      return cols.length ? Int32Array.from(cols) : NO_COLUMNS;
     });
     this.columns = [];
     for (let c = 0; c < columnCount; c++) {
@@ -182,13 +216,14 @@ export class RowMatcher<C = unknown> {
     for (let c = 0; c < this.columnCount; c++) {
       const index = this.columns[c];
       if (index === null) continue;
-      const bits = index.lookup(values[c]);
-      if (bits === null) {
+      const offset = index.lookup(values[c]);
+      if (offset < 0) {
         fallback[c] = 1;
         fallbacks = true;
         continue;
       }
-      for (let w = 0; w < cand.length; w++) cand[w] &= bits[w];
+      const pool = index.pool;
+      for (let w = 0; w < cand.length; w++) cand[w] &= pool[offset + w];
     }
     return fallbacks;
   }
