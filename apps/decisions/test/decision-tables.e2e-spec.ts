@@ -200,4 +200,30 @@ describe('decision tables API', () => {
     const s = await api.post('/feel-autocomplete', { expression: 'string l', variables: ['age'] });
     expect(s.body.suggestions[0]).toMatchObject({ label: 'string length', kind: 'function' });
   });
+
+  it('puts computed columns and the facts their expressions read in the FEEL scope', async () => {
+    const { body } = await api.post('', {
+      name: 'computed',
+      hitPolicy: 'First',
+      inputColumns: [
+        { name: 'monthly', type: 'number', expression: 'income / 12' },
+        { name: 'age', type: 'number' },
+      ],
+      outputColumns: [{ name: 'band', type: 'string' }],
+      rows: [{ id: 'r1', inputConditions: { monthly: '> 1000' }, outputs: { band: 'high' } }],
+    });
+    for (const expression of ['income > 100', 'monthly > 100 and age < 30'])
+      expect(
+        (await api.post(`/${body.id}/feel/validate-expression`, { expression, rowContext: {} })).body,
+      ).toEqual({ valid: true, message: 'OK' });
+    const unknown = await api.post(`/${body.id}/feel/validate-expression`, {
+      expression: 'salary > 1',
+      rowContext: {},
+    });
+    expect(unknown.body.valid).toBe(false);
+    const ev = await api.post(`/${body.id}/feel`, { expression: 'monthly * 2', input: { income: 1200 } });
+    expect(ev.body).toMatchObject({ result: 200 });
+    const evaluated = await api.post(`/${body.id}/evaluate`, { input: { income: 24000 } });
+    expect(evaluated.body.outputValues).toEqual({ band: 'high' });
+  });
 });

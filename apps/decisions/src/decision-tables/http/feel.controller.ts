@@ -1,5 +1,14 @@
 import { AppError } from '@arbiter/platform';
-import { fromJs, suggest, toJs, tryCompileExpression, validate } from '@arbiter/feel';
+import {
+  builtins,
+  fromJs,
+  parse,
+  suggest,
+  toJs,
+  tryCompileExpression,
+  validate,
+  type Node,
+} from '@arbiter/feel';
 import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { DecisionTablesService } from '../application/decision-tables.service';
@@ -12,9 +21,35 @@ import { FeelAutocompleteDto, FeelEvaluateDto, FeelValidateDto } from './dto';
 export class FeelController {
   constructor(@Inject(DecisionTablesService) private readonly tables: DecisionTablesService) {}
 
+  /**
+   * What an expression of this table may use: the input column names and, for computed columns
+   * (`expression`), the names their expressions read (the facts the caller sends, e.g. `income` for
+   * a column `monthly` = `income / 12`).
+   */
   private async columns(id: string): Promise<Record<string, string>> {
     const table = await this.tables.get(id);
-    return Object.fromEntries(table.inputColumns.map((c) => [c.name, c.type ?? 'any']));
+    const scope: Record<string, string> = {};
+    for (const c of table.inputColumns) scope[c.name] = c.type ?? 'any';
+    const names = Object.keys(scope);
+    for (const c of table.inputColumns)
+      if (c.expression)
+        for (const fact of namesIn(c.expression, names)) if (!(fact in scope)) scope[fact] = 'any';
+    return scope;
+  }
+
+  /** Input facts plus the values of computed columns the caller did not give (as evaluation binds them). */
+  private async withComputed(id: string, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const table = await this.tables.get(id);
+    const computed = table.inputColumns.filter((c) => c.expression && !(c.name in input));
+    if (computed.length === 0) return input;
+    const names = table.inputColumns.map((c) => c.name);
+    const facts = fromJs(input) as Record<string, unknown>;
+    const values: Record<string, unknown> = {};
+    for (const c of computed) {
+      const r = tryCompileExpression(c.expression!, { scope: [...names, ...Object.keys(input)] });
+      if (r.ok) values[c.name] = toJs(r.value.evaluate(facts) as never);
+    }
+    return { ...input, ...values };
   }
 
   /** 200 `{ valid, message }`; the table's input columns are in scope besides `rowContext`. */
@@ -31,7 +66,7 @@ export class FeelController {
   @HttpCode(200)
   async evaluate(@Param('id') id: string, @Body() body: FeelEvaluateDto) {
     const names = Object.keys(await this.columns(id));
-    const input = body.input ?? {};
+    const input = await this.withComputed(id, body.input ?? {});
     const compiled = tryCompileExpression(body.expression, { scope: [...names, ...Object.keys(input)] });
     if (!compiled.ok)
       throw AppError.unprocessable(E.InvalidFeel, compiled.error.message, [
@@ -52,4 +87,24 @@ export class FeelController {
     const cursor = typeof body.cursor === 'number' ? body.cursor : body.expression.length;
     return { suggestions: suggest(body.expression, cursor, names).slice(0, 50) };
   }
+}
+
+/** Names an expression reads (variables; FEEL names may contain spaces, hence the scope). */
+function namesIn(expression: string, scope: string[]): string[] {
+  let ast: Node;
+  try {
+    ast = parse(expression, { scope });
+  } catch {
+    return [];
+  }
+  const found = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (typeof node !== 'object' || node === null) return;
+    const n = node as { t?: string; name?: unknown };
+    if (n.t === 'name' && typeof n.name === 'string' && !builtins.has(n.name)) found.add(n.name);
+    for (const [key, value] of Object.entries(node)) if (key !== 'name') walk(value);
+  };
+  walk(ast);
+  return [...found];
 }
