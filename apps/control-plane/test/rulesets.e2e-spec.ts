@@ -491,3 +491,18 @@ describe('rule sets with approval required (the production default)', () => {
     expect((await api.post(`${B}/rulesets/ghost/1/submit`, { detail: 'x' })).status).toBe(404);
   });
 });
+
+describe('audit key configuration', () => {
+  it('stops at startup naming RuleControlPlane:AuditPrivateKeyPemPath when the file is not a private key', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'arbiter-key-')), 'bad.pem');
+    writeFileSync(file, 'not a key');
+    await expect(
+      startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
+        overrides: { 'RuleControlPlane:AuditPrivateKeyPemPath': file },
+      }),
+    ).rejects.toThrow(/RuleControlPlane:AuditPrivateKeyPemPath/);
+  });
+});

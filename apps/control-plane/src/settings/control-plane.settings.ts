@@ -6,7 +6,8 @@ import {
   StartupRules,
 } from '@arbiter/platform';
 import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { accessSync, constants } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 /** `ConnectionStrings:*`: the database is required, the cache (NATS) optional. */
 export class ConnectionStringsSettings implements StartupRules {
@@ -50,22 +51,27 @@ export class RuleControlPlaneSettings implements StartupRules {
   auditPrivateKeyPemPath = '';
 
   assertStartupRules(environment: EnvironmentName): void {
-    if (isDevelopmentOrTesting(environment)) return;
     const key = 'RuleControlPlane:AuditPrivateKeyPemPath';
-    if (!this.auditPrivateKeyPemPath.trim()) {
-      throw new ConfigurationError(
-        `${key} is required outside Development and Testing (environment: ${environment})`,
-        [key],
-      );
+    if (this.auditPrivateKeyPemPath.trim()) {
+      // Set in any environment: it must be a readable RSA private key (checked before anything starts).
+      let type: string | undefined;
+      try {
+        type = createPrivateKey(readFileSync(this.auditPrivateKeyPemPath, 'utf8')).asymmetricKeyType;
+      } catch (error) {
+        throw new ConfigurationError(
+          `${key} points to '${this.auditPrivateKeyPemPath}', which is missing or unreadable, or not a PEM private key (${(error as Error).message})`,
+          [key],
+        );
+      }
+      if (type !== 'rsa')
+        throw new ConfigurationError(`${key} must hold an RSA private key (got ${type})`, [key]);
+      return;
     }
-    try {
-      accessSync(this.auditPrivateKeyPemPath, constants.R_OK);
-    } catch {
-      throw new ConfigurationError(
-        `${key} points to '${this.auditPrivateKeyPemPath}', which is missing or unreadable`,
-        [key],
-      );
-    }
+    if (isDevelopmentOrTesting(environment)) return;
+    throw new ConfigurationError(
+      `${key} is required outside Development and Testing (environment: ${environment})`,
+      [key],
+    );
   }
 }
 

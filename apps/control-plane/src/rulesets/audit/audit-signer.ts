@@ -1,4 +1,4 @@
-import { ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
+import { ConfigurationError, ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,14 @@ export class AuditSigner {
     this.keyId = settings.auditSignerKeyId.trim() || 'audit-key-1';
     const path = settings.auditPrivateKeyPemPath.trim();
     if (path) {
-      this.privateKey = createPrivateKey(readFileSync(path, 'utf8'));
+      try {
+        this.privateKey = createPrivateKey(readFileSync(path, 'utf8'));
+      } catch (error) {
+        throw new ConfigurationError(
+          `RuleControlPlane:AuditPrivateKeyPemPath ('${path}') is not a readable PEM private key: ${(error as Error).message}`,
+          ['RuleControlPlane:AuditPrivateKeyPemPath'],
+        );
+      }
       this.source = 'configured';
     } else if (environment === 'Development' && connections.ruleControlPlaneDb.trim() !== 'pglite://memory') {
       const file = resolve(DEVELOPMENT_AUDIT_KEY_PATH);
@@ -47,7 +54,9 @@ export class AuditSigner {
       this.source = 'generated-memory';
     }
     if (this.privateKey.asymmetricKeyType !== 'rsa')
-      throw new Error('RuleControlPlane:AuditPrivateKeyPemPath must hold an RSA private key');
+      throw new ConfigurationError('RuleControlPlane:AuditPrivateKeyPemPath must hold an RSA private key', [
+        'RuleControlPlane:AuditPrivateKeyPemPath',
+      ]);
     this.publicKey = createPublicKey(this.privateKey);
   }
 

@@ -10,7 +10,7 @@ import { AuditSigner } from '../audit/audit-signer';
 import { SignalRHub } from '../hub/signalr-hub';
 import { FileRuleStore } from '../store/file-rule-store';
 import { ActivateOptionalDto, InvalidateDto, SaveRuleSetDto, StoreImportDto, TransitionDto } from './dto';
-import { sendExport } from './rulesets.controller';
+import { nonNegative, sendExport } from './rulesets.controller';
 
 function requireDetail(body: TransitionDto | undefined, action: string): string {
   const detail = body?.detail?.trim();
@@ -98,15 +98,9 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
 
   @Get('rulesets/:workflow/versions')
   @RequirePolicy(Policies.Viewer)
-  versions(
-    @Param('workflow') workflow: string,
-    @Query('limit') limit?: string,
-    @Query('offset') offset?: string,
-  ) {
-    const l = limit ? parseVersion(limit, 'limit') : 50;
-    const o = offset && /^\d+$/.test(offset) ? Number(offset) : 0;
-    if (l > 500) throw AppError.validation([{ field: 'limit', message: 'limit must not exceed 500' }]);
-    return this.service.versions(workflow, l, o);
+  versions(@Param('workflow') workflow: string, @Query() query: Record<string, string>) {
+    const limit = nonNegative(query.limit, 'limit', 50, 500) || 50;
+    return this.service.versions(workflow, limit, nonNegative(query.offset, 'offset', 0));
   }
 
   @Get('rulesets/:workflow/export')

@@ -36,7 +36,7 @@ function optionalVersion(raw: unknown): number | undefined {
   return raw === undefined || raw === null || raw === '' ? undefined : parseVersion(raw);
 }
 
-function nonNegative(raw: unknown, name: string, fallback: number, max?: number): number {
+export function nonNegative(raw: unknown, name: string, fallback: number, max?: number): number {
   if (raw === undefined || raw === '') return fallback;
   const text = String(raw);
   if (!/^\d{1,9}$/.test(text))
