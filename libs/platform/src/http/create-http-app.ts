@@ -3,11 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
-import { AllExceptionsFilter } from '../errors/all-exceptions.filter';
+import { RequestContextMiddleware } from '../context/request-context.middleware';
+import { AllExceptionsFilter, toProblem } from '../errors/all-exceptions.filter';
 import { EnvelopeSelector } from '../errors/error-envelope';
 import { createValidationPipe } from '../errors/validation';
 import { EventBus } from '../events/event-bus';
 import { EventBusTransport } from '../events/event-bus.transport';
+import { REQUEST_CONTEXT_HOOK } from './platform-http.module';
 
 export interface HttpAppOptions {
   title: string;
@@ -36,6 +38,25 @@ export async function createHttpApp(
     disableRequestLogging: true,
   });
   const fastify = adapter.getInstance();
+  // First step of every request: the request context (correlation id, tenant, header actor) as a Fastify
+  // hook, so body parsing, guards, pipes and handlers all run inside it. (Applied as Nest middleware it went
+  // through middie's per-request path matching: ≈ 30 µs of CPU a request more on the decisions benchmark.)
+  const requestContext = new RequestContextMiddleware();
+  (fastify as unknown as Record<symbol, unknown>)[REQUEST_CONTEXT_HOOK] = true; // PlatformHttpModule then adds no middleware
+  fastify.addHook('onRequest', (request: any, reply: any, done: () => void) => {
+    try {
+      requestContext.use(request.raw, reply.raw, done);
+    } catch (error) {
+      // a refused request (malformed x-tenant-id): the family's envelope, as the exception filter writes it
+      const traceId = String(reply.raw.getHeader('x-correlation-id') ?? randomUUID());
+      const problem = toProblem(error, traceId);
+      reply
+        .code(problem.status)
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('x-correlation-id', traceId)
+        .send(options.envelope(String(request.url ?? '/').split('?')[0])(problem));
+    }
+  });
   // JSON APIs: a text/plain body is an unsupported media type, not a string to validate.
   fastify.removeContentTypeParser('text/plain');
   await options.configureFastify?.(fastify);
