@@ -79,6 +79,12 @@ export class AuthGuard implements CanActivate {
     RequestContext.setUser(user);
     req.user = user;
     if (isPublic) return true;
+    if (this.options.requireTenantClaim && !user.tenantId) {
+      throw AppError.forbidden(
+        'This service requires a tenant_id claim on authenticated requests',
+        'TENANT_CLAIM_REQUIRED',
+      );
+    }
 
     const pipelineRequest = { method: req.method, path, tenantId: RequestContext.tenantId(), user };
     // 2. License check, 3. quota (no-op hooks until the license and quota issues provide them).

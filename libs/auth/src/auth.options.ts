@@ -36,6 +36,12 @@ export interface AuthOptions {
   apiKeys?: ApiKeyEntry[];
   /** External policy decision point; the local role/permission check otherwise. */
   decisionPoint?: PermissionDecisionPoint;
+  /**
+   * `MultiTenantConfigs:RequireTenantClaimForAuthenticatedUser`: an authenticated caller whose
+   * credentials carry no `tenant_id` is refused (403 `TENANT_CLAIM_REQUIRED`) instead of falling back
+   * to the `x-tenant-id` header.
+   */
+  requireTenantClaim?: boolean;
   /** Paths (exact, or prefix when ending in `/`) that never need credentials. Health and docs are always public. */
   publicPaths?: string[];
 }

@@ -4,7 +4,12 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { createCrudController } from '../crud/crud.controller';
 import { CrudService } from '../crud/crud.service';
 import { createSecretProvider, SecretProvider } from '../secrets/secret-provider';
-import { IdentityAuthSettings, TokenSettings, VaultSettings } from '../settings/identity.settings';
+import {
+  IdentityAuthSettings,
+  IdentityHostSettings,
+  TokenSettings,
+  VaultSettings,
+} from '../settings/identity.settings';
 import { createAuthController, JwksController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { ROLE_DEFINITION, userDefinition } from './entities';
@@ -44,12 +49,20 @@ export class IdentityAuthModule {
       imports: [
         IdentityKeysModule,
         AuthModule.forRoot({
-          inject: [KeyStore, RevocationStore, TokenSettings, IdentityAuthSettings, ENVIRONMENT],
+          inject: [
+            KeyStore,
+            RevocationStore,
+            TokenSettings,
+            IdentityAuthSettings,
+            IdentityHostSettings,
+            ENVIRONMENT,
+          ],
           useFactory: (
             keys: KeyStore,
             revocations: RevocationStore,
             tokens: TokenSettings,
             auth: IdentityAuthSettings,
+            host: IdentityHostSettings,
             environment: EnvironmentName,
           ) => ({
             service: 'identity',
@@ -65,6 +78,7 @@ export class IdentityAuthModule {
             revocationSourceLabel: 'auth_revoked_tokens',
             cookieName: tokens.enableCookieAuth ? tokens.cookieName : undefined,
             publicPaths: ['/api/v1/info'],
+            requireTenantClaim: host.multiTenantEnabled && host.requireTenantClaim,
           }),
         }),
       ],
