@@ -140,7 +140,7 @@ describe('rule sets with approval off (RuleControlPlane:RequireApproval=false)',
     expect(bad.body.code).toBe('INVALID_RULESET');
     expect(bad.body.details).toEqual(
       expect.arrayContaining([
-        { field: 'rules[0].condition', message: expect.stringContaining("unclosed '('") },
+        { field: 'rules[0].condition', message: expect.stringMatching(/FEEL syntax error at line 1/) },
         { field: 'rules[1].id', message: expect.stringContaining("duplicate rule id 'a'") },
         { field: 'rules[1].name', message: expect.any(String) },
       ]),
@@ -191,8 +191,8 @@ describe('rule sets with approval off (RuleControlPlane:RequireApproval=false)',
     ]);
     const spec = await api.post(`${A}/loan/validate`, { ...rulesDoc(1), decisionTables: [] });
     expect(spec.body).toMatchObject({ valid: true, shape: 'rules' });
+    // The rules form speaks FEEL by default; C#-style lambdas only with expressionLanguage 'lambda'.
     const feel = await api.post(`${A}/loan/validate`, {
-      expressionLanguage: 'feel',
       rules: [{ id: 'a', name: 'A', condition: 'age >' }],
     });
     expect(feel.body.errors[0]).toMatchObject({

@@ -114,7 +114,8 @@ function validateRulesForm(doc: Record<string, unknown>, problems: Problem[]): v
     return;
   }
   if (doc.rules.length === 0) problems.push({ path: 'rules', message: 'must contain at least one rule' });
-  const feel = doc.expressionLanguage === 'feel';
+  // The spec's rules form speaks FEEL; C#-style lambdas only when the document says so.
+  const feel = doc.expressionLanguage !== 'lambda';
   if (doc.expressionLanguage !== undefined && !['feel', 'lambda'].includes(doc.expressionLanguage as string))
     problems.push({ path: 'expressionLanguage', message: "must be 'feel' or 'lambda'" });
   const ids = new Map<string, number>();
