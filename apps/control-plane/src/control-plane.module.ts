@@ -1,14 +1,17 @@
-import {
-  ConfigurationModule,
-  DatabaseModule,
-  EventBusModule,
-  HealthModule,
-  PlatformHttpModule,
-  ServiceContext,
-} from '@arbiter/platform';
+import { ServiceContext, ServiceFoundationModule } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ControlPlaneAuthModule } from './auth/control-plane-auth.module';
+import { CanaryModule } from './canary/canary.module';
+import { CatalogModule } from './catalog/catalog.module';
+import { ExecutionAuditModule } from './execution-audit/execution-audit.module';
+import { ExecutionModule } from './execution/execution.module';
+import { QuotasModule } from './quotas/quotas.module';
+import { ToolsModule } from './tools/tools.module';
 import { CONTROL_PLANE_MIGRATIONS } from './database/migrations';
+import { CANARY_ENTITIES } from './canary/entities';
+import { CATALOG_ENTITIES } from './catalog/entities';
+import { EXECUTION_AUDIT_ENTITIES } from './execution-audit/entities';
+import { QUOTA_ENTITIES } from './quotas/entities';
 import { RULE_SET_ENTITIES } from './rulesets/persistence/entities';
 import { RuleSetsModule } from './rulesets/rulesets.module';
 import { RuntimeInfoController } from './runtime-info/runtime-info.controller';
@@ -20,21 +23,30 @@ export class ControlPlaneModule {
     return {
       module: ControlPlaneModule,
       imports: [
-        ConfigurationModule.forRoot({
-          configuration: context.configuration,
-          environment: context.environment,
+        ServiceFoundationModule.register({
+          name: 'control-plane',
+          context,
           settings: CONTROL_PLANE_SETTINGS,
+          database: {
+            connectionStringKey: 'ConnectionStrings:RuleControlPlaneDb',
+            entities: [
+              ...RULE_SET_ENTITIES,
+              ...EXECUTION_AUDIT_ENTITIES,
+              ...CANARY_ENTITIES,
+              ...QUOTA_ENTITIES,
+              ...CATALOG_ENTITIES,
+            ],
+            migrations: CONTROL_PLANE_MIGRATIONS,
+          },
         }),
-        DatabaseModule.forRoot({
-          connectionStringKey: 'ConnectionStrings:RuleControlPlaneDb',
-          entities: [...RULE_SET_ENTITIES],
-          migrations: CONTROL_PLANE_MIGRATIONS,
-        }),
-        EventBusModule.forRoot({ source: '/arbiter/control-plane', shared: context.sharedBus }),
-        HealthModule.forRoot({ service: 'control-plane' }),
-        PlatformHttpModule,
         ControlPlaneAuthModule,
         RuleSetsModule,
+        ExecutionAuditModule,
+        CanaryModule,
+        QuotasModule,
+        CatalogModule,
+        ExecutionModule,
+        ToolsModule,
       ],
       controllers: [RuntimeInfoController],
     };

@@ -1,11 +1,4 @@
-import {
-  ConfigurationModule,
-  DatabaseModule,
-  EventBusModule,
-  HealthModule,
-  PlatformHttpModule,
-  ServiceContext,
-} from '@arbiter/platform';
+import { ServiceContext, ServiceFoundationModule } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
 import { DecisionsAuthModule } from './auth/decisions-auth.module';
 import { DECISIONS_MIGRATIONS } from './database/migrations';
@@ -19,19 +12,16 @@ export class DecisionsModule {
     return {
       module: DecisionsModule,
       imports: [
-        ConfigurationModule.forRoot({
-          configuration: context.configuration,
-          environment: context.environment,
+        ServiceFoundationModule.register({
+          name: 'decisions',
+          context,
           settings: DECISIONS_SETTINGS,
+          database: {
+            connectionStringKey: 'ConnectionStrings:DecisionTablesDb',
+            entities: [...DECISION_TABLE_ENTITIES],
+            migrations: DECISIONS_MIGRATIONS,
+          },
         }),
-        DatabaseModule.forRoot({
-          connectionStringKey: 'ConnectionStrings:DecisionTablesDb',
-          entities: [...DECISION_TABLE_ENTITIES],
-          migrations: DECISIONS_MIGRATIONS,
-        }),
-        EventBusModule.forRoot({ source: '/arbiter/decisions', shared: context.sharedBus }),
-        HealthModule.forRoot({ service: 'decisions' }),
-        PlatformHttpModule,
         DecisionsAuthModule,
         DecisionTablesModule,
       ],

@@ -181,6 +181,20 @@ describe('decision tables API', () => {
     expect(g.body.code).toBe('FORBIDDEN');
   });
 
+  it('reads a table by its name (latest or a version), as flow nodes reference it; 404 otherwise', async () => {
+    const { body } = await api.post('', sampleTable('named table'));
+    await api.put(`/${body.id}`, { ...sampleTable('named table'), description: 'second' });
+    const latest = await api.get(`/by-name/${encodeURIComponent('named table')}`);
+    expect(latest.status).toBe(200);
+    expect(latest.body).toMatchObject({ id: body.id, name: 'named table', version: 2 });
+    const first = await api.get(`/by-name/${encodeURIComponent('named table')}?version=1`);
+    expect(first.body).toMatchObject({ id: body.id, version: 1 });
+    expect((await api.get('/by-name/nope')).body.code).toBe('TABLE_NOT_FOUND');
+    expect(
+      (await client(sut.url, 'tenant-b').get(`/by-name/${encodeURIComponent('named table')}`)).status,
+    ).toBe(404);
+  });
+
   it('answers the FEEL helpers', async () => {
     const { body } = await api.post('', sampleTable('feel'));
     const ok = await api.post(`/${body.id}/feel/validate-expression`, {

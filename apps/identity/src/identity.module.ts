@@ -1,11 +1,4 @@
-import {
-  ConfigurationModule,
-  DatabaseModule,
-  EventBusModule,
-  HealthModule,
-  PlatformHttpModule,
-  ServiceContext,
-} from '@arbiter/platform';
+import { ServiceContext, ServiceFoundationModule } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
 import { IdentityAuthModule } from './auth/identity-auth.module';
 import { IDENTITY_MIGRATIONS } from './database/migrations';
@@ -17,19 +10,16 @@ export class IdentityModule {
     return {
       module: IdentityModule,
       imports: [
-        ConfigurationModule.forRoot({
-          configuration: context.configuration,
-          environment: context.environment,
+        ServiceFoundationModule.register({
+          name: 'identity',
+          context,
           settings: IDENTITY_SETTINGS,
+          database: {
+            connectionStringKey: 'ConnectionStrings:LicenseDb',
+            entities: [],
+            migrations: IDENTITY_MIGRATIONS,
+          },
         }),
-        DatabaseModule.forRoot({
-          connectionStringKey: 'ConnectionStrings:LicenseDb',
-          entities: [],
-          migrations: IDENTITY_MIGRATIONS,
-        }),
-        EventBusModule.forRoot({ source: '/arbiter/identity', shared: context.sharedBus }),
-        HealthModule.forRoot({ service: 'identity' }),
-        PlatformHttpModule,
         IdentityAuthModule.register(context.configuration.get('ApiVersioning:DefaultApiVersion') ?? '1'),
       ],
     };

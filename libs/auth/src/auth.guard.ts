@@ -42,12 +42,27 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 /**
  * The request pipeline after tenant resolution (the platform's middleware), in the spec's order:
  * authentication (cookie, then `Authorization: Bearer`, or an API key) → license check → quota →
- * permission validation → endpoint. One guard runs the steps in order so the order cannot drift.
+ * permission validation → endpoint. One pipeline runs the steps in order so the order cannot drift: the global
+ * guard calls it for Nest routes, and a Fastify-native hot route calls it directly.
  */
+/** What a route requires: its metadata as the guard reads it, or given by a hot route. */
+export interface RouteRequirements {
+  isPublic?: boolean;
+  permissions?: PermissionRequirement[];
+  policies?: PolicyName[];
+}
+
+/** The raw request as the pipeline needs it (Fastify's or Node's). */
+export interface PipelineHttpRequest {
+  method: string;
+  url?: string;
+  headers: Record<string, unknown>;
+  user?: AuthenticatedUser;
+}
+
 @Injectable()
-export class AuthGuard implements CanActivate {
+export class AuthPipeline {
   constructor(
-    private readonly reflector: Reflector,
     @Inject(AUTH_OPTIONS) private readonly options: AuthOptions,
     @Inject(LicenseCheck) private readonly license: LicenseCheck,
     @Inject(QuotaCheck) private readonly quota: QuotaCheck,
@@ -56,14 +71,15 @@ export class AuthGuard implements CanActivate {
     @Optional() @Inject(PermissionDecisionPoint) private readonly pdp: PermissionDecisionPoint | null,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() !== 'http') return true;
-    if (!this.options.enabled) return true;
-    const req = context.switchToHttp().getRequest();
+  get enabled(): boolean {
+    return this.options.enabled;
+  }
+
+  /** Runs authentication → license → quota → permissions for one request; throws the 401/403. */
+  async authorize(req: PipelineHttpRequest, requirements: RouteRequirements = {}): Promise<void> {
+    if (!this.options.enabled) return;
     const path = String(req.url ?? '/').split('?')[0];
-    const targets = [context.getHandler(), context.getClass()];
-    const isPublic =
-      this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true || this.isPublicPath(path);
+    const isPublic = requirements.isPublic === true || this.isPublicPath(path);
 
     // 1. Authentication. On public routes bad credentials are ignored (refresh-token gets an expired one).
     let user: AuthenticatedUser | undefined;
@@ -73,12 +89,12 @@ export class AuthGuard implements CanActivate {
       if (!isPublic) throw error;
     }
     if (!user) {
-      if (isPublic) return true;
+      if (isPublic) return;
       throw unauthorized('Missing credentials', AuthErrorCodes.MissingCredentials);
     }
     RequestContext.setUser(user);
     req.user = user;
-    if (isPublic) return true;
+    if (isPublic) return;
     if (this.options.requireTenantClaim && !user.tenantId) {
       throw AppError.forbidden(
         'This service requires a tenant_id claim on authenticated requests',
@@ -87,20 +103,14 @@ export class AuthGuard implements CanActivate {
     }
 
     const pipelineRequest = { method: req.method, path, tenantId: RequestContext.tenantId(), user };
-    // 2. License check, 3. quota (no-op hooks until the license and quota issues provide them).
+    // 2. License check, 3. quota (hooks the services bind).
     await this.license.check(pipelineRequest);
     await this.quota.check(pipelineRequest);
 
     // 4. Permission validation.
-    const permissions = [
-      ...((Reflect.getMetadata(PERMISSIONS_KEY, context.getClass()) as PermissionRequirement[]) ?? []),
-      ...((Reflect.getMetadata(PERMISSIONS_KEY, context.getHandler()) as PermissionRequirement[]) ?? []),
-    ];
-    const policies = [
-      ...((Reflect.getMetadata(POLICIES_KEY, context.getClass()) as PolicyName[]) ?? []),
-      ...((Reflect.getMetadata(POLICIES_KEY, context.getHandler()) as PolicyName[]) ?? []),
-    ];
-    if (permissions.length === 0 && policies.length === 0) return true;
+    const permissions = requirements.permissions ?? [];
+    const policies = requirements.policies ?? [];
+    if (permissions.length === 0 && policies.length === 0) return;
     const allowed = this.pdp
       ? await this.pdp.decide({
           user,
@@ -118,7 +128,6 @@ export class AuthGuard implements CanActivate {
       ];
       throw AppError.forbidden(`Missing permission: ${needed.join(', ')}`);
     }
-    return true;
   }
 
   private isPublicPath(path: string): boolean {
@@ -162,5 +171,32 @@ export class AuthGuard implements CanActivate {
     if (!this.verifier) throw unauthorized('Bearer tokens are not accepted by this service');
     const claims = await this.verifier.verify(credentials.value);
     return userFromClaims(claims);
+  }
+}
+
+/** The global guard: reads the route's metadata and runs the pipeline. */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(AuthPipeline) private readonly pipeline: AuthPipeline,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    if (!this.pipeline.enabled) return true;
+    const targets = [context.getHandler(), context.getClass()];
+    await this.pipeline.authorize(context.switchToHttp().getRequest(), {
+      isPublic: this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true,
+      permissions: [
+        ...((Reflect.getMetadata(PERMISSIONS_KEY, context.getClass()) as PermissionRequirement[]) ?? []),
+        ...((Reflect.getMetadata(PERMISSIONS_KEY, context.getHandler()) as PermissionRequirement[]) ?? []),
+      ],
+      policies: [
+        ...((Reflect.getMetadata(POLICIES_KEY, context.getClass()) as PolicyName[]) ?? []),
+        ...((Reflect.getMetadata(POLICIES_KEY, context.getHandler()) as PolicyName[]) ?? []),
+      ],
+    });
+    return true;
   }
 }

@@ -15,7 +15,7 @@ import { Subjects } from '@arbiter/contracts';
 import { EventBus, EventSubscription, isDevelopmentOrTesting } from '@arbiter/platform';
 import { ApiKeyAuthenticator } from './api-keys';
 import { AUTH_OPTIONS, AuthOptions } from './auth.options';
-import { AuthGuard } from './auth.guard';
+import { AuthGuard, AuthPipeline } from './auth.guard';
 import { LicenseCheck, NoLicenseCheck, NoQuotaCheck, QuotaCheck } from './hooks';
 import { PermissionDecisionPoint } from './policy-decision-point';
 import { RevocationList } from './revocation-list';
@@ -122,9 +122,18 @@ export class AuthModule {
         { provide: LicenseCheck, useClass: options.licenseCheck ?? NoLicenseCheck },
         { provide: QuotaCheck, useClass: options.quotaCheck ?? NoQuotaCheck },
         RevocationSync,
+        AuthPipeline,
         { provide: APP_GUARD, useClass: AuthGuard },
       ],
-      exports: [AUTH_OPTIONS, RevocationList, TokenVerifier, ApiKeyAuthenticator, LicenseCheck, QuotaCheck],
+      exports: [
+        AUTH_OPTIONS,
+        AuthPipeline,
+        RevocationList,
+        TokenVerifier,
+        ApiKeyAuthenticator,
+        LicenseCheck,
+        QuotaCheck,
+      ],
     };
   }
 }

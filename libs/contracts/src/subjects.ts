@@ -8,6 +8,7 @@ export const Subjects = {
   DecisionTableChanged: 'arbiter.decision-table.changed',
   TokenRevoked: 'arbiter.auth.token-revoked',
   LicenseRevoked: 'arbiter.license.revoked',
+  QuotaChanged: 'arbiter.quota.changed',
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
@@ -54,10 +55,18 @@ export interface LicenseRevokedEvent {
   revokedAt: string;
 }
 
+/** A tenant's quota tier or limits changed: every control-plane replica reloads them. */
+export interface QuotaChangedEvent {
+  tenantId: string;
+  tier: string;
+  occurredAt: string;
+}
+
 export interface EventPayloads {
   'arbiter.ruleset.changed': RuleSetChangedEvent;
   'arbiter.canary.changed': CanaryChangedEvent;
   'arbiter.decision-table.changed': DecisionTableChangedEvent;
   'arbiter.auth.token-revoked': TokenRevokedEvent;
   'arbiter.license.revoked': LicenseRevokedEvent;
+  'arbiter.quota.changed': QuotaChangedEvent;
 }

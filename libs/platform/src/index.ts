@@ -9,3 +9,4 @@ export * from './telemetry';
 export * from './http';
 export * from './pagination';
 export * from './testing';
+export * from './tool-protocol';

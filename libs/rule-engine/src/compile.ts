@@ -118,11 +118,12 @@ export class CompiledDecisionTable {
 
   /** Reads, checks and converts the inputs into the reused value slots. */
   private bind(input: Input): void {
+    let feelInput: Input | undefined; // the input as FEEL values, converted once for every computed column
     for (let c = 0; c < this.names.length; c++) {
       const expr = this.expressions[c];
       let raw: unknown;
       if (expr !== null) {
-        const v = expr.evaluate(fromJs(input) as Input);
+        const v = expr.evaluate((feelInput ??= fromJs(input) as Input));
         this.values[c] = v;
         if (v === null && this.required[c])
           throw new EvaluationError(

@@ -1,6 +1,9 @@
 /**
- * @arbiter/rule-engine — decision-table compiler (index + hit policies) and table analysis.
- * Pure TypeScript on top of @arbiter/feel: no Nest, no I/O.
+ * @arbiter/rule-engine — decision-table compiler (index + hit policies), table analysis, and the rule
+ * set evaluators (rules form and legacy workflows, code-based rules from the rule library, flow graphs
+ * with the JavaScript sandbox and Liquid templates), plus the shadow diff.
+ * Pure TypeScript on top of @arbiter/feel: no Nest, no I/O of its own (ports bring stored tables,
+ * sub flows and connectors in).
  */
 export * from './types';
 export * from './errors';
@@ -13,3 +16,10 @@ export * from './definition';
 export * from './compile';
 export * from './analysis';
 export * from './validate';
+export * from './rulesets/types';
+export * from './rulesets';
+export * from './library';
+export * from './templates';
+export * from './sandbox';
+export * from './flow-graph';
+export * from './rulesets/compile-ruleset';

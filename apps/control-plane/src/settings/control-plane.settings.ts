@@ -8,6 +8,9 @@ import {
 import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { CATALOG_SETTINGS } from '../catalog/catalog.settings';
+import { EXECUTION_AUDIT_SETTINGS } from '../execution-audit/execution-audit.settings';
+import { QUOTA_SETTINGS } from '../quotas/quotas.settings';
 
 /** `ConnectionStrings:*`: the database is required, the cache (NATS) optional. */
 export class ConnectionStringsSettings implements StartupRules {
@@ -216,6 +219,52 @@ export class ExecutionRouterSettings {
   @IsArray()
   @IsIn(['OutputFacts', 'ExecutionTime'], { each: true })
   comparisonStrategies: string[] = ['OutputFacts'];
+
+  /** Ours: share of Hybrid traffic that runs the rules (the rest takes the traditional path). */
+  @ConfigKey('RuleEngineOptions:ExecutionRouter:HybridRulesPercentage', 'number')
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  hybridRulesPercentage = 50;
+
+  /** Ours: output fields whose absence in the candidate makes a shadow difference `high`. */
+  @ConfigKey('RuleEngineOptions:ExecutionRouter:CriticalFields')
+  @IsArray()
+  @IsString({ each: true })
+  criticalFields: string[] = [];
+}
+
+/** Ours: `RuleEngineOptions:*` beyond the router — how rule sets are compiled and run. */
+export class RuleEngineSettings {
+  /** Base URL of the decisions service, for flow nodes that reference a stored table (`tableRef`). */
+  @ConfigKey('RuleEngineOptions:DecisionTablesUrl')
+  @IsString()
+  decisionTablesUrl = 'http://127.0.0.1:3001';
+
+  /** Compiled rule set versions kept in memory (LRU, per tenant and version). */
+  @ConfigKey('RuleEngineOptions:CompiledCacheCapacity', 'number')
+  @IsInt()
+  @Min(1)
+  compiledCacheCapacity = 1000;
+
+  /** Time limit of one execution (milliseconds). */
+  @ConfigKey('RuleEngineOptions:ExecutionTimeoutMs', 'number')
+  @IsInt()
+  @Min(1)
+  @Max(60_000)
+  executionTimeoutMs = 5000;
+
+  /** Time limit of a dry-run (milliseconds); the spec caps it at 10 seconds. */
+  @ConfigKey('RuleEngineOptions:DryRunTimeoutMs', 'number')
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  dryRunTimeoutMs = 10_000;
+
+  /** Connector name → URL: a connector node POSTs `{ connector, operation, input }` there and merges the JSON answer. */
+  @ConfigKey('RuleEngineOptions:Connectors', 'dictionary')
+  @IsOptional()
+  connectors?: Record<string, string>;
 }
 
 export const CONTROL_PLANE_SETTINGS = [
@@ -225,4 +274,8 @@ export const CONTROL_PLANE_SETTINGS = [
   RuntimeInfoSettings,
   RuleStoreSettings,
   ExecutionRouterSettings,
+  RuleEngineSettings,
+  ...EXECUTION_AUDIT_SETTINGS,
+  ...QUOTA_SETTINGS,
+  ...CATALOG_SETTINGS,
 ];

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { DecisionTablesSettings } from '../settings/decision-tables.settings';
 import { DecisionTablesService } from './application/decision-tables.service';
 import { DecisionTablesController } from './http/decision-tables.controller';
+import { EvaluateHotRoute } from './http/evaluate.route';
 import { FeelController } from './http/feel.controller';
 import { ImportExportController } from './http/import-export.controller';
 import { McpController } from './mcp/mcp.controller';
@@ -22,6 +23,7 @@ import {
     },
     { provide: DecisionTableRepository, useClass: TypeOrmDecisionTableRepository },
     DecisionTablesService,
+    EvaluateHotRoute,
   ],
   exports: [DecisionTablesService],
 })

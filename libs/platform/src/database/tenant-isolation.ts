@@ -1,4 +1,4 @@
-import type { QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export const DEFAULT_APPLICATION_ROLE = 'arbiter_app';
 
@@ -57,4 +57,26 @@ export async function grantTableAccess(runner: QueryRunner, table: string, role:
   assertIdentifier(table, 'table name');
   await runner.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${table} TO ${role}`);
   await runner.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
+}
+
+/**
+ * The first migration of every service: the application role that units of work `SET ROLE` to.
+ * `timestamp` keeps TypeORM's per-service ordering (the class is named `ApplicationRole<timestamp>`).
+ */
+export function applicationRoleMigration(
+  timestamp: number,
+  role: () => string,
+): new () => MigrationInterface {
+  const name = `ApplicationRole${timestamp}`;
+  const migration = class implements MigrationInterface {
+    name = name;
+    async up(runner: QueryRunner): Promise<void> {
+      await ensureApplicationRole(runner, role());
+    }
+    async down(): Promise<void> {
+      // Roles are cluster-wide and may be shared with other services: never dropped here.
+    }
+  };
+  Object.defineProperty(migration, 'name', { value: name });
+  return migration;
 }

@@ -1,15 +1,4 @@
-import { ensureApplicationRole, migrationApplicationRole } from '@arbiter/platform';
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { applicationRoleMigration, migrationApplicationRole } from '@arbiter/platform';
 
 /** The non-superuser, non-owner role every unit of work runs as (row-level security applies to it). */
-export class ApplicationRole1732060000000 implements MigrationInterface {
-  name = 'ApplicationRole1732060000000';
-
-  async up(runner: QueryRunner): Promise<void> {
-    await ensureApplicationRole(runner, migrationApplicationRole());
-  }
-
-  async down(): Promise<void> {
-    // Roles are cluster-wide and may be shared with other services: never dropped here.
-  }
-}
+export const ApplicationRole1732060000000 = applicationRoleMigration(1732060000000, migrationApplicationRole);

@@ -1,5 +1,16 @@
 import { ApplicationRole1732060000000 } from './1732060000000-application-role';
 import { RuleSets1732060000100 } from './1732060000100-rule-sets';
+import { Canary1732060000200 } from './1732060000200-canary';
+import { Quotas1732060000300 } from './1732060000300-quotas';
+import { ExecutionAudit1732060000400 } from './1732060000400-execution-audit';
+import { UiCatalog1732060000500 } from './1732060000500-ui-catalog';
 
 /** Every migration of the control plane, in order. */
-export const CONTROL_PLANE_MIGRATIONS = [ApplicationRole1732060000000, RuleSets1732060000100];
+export const CONTROL_PLANE_MIGRATIONS = [
+  ApplicationRole1732060000000,
+  RuleSets1732060000100,
+  Canary1732060000200,
+  Quotas1732060000300,
+  ExecutionAudit1732060000400,
+  UiCatalog1732060000500,
+];

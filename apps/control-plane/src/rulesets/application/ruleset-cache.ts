@@ -15,6 +15,9 @@ export interface CachedRuleSet {
   loadedAt: number;
 }
 
+/** Revision of a remembered absence (no rule set for the workflow). */
+const ABSENT = 0;
+
 /** Safety-net poll of the revisions, for a change message that was lost. */
 export const REVISION_POLL_MS = 15_000;
 
@@ -62,7 +65,7 @@ export class RuleSetCache implements OnModuleInit, OnApplicationShutdown {
     const cached = this.settings.enableRuntimeCache ? this.entries.get(key) : undefined;
     if (cached) {
       this.metrics.hit(tenantId);
-      return cached;
+      return cached.revision === ABSENT ? null : cached;
     }
     this.metrics.miss(tenantId);
     const loaded = await this.uow.run(
@@ -86,9 +89,22 @@ export class RuleSetCache implements OnModuleInit, OnApplicationShutdown {
       },
       { tenantId },
     );
-    if (loaded && this.settings.enableRuntimeCache && (this.seen.get(key) ?? 0) <= loaded.revision) {
+    if (!this.settings.enableRuntimeCache) return loaded;
+    if (loaded && (this.seen.get(key) ?? 0) <= loaded.revision) {
       this.entries.set(key, loaded);
       this.seen.set(key, loaded.revision);
+    } else if (!loaded && !this.seen.has(key)) {
+      // A workflow the tenant does not have is remembered too (executions fall back to the shared
+      // `default` tenant's rule set): the first change event for it (revision ≥ 1) or the poll evicts it.
+      this.entries.set(key, {
+        tenantId,
+        workflowName,
+        revision: ABSENT,
+        activeVersion: null,
+        document: null,
+        shape: null,
+        loadedAt: Date.now(),
+      });
     }
     return loaded;
   }

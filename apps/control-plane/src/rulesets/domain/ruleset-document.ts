@@ -1,4 +1,4 @@
-import { validateDecisionTable } from '@arbiter/rule-engine';
+import { parseLambda, validateDecisionTable } from '@arbiter/rule-engine';
 import { canonicalJson } from './canonical-json';
 import { checkFeel, FlowGraph, validateFlowGraph } from './flow-contract';
 import { Problem } from './problems';
@@ -52,34 +52,70 @@ export interface ValidationOutcome {
   warnings: Problem[];
 }
 
-/** Delimiters of a C#-style or FEEL condition must balance; quotes must close. */
-function checkBalanced(path: string, source: string, problems: Problem[]): void {
-  const pairs: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
-  const stack: { ch: string; at: number }[] = [];
-  let quote: string | null = null;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i];
-    if (quote) {
-      if (ch === '\\') i++;
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '(' || ch === '[' || ch === '{') stack.push({ ch, at: i });
-    else if (pairs[ch]) {
-      const top = stack.pop();
-      if (!top || top.ch !== pairs[ch]) {
-        problems.push({ path, message: `unbalanced '${ch}' at column ${i + 1}` });
-        return;
-      }
+/**
+ * A C#-style lambda (RulesEngine `Expression`, rules form with `expressionLanguage: 'lambda'`) must parse
+ * with the engine's own lambda parser: an unsupported construct, unknown method or syntax error is a
+ * problem naming it and its column (`unsupported construct 'new' at column 5`).
+ */
+function checkLambda(path: string, source: string, problems: Problem[]): void {
+  const parsed = parseLambda(source);
+  if (!parsed.ok) problems.push({ path, message: parsed.error.message });
+}
+
+/** Output values that are strings starting with `=` are expressions in the document's language. */
+function checkOutputExpressions(
+  path: string,
+  output: Record<string, unknown>,
+  feel: boolean,
+  problems: Problem[],
+): void {
+  for (const [key, value] of Object.entries(output)) {
+    if (typeof value !== 'string' || !value.startsWith('=')) continue;
+    if (feel) checkFeel(`${path}.${key}`, value.slice(1), problems);
+    else checkLambda(`${path}.${key}`, value.slice(1), problems);
+  }
+}
+
+/** Name/Expression parameter lists (GlobalParams, LocalParams): every expression a lambda. */
+function validateLambdaParams(value: unknown, path: string, problems: Problem[]): void {
+  if (value === undefined || value === null) return;
+  if (!Array.isArray(value)) {
+    problems.push({ path, message: 'must be an array' });
+    return;
+  }
+  value.forEach((p, i) => {
+    if (!isObject(p) || !nonEmptyString(p.Name))
+      problems.push({ path: `${path}[${i}].Name`, message: 'required' });
+    else if (!nonEmptyString(p.Expression))
+      problems.push({ path: `${path}[${i}].Expression`, message: 'required' });
+    else checkLambda(`${path}[${i}].Expression`, p.Expression, problems);
+  });
+}
+
+/** `Actions.OnSuccess` / `Actions.OnFailure`: only `OutputExpression` with a lambda `Context.Expression`. */
+function validateLegacyActions(value: unknown, path: string, problems: Problem[]): void {
+  if (value === undefined || value === null) return;
+  if (!isObject(value)) {
+    problems.push({ path, message: 'must be an object { OnSuccess?, OnFailure? }' });
+    return;
+  }
+  for (const when of ['OnSuccess', 'OnFailure']) {
+    const action = value[when];
+    const at = `${path}.${when}`;
+    if (action === undefined || action === null) continue;
+    if (!isObject(action)) problems.push({ path: at, message: 'must be an object { Name, Context }' });
+    else if (action.Name !== 'OutputExpression')
+      problems.push({
+        path: `${at}.Name`,
+        message: `unsupported action '${String(action.Name)}' (only 'OutputExpression')`,
+      });
+    else {
+      const expression = isObject(action.Context) ? action.Context.Expression : undefined;
+      if (!nonEmptyString(expression))
+        problems.push({ path: `${at}.Context.Expression`, message: 'required (non-empty string)' });
+      else checkLambda(`${at}.Context.Expression`, expression, problems);
     }
   }
-  if (quote) problems.push({ path, message: `unterminated string literal` });
-  else if (stack.length)
-    problems.push({
-      path,
-      message: `unclosed '${stack[stack.length - 1].ch}' at column ${stack[stack.length - 1].at + 1}`,
-    });
 }
 
 function validateDecisionTables(value: unknown, path: string, problems: Problem[]): void {
@@ -137,9 +173,10 @@ function validateRulesForm(doc: Record<string, unknown>, problems: Problem[]): v
     if (!nonEmptyString(rule.condition))
       problems.push({ path: `${at}.condition`, message: 'required (non-empty string)' });
     else if (feel) checkFeel(`${at}.condition`, rule.condition, problems);
-    else checkBalanced(`${at}.condition`, rule.condition, problems);
+    else checkLambda(`${at}.condition`, rule.condition, problems);
     if (rule.output !== undefined && !isObject(rule.output))
       problems.push({ path: `${at}.output`, message: 'must be an object of output facts' });
+    else if (rule.output !== undefined) checkOutputExpressions(`${at}.output`, rule.output, feel, problems);
   });
   validateDecisionTables(doc.decisionTables, 'decisionTables', problems);
 }
@@ -179,8 +216,10 @@ function validateLegacyRules(rules: unknown, path: string, problems: Problem[]):
         message: 'required (a rule without nested Rules needs an Expression)',
       });
     } else {
-      checkBalanced(`${at}.Expression`, rule.Expression, problems);
+      checkLambda(`${at}.Expression`, rule.Expression, problems);
     }
+    validateLambdaParams(rule.LocalParams, `${at}.LocalParams`, problems);
+    validateLegacyActions(rule.Actions, `${at}.Actions`, problems);
     if (rule.Enabled !== undefined && typeof rule.Enabled !== 'boolean')
       problems.push({ path: `${at}.Enabled`, message: 'must be a boolean' });
   });
@@ -192,17 +231,7 @@ function validateLegacy(doc: Record<string, unknown>, workflowName: string, prob
       path: 'WorkflowName',
       message: `'${String(doc.WorkflowName)}' differs from the workflow '${workflowName}' in the path`,
     });
-  if (doc.GlobalParams !== undefined) {
-    if (!Array.isArray(doc.GlobalParams))
-      problems.push({ path: 'GlobalParams', message: 'must be an array' });
-    else
-      doc.GlobalParams.forEach((p, i) => {
-        if (!isObject(p) || !nonEmptyString(p.Name))
-          problems.push({ path: `GlobalParams[${i}].Name`, message: 'required' });
-        else if (!nonEmptyString(p.Expression))
-          problems.push({ path: `GlobalParams[${i}].Expression`, message: 'required' });
-      });
-  }
+  if (doc.GlobalParams !== undefined) validateLambdaParams(doc.GlobalParams, 'GlobalParams', problems);
   validateLegacyRules(doc.Rules, 'Rules', problems);
 }
 

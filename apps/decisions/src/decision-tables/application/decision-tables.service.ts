@@ -103,6 +103,16 @@ export class DecisionTablesService implements OnModuleInit {
     });
   }
 
+  /** A table by its (tenant-unique) name: how flow nodes of the control plane reference stored tables. */
+  async getByName(name: string, version?: number): Promise<DecisionTableView> {
+    return this.uow.run(async (m) => {
+      const found = await this.repo.findByName(m, name);
+      if (!found) throw AppError.notFound(E.TableNotFound, `Decision table named '${name}' does not exist`);
+      const { table, stored } = await this.load(m, found.id, version);
+      return view(table, stored);
+    });
+  }
+
   async versions(id: string, page: Page) {
     return this.uow.run(async (m) => {
       await this.requireTable(m, id);

@@ -46,6 +46,11 @@ export class DecisionTablesController {
     return this.tables.globalAudit(readPage(query, AUDIT_PAGE), tenantId);
   }
 
+  @Get('by-name/:name')
+  getByName(@Param('name') name: string, @Query('version') version: string | undefined) {
+    return this.tables.getByName(name, version === undefined ? undefined : parseVersion(version));
+  }
+
   @Get(':id')
   get(@Param('id') id: string) {
     return this.tables.get(id);
@@ -60,14 +65,6 @@ export class DecisionTablesController {
   @HttpCode(204)
   async remove(@Param('id') id: string): Promise<void> {
     await this.tables.remove(id);
-  }
-
-  @Post(':id/evaluate')
-  @HttpCode(200)
-  evaluate(@Param('id') id: string, @Query('version') version: string | undefined, @Body() body: unknown) {
-    const input =
-      body && typeof body === 'object' && !Array.isArray(body) ? (body as { input?: unknown }).input : body;
-    return this.tables.evaluate(id, input ?? {}, version === undefined ? undefined : parseVersion(version));
   }
 
   @Post(':id/execute')

@@ -1,0 +1,30 @@
+import { AppError } from '@arbiter/platform';
+
+/** Stable `code` values of the canary routes (the spec leaves them open). */
+export const CanaryErrors = {
+  Disabled: 'CANARY_DISABLED',
+  RolloutNotFound: 'ROLLOUT_NOT_FOUND',
+  VersionActive: 'CANARY_VERSION_ACTIVE',
+  AlreadyActive: 'CANARY_ALREADY_ACTIVE',
+  TargetConflict: 'CANARY_TARGET_CONFLICT',
+  InvalidPercentage: 'INVALID_TARGET_PERCENTAGE',
+  InvalidTenants: 'INVALID_TARGET_TENANTS',
+  TenantAssigned: 'CANARY_TENANT_ASSIGNED',
+  ReasonRequired: 'ROLLBACK_REASON_REQUIRED',
+  InvalidStateTransition: 'INVALID_STATE_TRANSITION',
+} as const;
+
+export const canaryDisabled = () =>
+  AppError.notFound(
+    CanaryErrors.Disabled,
+    'Canary rollouts are disabled (RuleControlPlane:EnableCanary=false)',
+  );
+
+export const rolloutNotFound = (what: string) =>
+  AppError.notFound(CanaryErrors.RolloutNotFound, `Canary rollout ${what} not found`);
+
+export const wrongRolloutState = (rolloutId: string, status: string, action: string) =>
+  AppError.conflict(
+    CanaryErrors.InvalidStateTransition,
+    `Cannot ${action} canary rollout ${rolloutId}: it is ${status} (only an Active rollout can be promoted or rolled back)`,
+  );

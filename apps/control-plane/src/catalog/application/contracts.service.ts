@@ -1,0 +1,157 @@
+import { AppError } from '@arbiter/platform';
+import type { RuleContract } from '@arbiter/rule-engine';
+import { Inject, Injectable } from '@nestjs/common';
+import { assertWorkflowName } from '../../rulesets/application/errors';
+import { composeAuthoringContract, composeFlowContract, NodeContract } from '../domain/flow-contracts';
+import { CONTRACT_SOURCE_TYPES, contractSourceType, ContractSourceType } from '../domain/contract-source';
+import { buildFlowModel, FlowModel } from '../domain/flow-model';
+import { CatalogErrors } from './errors';
+import { RuleCatalog } from './rule-catalog';
+import { StaticContracts } from './static-contracts';
+import { StoredWorkflow, WorkflowDocuments } from './workflow-documents';
+
+/** Which source resolved a contract, in the spec's order. */
+export type ContractResolution = 'manifest' | 'composition' | 'static';
+
+export interface FlowContractView {
+  flowCode: string;
+  resolvedFrom: ContractResolution;
+  /** Manifest source (resolvedFrom `manifest`), else null. */
+  sourceKey: string | null;
+  /** The stored version composed from (resolvedFrom `composition`), else null. */
+  version: number | null;
+  versionStatus: string | null;
+  shape: string | null;
+  request: RuleContract;
+  response: RuleContract;
+  nodes: NodeContract[];
+}
+
+export interface SourceContractView {
+  sourceType: ContractSourceType;
+  sourceCode: string;
+  resolvedFrom: ContractResolution;
+  sourceKey: string | null;
+  /** Composition: the workflow (and version) the contract was composed from. */
+  composedFrom: { workflowName: string; version: number } | null;
+  request: RuleContract;
+  response: RuleContract;
+  nodes?: NodeContract[];
+}
+
+/**
+ * Contract metadata for the flow designer. Resolution order (spec 1): (1) a manifest of the rule library
+ * generator, (2) composition across the workflow's active (else latest) version, (3) the static
+ * configuration fallback. Every answer says which one resolved it (`resolvedFrom`).
+ */
+@Injectable()
+export class ContractsService {
+  constructor(
+    @Inject(RuleCatalog) private readonly catalog: RuleCatalog,
+    @Inject(StaticContracts) private readonly statics: StaticContracts,
+    @Inject(WorkflowDocuments) private readonly workflows: WorkflowDocuments,
+  ) {}
+
+  private readonly lookup = (code: string) => this.catalog.find(code);
+
+  private model(stored: StoredWorkflow): FlowModel {
+    return buildFlowModel(stored.document, stored.shape);
+  }
+
+  async flowContract(flowCode: string): Promise<FlowContractView> {
+    assertWorkflowName(flowCode);
+    const base = { flowCode, sourceKey: null, version: null, versionStatus: null, shape: null, nodes: [] };
+    const item = this.catalog.find(flowCode);
+    if (item)
+      return {
+        ...base,
+        resolvedFrom: 'manifest',
+        sourceKey: item.sourceKey,
+        request: item.inputSchema,
+        response: item.outputSchema,
+      };
+    const stored = await this.workflows.activeOrLatest(flowCode);
+    if (stored)
+      return {
+        ...base,
+        resolvedFrom: 'composition',
+        version: stored.version,
+        versionStatus: stored.status,
+        shape: stored.shape,
+        ...composeFlowContract(flowCode, this.model(stored), this.lookup),
+      };
+    const fallback = this.statics.find('flow', flowCode);
+    if (fallback)
+      return { ...base, resolvedFrom: 'static', request: fallback.request, response: fallback.response };
+    throw AppError.notFound(CatalogErrors.FlowNotFound, `Flow '${flowCode}' not found`);
+  }
+
+  async authoringContract(flowCode: string, nodeId: string) {
+    assertWorkflowName(flowCode);
+    const stored = await this.workflows.activeOrLatest(flowCode);
+    if (!stored) throw AppError.notFound(CatalogErrors.FlowNotFound, `Flow '${flowCode}' not found`);
+    const contract = composeAuthoringContract(flowCode, this.model(stored), nodeId, this.lookup);
+    if (!contract)
+      throw AppError.notFound(
+        CatalogErrors.NodeNotFound,
+        `Node '${nodeId}' not found in version ${stored.version} of flow '${flowCode}'`,
+      );
+    return { ...contract, version: stored.version, shape: stored.shape };
+  }
+
+  async sourceContract(rawType: string, sourceCode: string): Promise<SourceContractView> {
+    const sourceType = contractSourceType(rawType);
+    if (!sourceType)
+      throw AppError.badRequest(
+        CatalogErrors.UnknownSourceType,
+        `Unknown source type '${rawType}' (expected one of ${[...CONTRACT_SOURCE_TYPES, 'workflow'].join(', ')})`,
+      );
+    const head = { sourceType, sourceCode, sourceKey: null, composedFrom: null };
+    if (sourceType === 'flow') {
+      const flow = await this.flowContract(sourceCode);
+      return {
+        ...head,
+        resolvedFrom: flow.resolvedFrom,
+        sourceKey: flow.sourceKey,
+        composedFrom: flow.version ? { workflowName: sourceCode, version: flow.version } : null,
+        request: flow.request,
+        response: flow.response,
+        nodes: flow.nodes,
+      };
+    }
+    if (sourceType === 'rule') {
+      const item = this.catalog.find(sourceCode);
+      if (item)
+        return {
+          ...head,
+          resolvedFrom: 'manifest',
+          sourceKey: item.sourceKey,
+          request: item.inputSchema,
+          response: item.outputSchema,
+        };
+    } else {
+      const composed = await this.composeTable(sourceCode);
+      if (composed) return { ...head, resolvedFrom: 'composition', ...composed };
+    }
+    const fallback = this.statics.find(sourceType, sourceCode);
+    if (fallback)
+      return { ...head, resolvedFrom: 'static', request: fallback.request, response: fallback.response };
+    throw sourceType === 'rule'
+      ? AppError.notFound(CatalogErrors.RuleNotFound, `Rule '${sourceCode}' is not in the rule catalog`)
+      : AppError.notFound(CatalogErrors.DecisionTableNotFound, `Decision table '${sourceCode}' not found`);
+  }
+
+  /** A decision table defined inside a stored workflow (flow node or rules form): its columns. */
+  private async composeTable(name: string) {
+    for (const stored of await this.workflows.allActiveOrLatest()) {
+      const table = this.model(stored).embeddedTables.find((t) => t.name === name);
+      if (table)
+        return {
+          composedFrom: { workflowName: stored.workflowName, version: stored.version },
+          request: { contractName: `${name}.input`, fields: table.inputs },
+          response: { contractName: `${name}.output`, fields: table.outputs },
+        };
+    }
+    return undefined;
+  }
+}

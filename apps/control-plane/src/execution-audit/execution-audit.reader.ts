@@ -1,0 +1,60 @@
+import { AppError } from '@arbiter/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { assertWorkflowName } from '../rulesets/application/errors';
+import { BatchedExecutionAuditSink } from './batched-execution-audit.sink';
+import { AuditCursor, ExecutionAuditRepository } from './execution-audit.repository';
+import { ArmStatistics, ExecutionAuditQueries, ExecutionRecord } from './execution-record';
+
+/** How long a read waits for entries recorded before it to be written (read-your-writes). */
+const SETTLE_MS = 1_000;
+
+/** One entry of `GET /api/v1/audit/workflow/{workflowName}` (spec 1, "Execution audit entry"). */
+export type ExecutionAuditItem = Omit<ExecutionRecord, 'shadowDiff'> & {
+  shadowDiff?: ExecutionRecord['shadowDiff'];
+};
+
+export function encodeCursor(record: ExecutionRecord): string {
+  return Buffer.from(JSON.stringify([record.executedAt, record.executionId])).toString('base64url');
+}
+
+export function decodeCursor(raw: string): AuditCursor {
+  try {
+    const [executedAt, executionId] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (typeof executionId === 'string' && !Number.isNaN(Date.parse(executedAt)))
+      return { executedAt, executionId };
+  } catch {
+    // reported below
+  }
+  throw AppError.badRequest('INVALID_CURSOR', 'before must be a nextBefore value of a previous page', [
+    { field: 'before', message: 'not a cursor of this list' },
+  ]);
+}
+
+/** The read side: the workflow audit list and the canary arm statistics (current tenant). */
+@Injectable()
+export class ExecutionAuditReader extends ExecutionAuditQueries {
+  constructor(
+    @Inject(ExecutionAuditRepository) private readonly repository: ExecutionAuditRepository,
+    @Inject(BatchedExecutionAuditSink) private readonly sink: BatchedExecutionAuditSink,
+  ) {
+    super();
+  }
+
+  async page(workflowName: string, pageSize: number, before?: AuditCursor) {
+    assertWorkflowName(workflowName);
+    await this.sink.settle(SETTLE_MS);
+    const rows = await this.repository.page(workflowName, pageSize + 1, before);
+    const items = rows.slice(0, pageSize);
+    return {
+      items: items.map(({ shadowDiff, ...rest }): ExecutionAuditItem =>
+        shadowDiff ? { ...rest, shadowDiff } : rest,
+      ),
+      nextBefore: rows.length > pageSize ? encodeCursor(items[items.length - 1]) : null,
+    };
+  }
+
+  async armStatistics(workflowName: string, rolloutId: string): Promise<ArmStatistics[]> {
+    await this.sink.settle(SETTLE_MS);
+    return this.repository.armStatistics(workflowName, rolloutId);
+  }
+}

@@ -1,0 +1,60 @@
+import { Module } from '@nestjs/common';
+import { CanaryRouter } from '../canary/application/canary-router';
+import { CanaryModule } from '../canary/canary.module';
+import { ExecutionAuditModule } from '../execution-audit/execution-audit.module';
+import { QuotaGate } from '../quotas/application/quota-gate';
+import { QuotasModule } from '../quotas/quotas.module';
+import { RuleRegistry } from '../rulesets/domain/rule-registry';
+import { RuleSetsModule } from '../rulesets/rulesets.module';
+import { DecisionTableClient } from './adapters/decision-table-client';
+import { HttpConnectorInvoker } from './adapters/http-connectors';
+import { CODE_RULES, CompiledRuleSets } from './compiled-rule-sets';
+import { DryRunService } from './dry-run.service';
+import { ExecuteHotRoute } from './execute.route';
+import {
+  ControlPlaneDryRunController,
+  DecisionTableEventsController,
+  RuleEngineDryRunController,
+} from './execution.controller';
+import { ExecutionMetrics } from './execution-metrics';
+import { ExecutionService } from './execution.service';
+import { CanaryRouting, ExecutionQuota, NoTraditionalExecution, TraditionalExecution } from './ports';
+import { RuleSetVersions } from './rule-set-versions';
+
+/**
+ * Rule execution: the execute hot route and the execution router, compiled rule sets per tenant and
+ * version, dry-run (both route families), the ports to canary routing, quotas, the execution audit and
+ * the traditional path, and the adapters to stored decision tables and HTTP connectors.
+ */
+@Module({
+  imports: [RuleSetsModule, ExecutionAuditModule, CanaryModule, QuotasModule],
+  controllers: [RuleEngineDryRunController, ControlPlaneDryRunController, DecisionTableEventsController],
+  providers: [
+    DecisionTableClient,
+    HttpConnectorInvoker,
+    RuleSetVersions,
+    { provide: CODE_RULES, useExisting: RuleRegistry },
+    CompiledRuleSets,
+    ExecutionMetrics,
+    {
+      provide: CanaryRouting,
+      inject: [CanaryRouter],
+      useFactory: (router: CanaryRouter): CanaryRouting => ({
+        route: (owner, workflow, subject, bucketKey) => router.route(owner, workflow, subject, bucketKey),
+        activeRollout: (owner, workflow) => {
+          const live = router.activeRollouts.find(
+            (r) => r.ownerTenantId === owner && r.workflowName === workflow,
+          );
+          return live ? { version: live.version, rolloutId: live.rolloutId } : null;
+        },
+      }),
+    },
+    { provide: ExecutionQuota, useExisting: QuotaGate },
+    { provide: TraditionalExecution, useClass: NoTraditionalExecution },
+    ExecutionService,
+    DryRunService,
+    ExecuteHotRoute,
+  ],
+  exports: [ExecutionService, DryRunService, CompiledRuleSets],
+})
+export class ExecutionModule {}

@@ -1,0 +1,303 @@
+import {
+  diffOutputs,
+  type CompiledRuleSet,
+  type Facts,
+  type RuleSetEvaluation,
+  type RuleTrace,
+} from '@arbiter/rule-engine';
+import { AppError, RequestContext } from '@arbiter/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import {
+  ExecutionArm,
+  ExecutionAuditSink,
+  ExecutionRecord,
+  ShadowDiffRecord,
+} from '../execution-audit/execution-record';
+import { ExecutionRouterSettings, RuleEngineSettings } from '../settings/control-plane.settings';
+import { CompiledRuleSets } from './compiled-rule-sets';
+import { ExecutionErrors } from './execution-errors';
+import { ExecutionMetrics } from './execution-metrics';
+import { CanaryRouting, ExecutionQuota, TraditionalExecution } from './ports';
+import { ExecutableVersion, RuleSetVersions } from './rule-set-versions';
+
+export interface ExecuteRequest {
+  workflowName: string;
+  facts: Facts;
+  /** Correlation id of the call (default: the request's). */
+  correlationId?: string;
+  /** Stable key for percentage canaries (default: the tenant). */
+  bucketKey?: string;
+  /** Include per-rule / per-node traces in the answer. */
+  trace?: boolean;
+}
+
+export interface ExecutionResult {
+  executionId: string;
+  workflowName: string;
+  tenantId: string;
+  version: number | null;
+  status: 'success' | 'error';
+  mode: ExecutionRecord['mode'];
+  arm: ExecutionArm;
+  rolloutId: string | null;
+  correlationId: string;
+  outputs: Facts;
+  rulesMatched: string[];
+  errors: RuleSetEvaluation['errors'];
+  executionTimeMs: number;
+  traces?: RuleTrace[];
+}
+
+interface Target {
+  version: ExecutableVersion;
+  arm: ExecutionArm;
+  rolloutId: string | null;
+}
+
+/**
+ * Client traffic: the execution router (`RuleEngineOptions:ExecutionRouter:Mode`).
+ *
+ * | mode        | runs                                                                                     |
+ * |-------------|------------------------------------------------------------------------------------------|
+ * | Traditional | the traditional path only                                                                |
+ * | Rules       | the active version, or the canary version when the caller is a canary target            |
+ * | Hybrid      | `HybridRulesPercentage` % of calls take Rules, the rest the traditional path (random)    |
+ * | Shadow      | active (`ActiveVersion` when set) for the answer; candidate (`CandidateVersion`, else the |
+ * |             | workflow's canary) afterwards with side effects off; the output diff goes to the audit  |
+ *
+ * Quota first (429 with Retry-After), then the rule set (404 when the workflow or an active version is
+ * missing), then evaluation with the configured time limit. Every execution is handed to the audit
+ * (batched off the hot path) and counted in the metrics; runtime failures are in `errors` (status
+ * `error`), not an HTTP error.
+ */
+@Injectable()
+export class ExecutionService {
+  private readonly logger = new Logger('Execution');
+
+  constructor(
+    @Inject(ExecutionRouterSettings) private readonly router: ExecutionRouterSettings,
+    @Inject(RuleEngineSettings) private readonly engine: RuleEngineSettings,
+    @Inject(RuleSetVersions) private readonly versions: RuleSetVersions,
+    @Inject(CompiledRuleSets) private readonly compiled: CompiledRuleSets,
+    @Inject(CanaryRouting) private readonly canary: CanaryRouting,
+    @Inject(ExecutionQuota) private readonly quota: ExecutionQuota,
+    @Inject(TraditionalExecution) private readonly traditional: TraditionalExecution,
+    @Inject(ExecutionAuditSink) private readonly audit: ExecutionAuditSink,
+    @Inject(ExecutionMetrics) private readonly metrics: ExecutionMetrics,
+  ) {}
+
+  async execute(request: ExecuteRequest): Promise<ExecutionResult> {
+    const started = performance.now();
+    const tenantId = RequestContext.tenantId();
+    const correlationId = request.correlationId || RequestContext.correlationId() || randomUUID();
+    const pendingLease = this.quota.acquire(tenantId);
+    const lease = pendingLease instanceof Promise ? await pendingLease : pendingLease;
+    try {
+      const mode = this.router.mode;
+      const rules =
+        mode === 'Rules' ||
+        mode === 'Shadow' ||
+        (mode === 'Hybrid' && Math.random() * 100 < this.router.hybridRulesPercentage);
+      if (!rules) return await this.runTraditional(request, tenantId, correlationId, mode, started);
+
+      const target = await this.target(request, tenantId, mode);
+      const ruleSet = await this.compiled.get(target.version);
+      const evaluation = await ruleSet.evaluate(request.facts, {
+        trace: request.trace === true,
+        deadline: Date.now() + this.engine.executionTimeoutMs,
+        tenantId,
+        correlationId,
+      });
+      const result = this.result(request, tenantId, correlationId, mode, target, evaluation, started);
+      if (mode === 'Shadow') this.shadow(request, target, evaluation, result);
+      else await this.record(result, null);
+      return result;
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** The version this call runs: pinned by Shadow's ActiveVersion, a canary's, or the active one. */
+  private async target(request: ExecuteRequest, tenantId: string, mode: string): Promise<Target> {
+    const { workflowName } = request;
+    const active = await this.versions.active(tenantId, workflowName);
+    if (!active.exists) throw ExecutionErrors.workflowNotFound(workflowName);
+    if (mode === 'Shadow' && this.router.activeVersion) {
+      const pinned = await this.versions.byNumber(active.owner, workflowName, this.router.activeVersion);
+      if (!pinned) throw ExecutionErrors.versionNotFound(workflowName, this.router.activeVersion);
+      return { version: pinned, arm: 'active', rolloutId: null };
+    }
+    if (mode === 'Rules') {
+      const routed = this.canary.route(active.owner, workflowName, tenantId, request.bucketKey || tenantId);
+      if (routed && routed.version !== active.version?.version) {
+        const canaryVersion = await this.versions.byNumber(active.owner, workflowName, routed.version);
+        if (canaryVersion) return { version: canaryVersion, arm: 'canary', rolloutId: routed.rolloutId };
+      }
+    }
+    if (!active.version) throw ExecutionErrors.noActiveVersion(workflowName);
+    return { version: active.version, arm: 'active', rolloutId: null };
+  }
+
+  private async runTraditional(
+    request: ExecuteRequest,
+    tenantId: string,
+    correlationId: string,
+    mode: ExecutionRecord['mode'],
+    started: number,
+  ): Promise<ExecutionResult> {
+    let outputs: Facts = {};
+    const errors: RuleSetEvaluation['errors'] = [];
+    try {
+      outputs = await this.traditional.execute(request.workflowName, request.facts);
+    } catch (error) {
+      errors.push({ code: 'TRADITIONAL_FAILED', message: (error as Error).message });
+    }
+    const result: ExecutionResult = {
+      executionId: randomUUID(),
+      workflowName: request.workflowName,
+      tenantId,
+      version: null,
+      status: errors.length ? 'error' : 'success',
+      mode,
+      arm: 'traditional',
+      rolloutId: null,
+      correlationId,
+      outputs,
+      rulesMatched: [],
+      errors,
+      executionTimeMs: round(performance.now() - started),
+    };
+    await this.record(result, null);
+    return result;
+  }
+
+  private result(
+    request: ExecuteRequest,
+    tenantId: string,
+    correlationId: string,
+    mode: ExecutionRecord['mode'],
+    target: Target,
+    evaluation: RuleSetEvaluation,
+    started: number,
+  ): ExecutionResult {
+    const result: ExecutionResult = {
+      executionId: randomUUID(),
+      workflowName: request.workflowName,
+      tenantId,
+      version: target.version.version,
+      status: evaluation.errors.length ? 'error' : 'success',
+      mode,
+      arm: target.arm,
+      rolloutId: target.rolloutId,
+      correlationId,
+      outputs: evaluation.outputs,
+      rulesMatched: evaluation.rulesMatched,
+      errors: evaluation.errors,
+      executionTimeMs: round(performance.now() - started),
+    };
+    if (request.trace) result.traces = evaluation.traces;
+    return result;
+  }
+
+  /**
+   * Shadow: the candidate runs after the answer is computed (side effects off), its outputs are
+   * compared field by field, and the execution is audited with the diff. The client never waits for it.
+   */
+  private shadow(
+    request: ExecuteRequest,
+    target: Target,
+    active: RuleSetEvaluation,
+    result: ExecutionResult,
+  ) {
+    const run = async (): Promise<ShadowDiffRecord | null> => {
+      const candidateNumber =
+        this.router.candidateVersion ??
+        this.canary.activeRollout(target.version.tenantId, request.workflowName)?.version;
+      if (!candidateNumber) return null;
+      const candidate = await this.versions.byNumber(
+        target.version.tenantId,
+        request.workflowName,
+        candidateNumber,
+      );
+      if (!candidate) return null;
+      const ruleSet: CompiledRuleSet = await this.compiled.get(candidate);
+      const startedCandidate = performance.now();
+      const evaluation = await ruleSet.evaluate(request.facts, {
+        sideEffects: false,
+        trace: false,
+        deadline: Date.now() + this.engine.executionTimeoutMs,
+        tenantId: result.tenantId,
+        correlationId: result.correlationId,
+      });
+      const diff = diffOutputs(active.outputs, evaluation.outputs, {
+        criticalFields: this.router.criticalFields,
+      });
+      const record: ShadowDiffRecord = {
+        candidateVersion: candidateNumber,
+        severity: diff.severity,
+        differences: diff.differences,
+      };
+      if (this.router.comparisonStrategies.includes('ExecutionTime'))
+        Object.assign(record, {
+          activeExecutionTimeMs: result.executionTimeMs,
+          candidateExecutionTimeMs: round(performance.now() - startedCandidate),
+        });
+      if (evaluation.errors.length)
+        Object.assign(record, { candidateErrors: evaluation.errors.map((e) => e.code) });
+      this.metrics.shadowed(diff.differences.length);
+      return record;
+    };
+    void run()
+      .catch((error: Error) => {
+        this.logger.warn({
+          msg: 'shadow candidate failed',
+          workflowName: request.workflowName,
+          error: error.message,
+        });
+        return null;
+      })
+      .then((diff) => this.record(result, diff));
+  }
+
+  private async record(result: ExecutionResult, shadowDiff: ShadowDiffRecord | null) {
+    this.metrics.executed(
+      result.workflowName,
+      result.version,
+      result.arm,
+      result.mode,
+      result.executionTimeMs,
+      result.status === 'error',
+    );
+    const pending = this.audit.record({
+      executionId: result.executionId,
+      tenantId: result.tenantId,
+      workflowName: result.workflowName,
+      version: result.version,
+      correlationId: result.correlationId,
+      executedAt: new Date().toISOString(),
+      executionTimeMs: result.executionTimeMs,
+      rulesMatched: result.rulesMatched,
+      status: result.status,
+      errorCodes: result.errors.map((e) => e.code),
+      arm: result.arm,
+      rolloutId: result.rolloutId,
+      mode: result.mode,
+      shadowDiff,
+    });
+    if (pending) await pending;
+  }
+}
+
+function round(ms: number) {
+  return Math.round(ms * 1000) / 1000;
+}
+
+export function assertFacts(value: unknown, field = 'facts'): Facts {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw AppError.validation(
+      [{ field, message: 'must be a JSON object' }],
+      `'${field}' must be a JSON object`,
+    );
+  return value as Facts;
+}

@@ -1,0 +1,6 @@
+export { QuotasModule } from './quotas.module';
+export { QuotaGate, type QuotaLease } from './application/quota-gate';
+export { QuotasService } from './application/quotas.service';
+export { QuotaErrors } from './application/quota-errors';
+export { QUOTA_CHANGED_SUBJECT, type QuotaChangedEvent } from './application/quota-events';
+export * from './domain/tiers';

@@ -1,0 +1,44 @@
+import { AuthPipeline } from '@arbiter/auth';
+import { registerHotRoute, traceEnvelope } from '@arbiter/platform';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { DecisionTablesService, parseVersion } from '../application/decision-tables.service';
+
+/**
+ * `POST /api/v1/decision-tables/{id}/evaluate` — the hot path — served by Fastify directly
+ * (registerHotRoute) instead of through Nest's router: the same authorization pipeline (token or API
+ * key, tenant claim), the same error envelope and the same service call, without Nest's per-request
+ * pipeline. Body `{ input }` (or the facts themselves), query `version`.
+ */
+@Injectable()
+export class EvaluateHotRoute implements OnApplicationBootstrap {
+  constructor(
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+    @Inject(DecisionTablesService) private readonly tables: DecisionTablesService,
+    @Inject(AuthPipeline) private readonly auth: AuthPipeline,
+  ) {}
+
+  onApplicationBootstrap() {
+    const fastify = this.adapterHost.httpAdapter?.getInstance();
+    if (!fastify) return;
+    registerHotRoute(fastify, {
+      method: 'POST',
+      url: '/api/v1/decision-tables/:id/evaluate',
+      envelope: traceEnvelope,
+      handle: async (request) => {
+        if (this.auth.enabled) await this.auth.authorize(request);
+        const body = request.body;
+        const input =
+          body && typeof body === 'object' && !Array.isArray(body)
+            ? (body as { input?: unknown }).input
+            : body;
+        const version = request.query.version;
+        return this.tables.evaluate(
+          request.params.id,
+          input ?? {},
+          version === undefined ? undefined : parseVersion(String(version)),
+        );
+      },
+    });
+  }
+}

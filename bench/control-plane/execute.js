@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+/**
+ * HTTP benchmark of rule execution: `POST /api/v1/rule-engine/execute/{workflowName}` running the
+ * 10-node flow of flow-10.js on the real control plane (Testing environment, logs silent), with the
+ * execution audit on (every execution recorded) and canary routing on (a rollout of version 2 to 10 %
+ * of the bucket keys), side by side with a bare Fastify route answering a constant of the same size.
+ * Each server runs in its own child process (one core), autocannon in this one; alternating rounds,
+ * best round of each printed (the machine is shared). After the run the audit rows are counted and
+ * compared with the 200 answers: none may be lost.
+ *
+ *   npm run bench:execute                       (embedded PGlite)
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:execute
+ *        (a fresh database `arbiter_bench_<pid>` on that server; in the middle of the first measured
+ *         round the database refuses connections for OUTAGE_SECONDS (default 3) and every session is
+ *         terminated — an outage of the database as the service sees it — then comes back)
+ *   DURATION=10 CONNECTIONS=100 WARMUP=3 ROUNDS=3 override
+ */
+const { fork } = require('node:child_process');
+const { flow10, applicants } = require('./flow-10');
+
+const DURATION = Number(process.env.DURATION ?? 10);
+const WARMUP = Number(process.env.WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 100);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const OUTAGE_SECONDS = Number(process.env.OUTAGE_SECONDS ?? 3);
+const SERVER = process.env.BENCH_DATABASE_URL?.trim();
+const WORKFLOW = 'loan-offer';
+
+// ------------------------------------------------------------------ child: one server
+async function serve(kind, database) {
+  process.on('SIGTERM', () => process.exit(0));
+  const bodies = applicants(64).map((facts, i) => JSON.stringify({ facts, bucketKey: `customer-${i}` }));
+  if (kind === 'control-plane') {
+    const { startControlPlane } = require('../../apps/control-plane/dist');
+    const { UnitOfWork } = require('../../libs/platform/dist');
+    const service = await startControlPlane({
+      environment: 'Testing',
+      env: {},
+      port: 0,
+      host: '127.0.0.1',
+      overrides: {
+        'ConnectionStrings:RuleControlPlaneDb': database,
+        'RuleControlPlane:RequireApproval': false,
+        'RuleControlPlane:EnableCanary': true,
+        'Logging:Level': 'silent',
+      },
+    });
+    const headers = { 'content-type': 'application/json', 'x-tenant-id': 'bench', 'x-actor': 'bench' };
+    const call = async (method, path, body) => {
+      const res = await fetch(service.url + path, { method, headers, body: body && JSON.stringify(body) });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return JSON.parse(text);
+    };
+    const base = `/api/v1/rule-engine/rulesets/${WORKFLOW}`;
+    await call('POST', base, { ruleSet: flow10('limit'), activateAfterSave: true, detail: 'v1' });
+    await call('POST', base, { ruleSet: flow10('credit line'), activateAfterSave: false, detail: 'v2' });
+    await call('PUT', `/api/v1/tenants/bench/quotas/limits`, {
+      maxConcurrentExecutions: null,
+      maxEvaluationsPerMinute: null,
+      maxEvaluationsPerDay: null,
+    }).catch(() => call('POST', `/api/v1/tenants/bench/quotas/upgrade`, { tier: 'Enterprise' }));
+    await call('POST', '/api/v1/canary', { workflowName: WORKFLOW, version: 2, targetPercentage: 10 });
+    const sample = await (
+      await fetch(`${service.url}/api/v1/rule-engine/execute/${WORKFLOW}`, {
+        method: 'POST',
+        headers,
+        body: bodies[0],
+      })
+    ).text();
+    process.on('message', async (m) => {
+      if (m !== 'count') return;
+      await service.stop();
+      // a fresh instance on the same database replays whatever was spilled, then we count
+      const again = await startControlPlane({
+        environment: 'Testing',
+        env: {},
+        port: 0,
+        host: '127.0.0.1',
+        overrides: { 'ConnectionStrings:RuleControlPlaneDb': database, 'Logging:Level': 'silent' },
+      });
+      const rows = await again.app
+        .get(UnitOfWork)
+        .run((mgr) => mgr.query(`SELECT arm, count(*)::int AS n FROM execution_audit GROUP BY arm`), {
+          acrossTenants: true,
+        });
+      await again.stop();
+      process.send({ counted: Object.fromEntries(rows.map((r) => [r.arm, r.n])) });
+    });
+    process.send({ url: service.url, path: `/api/v1/rule-engine/execute/${WORKFLOW}`, bodies, sample });
+  } else {
+    const fastify = require('fastify')({ logger: false });
+    const constant = JSON.parse(process.argv[4]);
+    fastify.post('/execute', async () => constant);
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    process.send({ url: `http://127.0.0.1:${fastify.server.address().port}`, path: '/execute', bodies });
+  }
+}
+
+// ------------------------------------------------------------------ parent
+function start(kind, extra = []) {
+  const child = fork(__filename, ['serve', kind, ...extra], {
+    execArgv: process.env.SERVER_NODE_OPTIONS ? process.env.SERVER_NODE_OPTIONS.split(' ') : [],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve({ child, ...m }));
+    child.once('exit', (code) => reject(new Error(`${kind} server exited (${code})`)));
+  });
+}
+
+async function load(target, duration, during) {
+  const autocannon = require('autocannon');
+  const run = autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration,
+    requests: target.bodies.map((body) => ({
+      method: 'POST',
+      path: target.path,
+      headers: { 'content-type': 'application/json', 'x-tenant-id': 'bench' },
+      body,
+    })),
+  });
+  if (during) during().catch((e) => console.error('outage helper failed:', e.message));
+  const result = await run;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function adminQuery(sql) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: SERVER });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main() {
+  let database = 'pglite://memory';
+  let dbName;
+  if (SERVER) {
+    dbName = `arbiter_bench_${process.pid}`;
+    await adminQuery(`CREATE DATABASE ${dbName}`);
+    const url = new URL(SERVER);
+    url.pathname = `/${dbName}`;
+    database = url.toString();
+  }
+  console.log(
+    `node ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} round(s) of ${DURATION} s per server after ${WARMUP} s warm-up,` +
+      ` alternating; each server in its own child process; best round shown (shared machine); database ${SERVER ? 'PostgreSQL' : 'PGlite (embedded)'}\n`,
+  );
+  const ours = await start('control-plane', [database]);
+  const bare = await start('fastify', [JSON.stringify(JSON.parse(ours.sample))]);
+  let answered = 0;
+  let failed = 0;
+  try {
+    if (WARMUP) {
+      const w = await load(ours, WARMUP);
+      answered += w.ok;
+      failed += w.bad;
+      await load(bare, WARMUP);
+    }
+    const runs = { ours: [], bare: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const outage =
+        SERVER && round === 0 && OUTAGE_SECONDS > 0
+          ? async () => {
+              await new Promise((r) => setTimeout(r, (DURATION * 1000) / 3));
+              await adminQuery(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
+              await adminQuery(
+                `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}' AND pid <> pg_backend_pid()`,
+              );
+              console.log(
+                `  (database ${dbName} refusing connections for ${OUTAGE_SECONDS} s, sessions terminated)`,
+              );
+              await new Promise((r) => setTimeout(r, OUTAGE_SECONDS * 1000));
+              await adminQuery(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
+            }
+          : undefined;
+      const r = await load(ours, DURATION, outage);
+      answered += r.ok;
+      failed += r.bad;
+      runs.ours.push(r);
+      runs.bare.push(await load(bare, DURATION));
+    }
+    const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const o = best(runs.ours);
+    const b = best(runs.bare);
+    const row = (label, r, all) =>
+      `${label.padEnd(44)} ${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms` +
+      (all.length > 1 ? `   (rounds: ${all.map((x) => Math.round(x.rps)).join(', ')})` : '');
+    console.log(row('control-plane POST /rule-engine/execute/{wf}', o, runs.ours));
+    console.log(row('bare Fastify (constant answer)', b, runs.bare));
+    const ratios = runs.ours.map((x, k) => x.rps / runs.bare[k].rps);
+    console.log(
+      `\nratio ${(100 * (o.rps / b.rps)).toFixed(0)}% of bare Fastify (best vs best; per round ${ratios.map((r) => `${(100 * r).toFixed(0)}%`).join(', ')}; goal ≥ 50%), p99 ${o.p99} ms (goal < 15 ms)`,
+    );
+    ours.child.send('count');
+    const { counted } = await new Promise((resolve) =>
+      ours.child.on('message', (m) => m.counted && resolve(m)),
+    );
+    const total = Object.values(counted).reduce((a, n) => a + n, 0);
+    console.log(
+      `\naudit: ${answered.toLocaleString('en-US')} executions answered 200, ${total.toLocaleString('en-US')} audit rows ` +
+        `(${Object.entries(counted)
+          .map(([arm, n]) => `${arm} ${n.toLocaleString('en-US')}`)
+          .join(
+            ', ',
+          )}); ${failed} failed requests; ${total === answered ? 'none lost' : `MISMATCH: ${answered - total}`}`,
+    );
+    if (total !== answered) process.exitCode = 1;
+  } finally {
+    for (const target of [ours, bare]) {
+      target.child.removeAllListeners('exit');
+      target.child.kill();
+    }
+    if (dbName) await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+  }
+}
+
+if (process.argv[2] === 'serve')
+  serve(process.argv[3], process.argv[4]).catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+else
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
