@@ -1,5 +1,5 @@
 import { Subjects } from '@arbiter/contracts';
-import { createTestDatabase, EventBus, TestDatabase } from '@arbiter/platform';
+import { createTestDatabase, EventBus, NatsEventBus, TestDatabase } from '@arbiter/platform';
 import { RunningPlatform, startPlatform } from '../src/commands/start';
 
 describe('arbiter start (all services in one process)', () => {
@@ -52,20 +52,27 @@ describe('arbiter start (all services in one process)', () => {
 
   it('lets the services reach each other over one event bus', async () => {
     const [controlPlane, decisions] = platform.services;
-    const received: unknown[] = [];
+    for (const service of [controlPlane, decisions]) {
+      const bus = service.app.get(EventBus);
+      if (bus instanceof NatsEventBus) expect(await bus.whenConnected(10_000)).toBe(true);
+    }
+    const received: any[] = [];
     await decisions.app.get(EventBus).subscribe(Subjects.RuleSetChanged, (e) => void received.push(e.data));
-    await controlPlane.app.get(EventBus).publish(Subjects.RuleSetChanged, {
-      workflowName: 'pricing',
-      tenantId: 'default',
-      version: 1,
-      change: 'saved',
-      revision: 1,
-      actor: 'test',
-      occurredAt: new Date().toISOString(),
-    });
+    // A NATS subscription reaches the server asynchronously: publish until the first one arrives.
     const deadline = Date.now() + 5000;
-    while (!received.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(received).toEqual([expect.objectContaining({ workflowName: 'pricing', change: 'saved' })]);
+    while (!received.length && Date.now() < deadline) {
+      await controlPlane.app.get(EventBus).publish(Subjects.RuleSetChanged, {
+        workflowName: 'pricing',
+        tenantId: 'default',
+        version: 1,
+        change: 'saved',
+        revision: 1,
+        actor: 'test',
+        occurredAt: new Date().toISOString(),
+      });
+      for (let i = 0; i < 20 && !received.length; i++) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(received[0]).toEqual(expect.objectContaining({ workflowName: 'pricing', change: 'saved' }));
   });
 });
 
