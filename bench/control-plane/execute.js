@@ -70,7 +70,9 @@ async function serve(kind, database) {
     ).text();
     process.on('message', async (m) => {
       if (m !== 'count') return;
-      await service.stop();
+      // executions the service itself answered (autocannon does not count replies in flight at a round's end)
+      const metrics = await call('GET', '/api/v1/control-plane/execution/metrics');
+      await service.close();
       // a fresh instance on the same database replays whatever was spilled, then we count
       const again = await startControlPlane({
         environment: 'Testing',
@@ -84,8 +86,11 @@ async function serve(kind, database) {
         .run((mgr) => mgr.query(`SELECT arm, count(*)::int AS n FROM execution_audit GROUP BY arm`), {
           acrossTenants: true,
         });
-      await again.stop();
-      process.send({ counted: Object.fromEntries(rows.map((r) => [r.arm, r.n])) });
+      await again.close();
+      process.send({
+        counted: Object.fromEntries(rows.map((r) => [r.arm, r.n])),
+        executed: metrics.executions,
+      });
     });
     process.send({ url: service.url, path: `/api/v1/rule-engine/execute/${WORKFLOW}`, bodies, sample });
   } else {
@@ -145,7 +150,11 @@ async function adminQuery(sql) {
 }
 
 async function main() {
-  let database = 'pglite://memory';
+  // A directory, not pglite://memory: the count after the run opens the same database in a new instance.
+  const dataDir = require('node:fs').mkdtempSync(
+    require('node:path').join(require('node:os').tmpdir(), 'arbiter-bench-'),
+  );
+  let database = `pglite://${dataDir}`;
   let dbName;
   if (SERVER) {
     dbName = `arbiter_bench_${process.pid}`;
@@ -205,25 +214,27 @@ async function main() {
       `\nratio ${(100 * (o.rps / b.rps)).toFixed(0)}% of bare Fastify (best vs best; per round ${ratios.map((r) => `${(100 * r).toFixed(0)}%`).join(', ')}; goal ≥ 50%), p99 ${o.p99} ms (goal < 15 ms)`,
     );
     ours.child.send('count');
-    const { counted } = await new Promise((resolve) =>
+    const { counted, executed } = await new Promise((resolve) =>
       ours.child.on('message', (m) => m.counted && resolve(m)),
     );
     const total = Object.values(counted).reduce((a, n) => a + n, 0);
     console.log(
-      `\naudit: ${answered.toLocaleString('en-US')} executions answered 200, ${total.toLocaleString('en-US')} audit rows ` +
-        `(${Object.entries(counted)
+      `\naudit: ${executed.toLocaleString('en-US')} executions run by the service ` +
+        `(${answered.toLocaleString('en-US')} answers counted by autocannon, which drops replies in flight when a round ends), ` +
+        `${total.toLocaleString('en-US')} audit rows (${Object.entries(counted)
           .map(([arm, n]) => `${arm} ${n.toLocaleString('en-US')}`)
           .join(
             ', ',
-          )}); ${failed} failed requests; ${total === answered ? 'none lost' : `MISMATCH: ${answered - total}`}`,
+          )}); ${failed} failed requests; ${total === executed ? 'none lost' : `MISMATCH: ${executed - total}`}`,
     );
-    if (total !== answered) process.exitCode = 1;
+    if (total !== executed) process.exitCode = 1;
   } finally {
     for (const target of [ours, bare]) {
       target.child.removeAllListeners('exit');
       target.child.kill();
     }
     if (dbName) await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+    require('node:fs').rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -97,8 +97,8 @@ async function main() {
       `node B rule.cache.reload.lag (event occurredAt → eviction): ${JSON.stringify(metrics.hotReloadLagMs)}`,
     );
   } finally {
-    await a.stop();
-    await b.stop();
+    await a.close();
+    await b.close();
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
   }
 }

@@ -210,6 +210,20 @@ describe('execution audit (batched sink, GET /api/v1/audit/workflow/{workflowNam
     expect((await api.get(METRICS)).body.duplicates).toBe(before + 1);
   });
 
+  it('stores text with U+0000 (refused by jsonb) as U+FFFD, and keeps a literal backslash-u0000 as it is', async () => {
+    const nul = entry({
+      workflowName: 'nul',
+      correlationId: 'a\u0000b',
+      rulesMatched: ['r\u0000', 'lit\\u0000'],
+    });
+    const sink = sinkOf(sut);
+    sink.record(nul);
+    await sink.flush();
+    const [item] = (await api.get(`${AUDIT}/nul`)).body.items;
+    expect(item.correlationId).toBe('a\ufffdb');
+    expect(item.rulesMatched).toEqual(['r\ufffd', 'lit\\u0000']);
+  });
+
   it('keeps an entry the database refuses out of the batch (the rest is written, the entry is kept in .rejected)', async () => {
     const good = entry({ workflowName: 'poison' });
     const bad = entry({ workflowName: 'poison', version: 2.5 }); // not an int: the database refuses it

@@ -6,6 +6,7 @@ import {
   ServiceUnderTest,
   startServiceForTest,
 } from '@arbiter/platform';
+import { hashApiKey } from '@arbiter/auth';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { controlPlaneService } from '../src';
@@ -13,6 +14,8 @@ import { BatchedExecutionAuditSink } from '../src/execution-audit/batched-execut
 import { A, B, client } from './helpers';
 
 const EXECUTE = '/api/v1/rule-engine/execute';
+const ACME_KEY = 'acme-tables-key';
+const SERVICE_KEY = 'control-plane-service-key';
 const TABLES = '/api/v1/decision-tables';
 
 /** A connector endpoint: records every call and answers `{ mailStatus: 'queued', to }`. */
@@ -134,14 +137,21 @@ describe('flow-graph execution across services (control plane + decisions, share
 
   beforeAll(async () => {
     const mailerUrl = await mailer.listen();
+    // The decisions service requires credentials: the test's own calls use acme's key, the control plane
+    // a service key (`Authentication:ApiKeys:*`) that acts for the tenant each request names.
     decisions = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
       sharedBus: shared,
+      overrides: {
+        'Authentication:ApiKeys:acme': hashApiKey(ACME_KEY),
+        'Authentication:ApiKeys:*': hashApiKey(SERVICE_KEY),
+      },
     });
     controlPlane = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       sharedBus: shared,
       overrides: {
         'RuleControlPlane:RequireApproval': false,
         'RuleEngineOptions:DecisionTablesUrl': decisions.url,
+        'RuleEngineOptions:DecisionTablesApiKey': SERVICE_KEY,
         'RuleEngineOptions:Connectors:mailer': mailerUrl,
       },
     });
@@ -151,7 +161,11 @@ describe('flow-graph execution across services (control plane + decisions, share
     }
     if (!shared) await new Promise((r) => setTimeout(r, 500)); // NATS subscriptions settle
     api = client(controlPlane.url, { 'x-tenant-id': 'acme', 'x-actor': 'alice' });
-    tables = client(`${decisions.url}${TABLES}`, { 'x-tenant-id': 'acme', 'x-actor': 'alice' });
+    tables = client(`${decisions.url}${TABLES}`, {
+      'x-tenant-id': 'acme',
+      'x-actor': 'alice',
+      'x-api-key': ACME_KEY,
+    });
     const created = await tables.post('', pricingTable(99));
     expect(created.status).toBe(201);
     pricingId = created.body.id;
@@ -284,6 +298,23 @@ describe('flow-graph execution across services (control plane + decisions, share
     expect((await api.post(`${EXECUTE}/offer`, { facts: applicant({ age: 5 }) })).body.outputs).toEqual({
       refusal: 'too young',
     });
+  });
+
+  it('reads stored tables only with credentials: the decisions service refuses an anonymous read', async () => {
+    const anonymous = await fetch(`${decisions.url}${TABLES}/by-name/pricing`, {
+      headers: { 'x-tenant-id': 'acme' },
+    });
+    expect(anonymous.status).toBe(401);
+    const asService = await fetch(`${decisions.url}${TABLES}/by-name/pricing`, {
+      headers: { 'x-tenant-id': 'acme', 'x-api-key': SERVICE_KEY },
+    });
+    expect(asService.status).toBe(200);
+    // a tenant key cannot read another tenant's table by naming it in the header
+    const crossTenant = await fetch(`${decisions.url}${TABLES}/by-name/pricing`, {
+      headers: { 'x-tenant-id': 'globex', 'x-api-key': ACME_KEY },
+    });
+    expect(crossTenant.status).toBe(200);
+    expect(((await crossTenant.json()) as any).tenantId).toBe('acme');
   });
 
   it('answers 422 with a code for a flow whose stored table does not exist', async () => {

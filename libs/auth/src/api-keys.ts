@@ -1,7 +1,14 @@
 import type { AuthenticatedUser } from '@arbiter/platform';
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-/** A configured API key: only its SHA-256 hash is known, bound to one tenant. */
+/**
+ * The tenant name of a service key (`Authentication:ApiKeys:*`): a key that acts for the tenant the
+ * request names in `x-tenant-id` (service-to-service calls, e.g. the control plane fetching the stored
+ * decision tables of a tenant's flow). Grant it only to services.
+ */
+export const SERVICE_KEY_TENANT = '*';
+
+/** A configured API key: only its SHA-256 hash is known, bound to one tenant (or `*`: a service key). */
 export interface ApiKeyEntry {
   tenantId: string;
   /** `sha256:<64 hex>` (or bare 64 hex). */
@@ -65,6 +72,15 @@ export class ApiKeyAuthenticator {
     }
     if (!found) return undefined;
     const id = `apikey:${presented.toString('hex').slice(0, 12)}`;
+    if (found.tenantId === SERVICE_KEY_TENANT)
+      // no tenant claim: the request's x-tenant-id names the tenant it acts for
+      return {
+        id,
+        name: found.name ?? id,
+        roles: found.roles ?? ['ApiKey', 'Service'],
+        permissions: found.permissions ?? [],
+        claims: { auth_method: 'service_key' },
+      };
     return {
       id,
       name: found.name ?? id,

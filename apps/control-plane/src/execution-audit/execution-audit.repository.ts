@@ -23,9 +23,12 @@ const INSERT_BATCH = `
     RETURNING 1)
   SELECT count(*)::int AS count FROM inserted`;
 
-/** PostgreSQL refuses U+0000 in jsonb text: replaced, so one odd value cannot block a batch. */
-const withoutNul = (_key: string, value: unknown) =>
-  typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+/**
+ * PostgreSQL refuses U+0000 in jsonb text: every `\u0000` escape that JSON.stringify wrote (one preceded by
+ * an even number of backslashes, so not a literal backslash followed by "u0000") becomes U+FFFD, so one
+ * odd value cannot block a batch. Done on the finished text: a replacer callback per value costs more.
+ */
+const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
 
 function rowsJson(entries: ExecutionRecord[]): string {
   const rows = entries.map((e) => ({
@@ -44,7 +47,8 @@ function rowsJson(entries: ExecutionRecord[]): string {
     mode: e.mode,
     shadow_diff: e.shadowDiff,
   }));
-  return JSON.stringify(rows, withoutNul);
+  const json = JSON.stringify(rows);
+  return json.includes('\\u0000') ? json.replace(NUL_ESCAPE, '$1\\ufffd') : json;
 }
 
 function groupByTenant(entries: ExecutionRecord[]): Map<string, ExecutionRecord[]> {

@@ -20,7 +20,8 @@ export const ExecutionErrors = {
     AppError.notFound('VERSION_NOT_FOUND', `Version ${version} of workflow '${workflowName}' does not exist`),
   notExecutable: (workflowName: string, version: number, problem: ExecutionProblem | Error) =>
     new AppError(
-      problem instanceof ExecutionProblem && problem.code.endsWith('_UNAVAILABLE') ? 503 : 422,
+      // a dependency that does not answer, or refuses our credentials, is ours to fix (503), not the rule set
+      problem instanceof ExecutionProblem && /_(UNAVAILABLE|UNAUTHORIZED)$/.test(problem.code) ? 503 : 422,
       problem instanceof ExecutionProblem ? problem.code : 'RULESET_NOT_EXECUTABLE',
       `Version ${version} of workflow '${workflowName}' cannot run: ${problem.message}`,
     ),

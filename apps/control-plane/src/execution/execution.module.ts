@@ -41,12 +41,7 @@ import { RuleSetVersions } from './rule-set-versions';
       inject: [CanaryRouter],
       useFactory: (router: CanaryRouter): CanaryRouting => ({
         route: (owner, workflow, subject, bucketKey) => router.route(owner, workflow, subject, bucketKey),
-        activeRollout: (owner, workflow) => {
-          const live = router.activeRollouts.find(
-            (r) => r.ownerTenantId === owner && r.workflowName === workflow,
-          );
-          return live ? { version: live.version, rolloutId: live.rolloutId } : null;
-        },
+        activeRollout: (owner, workflow) => router.liveRollout(owner, workflow),
       }),
     },
     { provide: ExecutionQuota, useExisting: QuotaGate },

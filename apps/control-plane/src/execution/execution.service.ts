@@ -18,8 +18,8 @@ import { ExecutionRouterSettings, RuleEngineSettings } from '../settings/control
 import { CompiledRuleSets } from './compiled-rule-sets';
 import { ExecutionErrors } from './execution-errors';
 import { ExecutionMetrics } from './execution-metrics';
-import { CanaryRouting, ExecutionQuota, TraditionalExecution } from './ports';
-import { ExecutableVersion, RuleSetVersions } from './rule-set-versions';
+import { CanaryRouting, ExecutionQuota, QuotaLeaseHandle, TraditionalExecution } from './ports';
+import { ActiveVersion, ExecutableVersion, RuleSetVersions } from './rule-set-versions';
 
 export interface ExecuteRequest {
   workflowName: string;
@@ -87,12 +87,32 @@ export class ExecutionService {
     @Inject(ExecutionMetrics) private readonly metrics: ExecutionMetrics,
   ) {}
 
-  async execute(request: ExecuteRequest): Promise<ExecutionResult> {
+  execute(request: ExecuteRequest): Promise<ExecutionResult> {
     const started = performance.now();
     const tenantId = RequestContext.tenantId();
     const correlationId = request.correlationId || RequestContext.correlationId() || randomUUID();
-    const pendingLease = this.quota.acquire(tenantId);
-    const lease = pendingLease instanceof Promise ? await pendingLease : pendingLease;
+    let lease: ReturnType<ExecutionQuota['acquire']>;
+    try {
+      lease = this.quota.acquire(tenantId);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return lease instanceof Promise
+      ? lease.then((admitted) => this.run(request, tenantId, correlationId, started, admitted))
+      : this.run(request, tenantId, correlationId, started, lease);
+  }
+
+  /**
+   * One admitted execution. Every step is synchronous when its data is cached (rule set, version,
+   * compiled form, audit buffer room), so the hot path awaits only the evaluation itself.
+   */
+  private async run(
+    request: ExecuteRequest,
+    tenantId: string,
+    correlationId: string,
+    started: number,
+    lease: QuotaLeaseHandle,
+  ): Promise<ExecutionResult> {
     try {
       const mode = this.router.mode;
       const rules =
@@ -101,8 +121,10 @@ export class ExecutionService {
         (mode === 'Hybrid' && Math.random() * 100 < this.router.hybridRulesPercentage);
       if (!rules) return await this.runTraditional(request, tenantId, correlationId, mode, started);
 
-      const target = await this.target(request, tenantId, mode);
-      const ruleSet = await this.compiled.get(target.version);
+      const targeting = this.target(request, tenantId, mode);
+      const target = targeting instanceof Promise ? await targeting : targeting;
+      const compiling = this.compiled.get(target.version);
+      const ruleSet = compiling instanceof Promise ? await compiling : compiling;
       const evaluation = await ruleSet.evaluate(request.facts, {
         trace: request.trace === true,
         deadline: Date.now() + this.engine.executionTimeoutMs,
@@ -111,7 +133,10 @@ export class ExecutionService {
       });
       const result = this.result(request, tenantId, correlationId, mode, target, evaluation, started);
       if (mode === 'Shadow') this.shadow(request, target, evaluation, result);
-      else await this.record(result, null);
+      else {
+        const recording = this.record(result, null);
+        if (recording) await recording;
+      }
       return result;
     } finally {
       lease.release();
@@ -119,24 +144,38 @@ export class ExecutionService {
   }
 
   /** The version this call runs: pinned by Shadow's ActiveVersion, a canary's, or the active one. */
-  private async target(request: ExecuteRequest, tenantId: string, mode: string): Promise<Target> {
+  private target(request: ExecuteRequest, tenantId: string, mode: string): Target | Promise<Target> {
+    const active = this.versions.active(tenantId, request.workflowName);
+    return active instanceof Promise
+      ? active.then((a) => this.pick(request, tenantId, mode, a))
+      : this.pick(request, tenantId, mode, active);
+  }
+
+  private pick(
+    request: ExecuteRequest,
+    tenantId: string,
+    mode: string,
+    active: ActiveVersion,
+  ): Target | Promise<Target> {
     const { workflowName } = request;
-    const active = await this.versions.active(tenantId, workflowName);
     if (!active.exists) throw ExecutionErrors.workflowNotFound(workflowName);
     if (mode === 'Shadow' && this.router.activeVersion) {
-      const pinned = await this.versions.byNumber(active.owner, workflowName, this.router.activeVersion);
-      if (!pinned) throw ExecutionErrors.versionNotFound(workflowName, this.router.activeVersion);
-      return { version: pinned, arm: 'active', rolloutId: null };
+      const pinnedNumber = this.router.activeVersion;
+      return settle(this.versions.byNumber(active.owner, workflowName, pinnedNumber), (pinned) => {
+        if (!pinned) throw ExecutionErrors.versionNotFound(workflowName, pinnedNumber);
+        return { version: pinned, arm: 'active', rolloutId: null };
+      });
     }
     if (mode === 'Rules') {
       const routed = this.canary.route(active.owner, workflowName, tenantId, request.bucketKey || tenantId);
-      if (routed && routed.version !== active.version?.version) {
-        const canaryVersion = await this.versions.byNumber(active.owner, workflowName, routed.version);
-        if (canaryVersion) return { version: canaryVersion, arm: 'canary', rolloutId: routed.rolloutId };
-      }
+      if (routed && routed.version !== active.version?.version)
+        return settle(this.versions.byNumber(active.owner, workflowName, routed.version), (canaryVersion) =>
+          canaryVersion
+            ? { version: canaryVersion, arm: 'canary', rolloutId: routed.rolloutId }
+            : activeTarget(workflowName, active),
+        );
     }
-    if (!active.version) throw ExecutionErrors.noActiveVersion(workflowName);
-    return { version: active.version, arm: 'active', rolloutId: null };
+    return activeTarget(workflowName, active);
   }
 
   private async runTraditional(
@@ -260,7 +299,7 @@ export class ExecutionService {
       .then((diff) => this.record(result, diff));
   }
 
-  private async record(result: ExecutionResult, shadowDiff: ShadowDiffRecord | null) {
+  private record(result: ExecutionResult, shadowDiff: ShadowDiffRecord | null): void | Promise<void> {
     this.metrics.executed(
       result.workflowName,
       result.version,
@@ -269,7 +308,7 @@ export class ExecutionService {
       result.executionTimeMs,
       result.status === 'error',
     );
-    const pending = this.audit.record({
+    return this.audit.record({
       executionId: result.executionId,
       tenantId: result.tenantId,
       workflowName: result.workflowName,
@@ -285,8 +324,17 @@ export class ExecutionService {
       mode: result.mode,
       shadowDiff,
     });
-    if (pending) await pending;
   }
+}
+
+function activeTarget(workflowName: string, active: ActiveVersion): Target {
+  if (!active.version) throw ExecutionErrors.noActiveVersion(workflowName);
+  return { version: active.version, arm: 'active', rolloutId: null };
+}
+
+/** Applies `next` to a value that may still be pending, without a promise when it is not. */
+function settle<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 function round(ms: number) {

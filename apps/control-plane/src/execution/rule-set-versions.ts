@@ -1,6 +1,6 @@
 import { UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { RuleSetCache } from '../rulesets/application/ruleset-cache';
+import { CachedRuleSet, RuleSetCache } from '../rulesets/application/ruleset-cache';
 import { RuleSetVersionEntity } from '../rulesets/persistence/entities';
 
 /** A stored, immutable rule set version as the executor needs it. */
@@ -10,6 +10,33 @@ export interface ExecutableVersion {
   version: number;
   shape: string;
   document: Record<string, unknown>;
+}
+
+/** Which rule set serves a tenant's execution of a workflow, and its active version. */
+export interface ActiveVersion {
+  /** The tenant whose rule set it is (the caller's, or the shared `default` tenant's). */
+  owner: string;
+  /** Whether the owner has a rule set for the workflow at all. */
+  exists: boolean;
+  /** The active version (null when the rule set has none active). */
+  version: ExecutableVersion | null;
+}
+
+function activeOf(owner: string, workflowName: string, entry: CachedRuleSet | null): ActiveVersion {
+  if (!entry) return { owner, exists: false, version: null };
+  if (entry.activeVersion === null || !entry.document || !entry.shape)
+    return { owner, exists: true, version: null };
+  return {
+    owner,
+    exists: true,
+    version: {
+      tenantId: owner,
+      workflowName,
+      version: entry.activeVersion,
+      shape: entry.shape,
+      document: entry.document,
+    },
+  };
 }
 
 /** The tenant whose rule sets serve every tenant that has no rule set of its own for a workflow. */
@@ -24,72 +51,73 @@ export const SHARED_RULESET_TENANT = 'default';
  */
 @Injectable()
 export class RuleSetVersions {
-  private readonly pinned = new Map<string, Promise<ExecutableVersion | null>>();
+  /** Versions by number: the pending read, replaced by the version itself once found (immutable). */
+  private readonly pinned = new Map<string, Promise<ExecutableVersion | null> | ExecutableVersion>();
 
   constructor(
     private readonly uow: UnitOfWork,
     @Inject(RuleSetCache) private readonly cache: RuleSetCache,
   ) {}
 
-  /** The active version for a tenant (own rule set first, then the shared one); null when none exists. */
-  async active(
-    tenantId: string,
-    workflowName: string,
-  ): Promise<{ owner: string; exists: boolean; version: ExecutableVersion | null }> {
-    let owner = tenantId;
-    let entry = await this.cache.getActive(tenantId, workflowName);
-    if (!entry && tenantId !== SHARED_RULESET_TENANT) {
-      owner = SHARED_RULESET_TENANT;
-      entry = await this.cache.getActive(SHARED_RULESET_TENANT, workflowName);
-    }
-    if (!entry) return { owner: tenantId, exists: false, version: null };
-    if (entry.activeVersion === null || !entry.document || !entry.shape)
-      return { owner, exists: true, version: null };
-    return {
-      owner,
-      exists: true,
-      version: {
-        tenantId: owner,
-        workflowName,
-        version: entry.activeVersion,
-        shape: entry.shape,
-        document: entry.document,
-      },
-    };
+  /**
+   * The active version for a tenant (own rule set first, then the shared one); null when none exists.
+   * Synchronous when both lookups are cached (the execution hot path).
+   */
+  active(tenantId: string, workflowName: string): ActiveVersion | Promise<ActiveVersion> {
+    const own = this.cache.getActive(tenantId, workflowName);
+    if (own instanceof Promise) return own.then((entry) => this.resolveShared(tenantId, workflowName, entry));
+    return this.resolveShared(tenantId, workflowName, own);
   }
 
-  /** A version by number in the owner tenant's rule set (null when it does not exist). */
-  byNumber(tenantId: string, workflowName: string, version: number): Promise<ExecutableVersion | null> {
+  private resolveShared(
+    tenantId: string,
+    workflowName: string,
+    own: CachedRuleSet | null,
+  ): ActiveVersion | Promise<ActiveVersion> {
+    if (own || tenantId === SHARED_RULESET_TENANT) return activeOf(tenantId, workflowName, own);
+    const shared = this.cache.getActive(SHARED_RULESET_TENANT, workflowName);
+    if (shared instanceof Promise)
+      return shared.then((entry) => activeOf(entry ? SHARED_RULESET_TENANT : tenantId, workflowName, entry));
+    return activeOf(shared ? SHARED_RULESET_TENANT : tenantId, workflowName, shared);
+  }
+
+  /**
+   * A version by number in the owner tenant's rule set (null when it does not exist): synchronous once
+   * read (versions are immutable), a promise the first time.
+   */
+  byNumber(
+    tenantId: string,
+    workflowName: string,
+    version: number,
+  ): ExecutableVersion | null | Promise<ExecutableVersion | null> {
     const key = `${tenantId}\u0000${workflowName}\u0000${version}`;
-    let pending = this.pinned.get(key);
-    if (!pending) {
-      pending = this.uow.run(
-        async (m) => {
-          const row = await m
-            .getRepository(RuleSetVersionEntity)
-            .findOne({ where: { workflowName, version } });
-          return row
-            ? {
-                tenantId,
-                workflowName,
-                version,
-                shape: row.shape,
-                document: row.document as Record<string, unknown>,
-              }
-            : null;
-        },
-        { tenantId },
-      );
-      // only found versions are remembered (a missing one may be saved later); bounded by a simple cap
-      pending.then(
-        (found) => {
-          if (!found) this.pinned.delete(key);
-        },
-        () => this.pinned.delete(key),
-      );
-      if (this.pinned.size > 5000) this.pinned.clear();
-      this.pinned.set(key, pending);
-    }
+    const known = this.pinned.get(key);
+    if (known) return known;
+    const pending = this.uow.run(
+      async (m) => {
+        const row = await m.getRepository(RuleSetVersionEntity).findOne({ where: { workflowName, version } });
+        return row
+          ? {
+              tenantId,
+              workflowName,
+              version,
+              shape: row.shape,
+              document: row.document as Record<string, unknown>,
+            }
+          : null;
+      },
+      { tenantId },
+    );
+    // only found versions are remembered (a missing one may be saved later); bounded by a simple cap
+    pending.then(
+      (found) => {
+        if (!found) this.pinned.delete(key);
+        else if (this.pinned.get(key) === pending) this.pinned.set(key, found);
+      },
+      () => this.pinned.delete(key),
+    );
+    if (this.pinned.size > 5000) this.pinned.clear();
+    this.pinned.set(key, pending);
     return pending;
   }
 }

@@ -241,6 +241,15 @@ export class RuleEngineSettings {
   @IsString()
   decisionTablesUrl = 'http://127.0.0.1:3001';
 
+  /**
+   * API key presented to the decisions service (`X-Api-Key`) when it requires authentication: a service
+   * key (`Authentication:ApiKeys:*` there) acts for the tenant each request names. Empty: no credentials.
+   */
+  @ConfigKey('RuleEngineOptions:DecisionTablesApiKey')
+  @IsOptional()
+  @IsString()
+  decisionTablesApiKey?: string;
+
   /** Compiled rule set versions kept in memory (LRU, per tenant and version). */
   @ConfigKey('RuleEngineOptions:CompiledCacheCapacity', 'number')
   @IsInt()

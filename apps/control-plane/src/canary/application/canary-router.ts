@@ -68,6 +68,12 @@ export class CanaryRouter implements OnModuleInit, OnApplicationShutdown {
     return targeted ? { version: rollout.version, rolloutId: rollout.rolloutId } : null;
   }
 
+  /** The owner's Active rollout of a workflow, whoever it targets (null when none runs). */
+  liveRollout(ownerTenantId: string, workflowName: string): CanaryRoute | null {
+    const rollout = this.live.get(keyOf(ownerTenantId, workflowName));
+    return rollout ? { version: rollout.version, rolloutId: rollout.rolloutId } : null;
+  }
+
   /** The Active rollouts this node routes by (for diagnostics and tests). */
   get activeRollouts(): LiveRollout[] {
     return [...this.live.values()].map(({ targets: _targets, ...rollout }) => rollout);

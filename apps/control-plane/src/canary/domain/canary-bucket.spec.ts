@@ -22,6 +22,11 @@ describe('canaryBucket', () => {
     for (const [workflow, key, bucket] of vectors) expect(canaryBucket(workflow, key)).toBe(bucket);
   });
 
+  it('hashes keys longer than the scratch buffer the same way as short ones', () => {
+    const long = 'ü'.repeat(5_000);
+    expect(canaryBucket('loan', long)).toBe(murmurhash.v3(`loan:${long}`, 0) % 100);
+  });
+
   it('depends on the workflow: the same key lands in different buckets for different workflows', () => {
     const keys = Array.from({ length: 200 }, (_, i) => `k${i}`);
     const differing = keys.filter((k) => canaryBucket('loan', k) !== canaryBucket('pricing', k));

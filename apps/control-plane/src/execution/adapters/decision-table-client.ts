@@ -61,7 +61,11 @@ export class DecisionTableClient {
     let response: Response;
     try {
       response = await fetch(base + path, {
-        headers: { 'x-tenant-id': tenantId, accept: 'application/json' },
+        headers: {
+          'x-tenant-id': tenantId,
+          accept: 'application/json',
+          ...(this.settings.decisionTablesApiKey ? { 'x-api-key': this.settings.decisionTablesApiKey } : {}),
+        },
         signal: AbortSignal.timeout(5000),
       });
     } catch (error) {
@@ -72,6 +76,12 @@ export class DecisionTableClient {
     }
     if (response.status === 404)
       throw new ExecutionProblem('DECISION_TABLE_NOT_FOUND', `decision table ${label} does not exist`);
+    if (response.status === 401 || response.status === 403)
+      throw new ExecutionProblem(
+        'DECISION_TABLES_UNAUTHORIZED',
+        `decision table ${label}: the decisions service refused the control plane's credentials (${response.status}); ` +
+          'set RuleEngineOptions:DecisionTablesApiKey to a service key of that service',
+      );
     if (!response.ok)
       throw new ExecutionProblem(
         'DECISION_TABLES_UNAVAILABLE',

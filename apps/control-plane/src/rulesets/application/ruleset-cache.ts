@@ -59,8 +59,11 @@ export class RuleSetCache implements OnModuleInit, OnApplicationShutdown {
     return this.entries.size;
   }
 
-  /** The active rule set of a workflow for a tenant (null when none is active). */
-  async getActive(tenantId: string, workflowName: string): Promise<CachedRuleSet | null> {
+  /**
+   * The active rule set of a workflow for a tenant (null when none is active): synchronous when cached
+   * (the execution hot path), a promise when the database has to be read.
+   */
+  getActive(tenantId: string, workflowName: string): CachedRuleSet | null | Promise<CachedRuleSet | null> {
     const key = keyOf(tenantId, workflowName);
     const cached = this.settings.enableRuntimeCache ? this.entries.get(key) : undefined;
     if (cached) {
@@ -68,6 +71,10 @@ export class RuleSetCache implements OnModuleInit, OnApplicationShutdown {
       return cached.revision === ABSENT ? null : cached;
     }
     this.metrics.miss(tenantId);
+    return this.load(key, tenantId, workflowName);
+  }
+
+  private async load(key: string, tenantId: string, workflowName: string): Promise<CachedRuleSet | null> {
     const loaded = await this.uow.run(
       async (m) => {
         const set = await m.getRepository(RuleSetEntity).findOne({ where: { workflowName } });
