@@ -82,7 +82,9 @@ describe('canary rollouts (RuleControlPlane:RequireApproval=false)', () => {
     sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       overrides: { 'RuleControlPlane:RequireApproval': false },
     });
-    api = client(sut.url, { 'x-tenant-id': 'acme', 'x-actor': 'alice' });
+    // The shared `default` tenant owns these rule sets: they serve every tenant without its own, so its
+    // rollouts can target other tenants (a tenant's own rule set serves only itself).
+    api = client(sut.url, { 'x-tenant-id': 'default', 'x-actor': 'alice' });
     router = sut.service.app.get(CanaryRouter);
   });
   afterAll(() => sut?.stop());
@@ -111,11 +113,11 @@ describe('canary rollouts (RuleControlPlane:RequireApproval=false)', () => {
       reason: null,
     });
     const { rolloutId } = started.body;
-    expect(router.route('acme', 'loan', 'globex', 'k1')).toEqual({ version: 2, rolloutId });
-    expect(router.route('acme', 'loan', 'initech', 'k2')).toEqual({ version: 2, rolloutId });
-    expect(router.route('acme', 'loan', 'acme', 'k1')).toBeNull();
-    expect(router.route('acme', 'pricing', 'globex', 'k1')).toBeNull();
-    expect(router.route('default', 'loan', 'globex', 'k1')).toBeNull();
+    expect(router.route('default', 'loan', 'globex', 'k1')).toEqual({ version: 2, rolloutId });
+    expect(router.route('default', 'loan', 'initech', 'k2')).toEqual({ version: 2, rolloutId });
+    expect(router.route('default', 'loan', 'acme', 'k1')).toBeNull();
+    expect(router.route('default', 'pricing', 'globex', 'k1')).toBeNull();
+    expect(router.route('acme', 'loan', 'globex', 'k1')).toBeNull();
     // the rule set itself is untouched: version 1 stays active for everyone else
     expect(await statuses(api, 'loan')).toEqual({
       activeVersion: 1,
@@ -171,7 +173,7 @@ describe('canary rollouts (RuleControlPlane:RequireApproval=false)', () => {
     const keys = Array.from({ length: 2000 }, (_, i) => `request-${i}`);
     let routed = 0;
     for (const key of keys) {
-      const decision = router.route('acme', 'pct', `tenant-${key.length}`, key);
+      const decision = router.route('default', 'pct', `tenant-${key.length}`, key);
       const expected =
         canaryBucket('pct', key) < 30 ? { version: 2, rolloutId: thirty.body.rolloutId } : null;
       expect(decision).toEqual(expected);
@@ -197,7 +199,7 @@ describe('canary rollouts (RuleControlPlane:RequireApproval=false)', () => {
       activeVersion: 2,
       versions: { 1: 'Archived', 2: 'Active', 3: 'Draft' },
     });
-    expect(router.route('acme', 'loan', 'globex', 'k1')).toBeNull();
+    expect(router.route('default', 'loan', 'globex', 'k1')).toBeNull();
     expect(await auditActions(api, 'loan', 4)).toEqual([
       'CANARY_PROMOTE',
       'ACTIVATE',
@@ -222,12 +224,12 @@ describe('canary rollouts (RuleControlPlane:RequireApproval=false)', () => {
     const started = await api.post(CANARY, { workflowName: 'loan', version: 3, targetTenantIds: ['globex'] });
     expect(started.status).toBe(201);
     const { rolloutId } = started.body;
-    expect(router.route('acme', 'loan', 'globex', 'k')).toEqual({ version: 3, rolloutId });
+    expect(router.route('default', 'loan', 'globex', 'k')).toEqual({ version: 3, rolloutId });
     for (const body of [{}, { reason: '   ' }, { reason: 42 }]) {
       const refused = await api.post(`${CANARY}/${rolloutId}/rollback`, body);
       expect([refused.status, refused.body.code]).toEqual([400, 'ROLLBACK_REASON_REQUIRED']);
     }
-    expect(router.route('acme', 'loan', 'globex', 'k')).toEqual({ version: 3, rolloutId });
+    expect(router.route('default', 'loan', 'globex', 'k')).toEqual({ version: 3, rolloutId });
     const rolledBack = await api.post(`${CANARY}/${rolloutId}/rollback`, { reason: 'error rate up' });
     expect(rolledBack.status).toBe(200);
     expect(rolledBack.body).toEqual({
@@ -238,7 +240,7 @@ describe('canary rollouts (RuleControlPlane:RequireApproval=false)', () => {
       workflowName: 'loan',
       version: 3,
     });
-    expect(router.route('acme', 'loan', 'globex', 'k')).toBeNull();
+    expect(router.route('default', 'loan', 'globex', 'k')).toBeNull();
     expect(await statuses(api, 'loan')).toEqual({
       activeVersion: 2,
       versions: { 1: 'Archived', 2: 'Active', 3: 'Draft' },
@@ -389,32 +391,41 @@ describe('canary rollouts (RuleControlPlane:RequireApproval=false)', () => {
   it('keeps tenants apart: rollouts are per owner tenant, a tenant runs one canary per workflow', async () => {
     const globex = client(sut.url, { 'x-tenant-id': 'globex', 'x-actor': 'gina' });
     expect((await globex.get(CANARY)).body).toEqual([]);
-    const acmeRollout = (await api.get(CANARY)).body[0];
-    const foreign = await globex.post(`${CANARY}/${acmeRollout.rolloutId}/rollback`, { reason: 'x' });
+    const sharedRollout = (await api.get(CANARY)).body[0];
+    const foreign = await globex.post(`${CANARY}/${sharedRollout.rolloutId}/rollback`, { reason: 'x' });
     expect([foreign.status, foreign.body.code]).toEqual([404, 'ROLLOUT_NOT_FOUND']);
 
-    await workflow(api, 'shared');
-    const mine = await api.post(CANARY, { workflowName: 'shared', version: 2, targetTenantIds: ['initech'] });
-    expect(mine.status).toBe(201);
-    const other = client(sut.url, { 'x-tenant-id': 'default' });
-    await workflow(other, 'shared');
-    const clash = await other.post(CANARY, {
+    // a tenant's own rule set serves only that tenant: its rollout can target itself, nobody else
+    const acme = client(sut.url, { 'x-tenant-id': 'acme', 'x-actor': 'ann' });
+    await workflow(acme, 'shared');
+    const elsewhere = await acme.post(CANARY, {
       workflowName: 'shared',
       version: 2,
-      targetTenantIds: ['hooli', 'initech'],
+      targetTenantIds: ['hooli'],
+    });
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([400, 'CANARY_TARGET_NOT_SERVED']);
+    const mine = await acme.post(CANARY, { workflowName: 'shared', version: 2, targetTenantIds: ['acme'] });
+    expect(mine.status).toBe(201);
+    expect(router.route('acme', 'shared', 'acme', 'k')).toMatchObject({ rolloutId: mine.body.rolloutId });
+
+    // the shared rollout cannot take a tenant that already runs a canary of the workflow
+    await workflow(api, 'shared');
+    const clash = await api.post(CANARY, {
+      workflowName: 'shared',
+      version: 2,
+      targetTenantIds: ['hooli', 'acme'],
     });
     expect([clash.status, clash.body.code]).toEqual([409, 'CANARY_TENANT_ASSIGNED']);
-    expect((await other.get(CANARY)).body).toEqual([]);
+    expect((await api.get(CANARY)).body.filter((r: any) => r.workflowName === 'shared')).toEqual([]);
     expect(router.route('default', 'shared', 'hooli', 'k')).toBeNull();
-    expect(router.route('acme', 'shared', 'initech', 'k')).toMatchObject({ version: 2 });
-    const free = await other.post(CANARY, { workflowName: 'shared', version: 2, targetTenantIds: ['hooli'] });
+    const free = await api.post(CANARY, { workflowName: 'shared', version: 2, targetTenantIds: ['hooli'] });
     expect(free.status).toBe(201);
     expect(router.route('default', 'shared', 'hooli', 'k')).toMatchObject({ rolloutId: free.body.rolloutId });
   });
 
   it('pushes CanaryStateChanged { workflowName, status, rolloutId, version } to the owner tenant’s hub clients', async () => {
     await workflow(api, 'hubbed');
-    const hub = await connectHub(sut.url, 'acme');
+    const hub = await connectHub(sut.url, 'default');
     try {
       const active = nextEvent(hub, 'CanaryStateChanged');
       const started = await api.post(CANARY, { workflowName: 'hubbed', version: 2 });
@@ -620,11 +631,11 @@ describe('canary rollouts across two nodes sharing one database and bus', () => 
     const started = await apiA.post(CANARY, {
       workflowName: 'multi',
       version: 2,
-      targetTenantIds: ['globex'],
+      targetTenantIds: ['acme'],
     });
     expect(started.status).toBe(201);
     const seen = await waitFor(
-      () => routerB.route('acme', 'multi', 'globex', 'k'),
+      () => routerB.route('acme', 'multi', 'acme', 'k'),
       (d) => d !== null,
     );
     expect(seen.value).toEqual({ version: 2, rolloutId: started.body.rolloutId });
@@ -637,7 +648,7 @@ describe('canary rollouts across two nodes sharing one database and bus', () => 
     });
     expect(rolledBack.status).toBe(200);
     const stopped = await waitFor(
-      () => routerB.route('acme', 'multi', 'globex', 'k'),
+      () => routerB.route('acme', 'multi', 'acme', 'k'),
       (d) => d === null,
       2000,
     );

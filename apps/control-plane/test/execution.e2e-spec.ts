@@ -233,6 +233,14 @@ describe('rule execution (Rules mode): POST /api/v1/rule-engine/execute/{workflo
     expect(zeta.body).toMatchObject({ version: 1, arm: 'active', outputs: { tier: 'shared' } });
     const items = await auditItems(sut, 'beta', 'shared');
     expect(items[0]).toMatchObject({ version: 2, arm: 'canary' });
+    // the active arm is the rollout's control group: tagged with the rollout, counted in its metrics
+    const zetaItems = await auditItems(sut, 'zeta', 'shared');
+    expect(zetaItems[0]).toMatchObject({ version: 1, arm: 'active', rolloutId: started.body.rolloutId });
+    const metrics = await platform.get(`${A}/shared/canary/${started.body.rolloutId}`);
+    expect(metrics.body.arms).toEqual([
+      { arm: 'active', version: 1, executions: 1, errors: 0, errorRate: 0 },
+      { arm: 'canary', version: 2, executions: 1, errors: 0, errorRate: 0 },
+    ]);
 
     await platform.post(`/api/v1/canary/${started.body.rolloutId}/rollback`, { reason: 'enough' });
     const after = await client(sut.url, { 'x-tenant-id': 'beta' }).post(`${EXECUTE}/shared`, {
@@ -282,6 +290,33 @@ describe('execution router modes', () => {
         differences: [
           { field: 'tier', activeValue: 'gold', candidateValue: 'silver', severity: expect.any(String) },
         ],
+      });
+    } finally {
+      await sut.stop();
+    }
+  });
+
+  it('Hybrid: the rules share routes canary targets to the canary version too', async () => {
+    const sut = await start({
+      'RuleEngineOptions:ExecutionRouter:Mode': 'Hybrid',
+      'RuleEngineOptions:ExecutionRouter:HybridRulesPercentage': 100,
+    });
+    try {
+      const api = client(sut.url, { 'x-tenant-id': 'acme' });
+      await api.post(`${A}/loan`, { ruleSet: rules('gold'), activateAfterSave: true });
+      await api.post(`${A}/loan`, { ruleSet: rules('silver'), activateAfterSave: false });
+      const started = await api.post('/api/v1/canary', {
+        workflowName: 'loan',
+        version: 2,
+        targetTenantIds: ['acme'],
+      });
+      expect(started.status).toBe(201);
+      const res = await api.post(`${EXECUTE}/loan`, { facts: { amount: 5000 } });
+      expect(res.body).toMatchObject({
+        mode: 'Hybrid',
+        arm: 'canary',
+        version: 2,
+        outputs: { tier: 'silver' },
       });
     } finally {
       await sut.stop();

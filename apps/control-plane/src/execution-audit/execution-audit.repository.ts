@@ -142,19 +142,25 @@ export class ExecutionAuditRepository {
     return rows.map(toRecord);
   }
 
-  /** Executions and errors per arm and version of a rollout (current tenant). */
+  /**
+   * Executions and errors per arm and version of a rollout, of every tenant its rule set serves (a
+   * shared `default` rollout runs for other tenants, whose rows carry their own tenant id). Callers
+   * resolve the rollout as its owner first; only counts leave this query.
+   */
   async armStatistics(workflowName: string, rolloutId: string): Promise<ArmStatistics[]> {
     const rows: { arm: ExecutionArm; version: number | null; executions: number; errors: number }[] =
-      await this.uow.run((m) =>
-        m.query(
-          `SELECT arm, version, count(*)::int AS executions,
+      await this.uow.run(
+        (m) =>
+          m.query(
+            `SELECT arm, version, count(*)::int AS executions,
                   count(*) FILTER (WHERE status = 'error')::int AS errors
              FROM execution_audit
             WHERE workflow_name = $1 AND rollout_id = $2
             GROUP BY arm, version
             ORDER BY arm, version`,
-          [workflowName, rolloutId],
-        ),
+            [workflowName, rolloutId],
+          ),
+        { acrossTenants: true },
       );
     return rows.map((r) => ({
       arm: r.arm,

@@ -166,16 +166,20 @@ export class ExecutionService {
         return { version: pinned, arm: 'active', rolloutId: null };
       });
     }
-    if (mode === 'Rules') {
-      const routed = this.canary.route(active.owner, workflowName, tenantId, request.bucketKey || tenantId);
-      if (routed && routed.version !== active.version?.version)
-        return settle(this.versions.byNumber(active.owner, workflowName, routed.version), (canaryVersion) =>
-          canaryVersion
-            ? { version: canaryVersion, arm: 'canary', rolloutId: routed.rolloutId }
-            : activeTarget(workflowName, active),
-        );
-    }
-    return activeTarget(workflowName, active);
+    // Shadow answers with the active version (its candidate runs afterwards, see shadow()).
+    if (mode === 'Shadow') return activeTarget(workflowName, active, null);
+    // Rules, and Hybrid's rules share: canary targets run the canary version; everyone else runs the active
+    // one, tagged with the running rollout (the control arm of its per-arm metrics).
+    const rollout = this.canary.activeRollout(active.owner, workflowName);
+    if (!rollout) return activeTarget(workflowName, active, null);
+    const routed = this.canary.route(active.owner, workflowName, tenantId, request.bucketKey || tenantId);
+    if (routed && routed.version !== active.version?.version)
+      return settle(this.versions.byNumber(active.owner, workflowName, routed.version), (canaryVersion) =>
+        canaryVersion
+          ? { version: canaryVersion, arm: 'canary', rolloutId: routed.rolloutId }
+          : activeTarget(workflowName, active, rollout.rolloutId),
+      );
+    return activeTarget(workflowName, active, rollout.rolloutId);
   }
 
   private async runTraditional(
@@ -327,9 +331,9 @@ export class ExecutionService {
   }
 }
 
-function activeTarget(workflowName: string, active: ActiveVersion): Target {
+function activeTarget(workflowName: string, active: ActiveVersion, rolloutId: string | null): Target {
   if (!active.version) throw ExecutionErrors.noActiveVersion(workflowName);
-  return { version: active.version, arm: 'active', rolloutId: null };
+  return { version: active.version, arm: 'active', rolloutId };
 }
 
 /** Applies `next` to a value that may still be pending, without a promise when it is not. */

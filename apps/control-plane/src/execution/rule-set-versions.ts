@@ -1,6 +1,7 @@
 import { UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { CachedRuleSet, RuleSetCache } from '../rulesets/application/ruleset-cache';
+import { SHARED_RULESET_TENANT } from '../rulesets/domain/shared-tenant';
 import { RuleSetVersionEntity } from '../rulesets/persistence/entities';
 
 /** A stored, immutable rule set version as the executor needs it. */
@@ -39,8 +40,7 @@ function activeOf(owner: string, workflowName: string, entry: CachedRuleSet | nu
   };
 }
 
-/** The tenant whose rule sets serve every tenant that has no rule set of its own for a workflow. */
-export const SHARED_RULESET_TENANT = 'default';
+export { SHARED_RULESET_TENANT };
 
 /**
  * Which stored version an execution runs. The active version comes from the per-tenant rule set cache

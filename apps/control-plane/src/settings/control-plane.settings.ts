@@ -227,7 +227,7 @@ export class ExecutionRouterSettings {
   @Max(100)
   hybridRulesPercentage = 50;
 
-  /** Ours: output fields whose absence in the candidate makes a shadow difference `high`. */
+  /** Ours: output fields (or parents of fields) whose difference, absence included, makes a shadow difference `high`. */
   @ConfigKey('RuleEngineOptions:ExecutionRouter:CriticalFields')
   @IsArray()
   @IsString({ each: true })

@@ -10,6 +10,7 @@ export const CanaryErrors = {
   InvalidPercentage: 'INVALID_TARGET_PERCENTAGE',
   InvalidTenants: 'INVALID_TARGET_TENANTS',
   TenantAssigned: 'CANARY_TENANT_ASSIGNED',
+  TargetNotServed: 'CANARY_TARGET_NOT_SERVED',
   ReasonRequired: 'ROLLBACK_REASON_REQUIRED',
   InvalidStateTransition: 'INVALID_STATE_TRANSITION',
 } as const;

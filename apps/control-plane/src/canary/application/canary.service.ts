@@ -6,6 +6,7 @@ import { EntityManager } from 'typeorm';
 import { ExecutionAuditQueries } from '../../execution-audit/execution-record';
 import { assertWorkflowName, RuleSetErrors } from '../../rulesets/application/errors';
 import { RuleSetsService } from '../../rulesets/application/rulesets.service';
+import { SHARED_RULESET_TENANT } from '../../rulesets/domain/shared-tenant';
 import { AuditAction } from '../../rulesets/audit/audit-chain';
 import { AuditLog } from '../../rulesets/audit/audit-log';
 import { RuleControlPlaneSettings } from '../../settings/control-plane.settings';
@@ -120,6 +121,7 @@ export class CanaryService {
     const targets = resolveTargets(input.targetPercentage, input.targetTenantIds);
     const actor = RequestContext.actor(input.actor);
     const tenantId = RequestContext.tenantId();
+    assertTargetsServed(tenantId, targets.targetTenantIds);
     const rollout = await this.serialized(tenantId, () =>
       this.uow.run(async (m) => {
         const [set] = await m.query(
@@ -363,6 +365,23 @@ function workflowNotFound(workflowName: string) {
 }
 
 /** Spec canary rule 1: a percentage or a tenant list, not both; neither means 1 percent. */
+/**
+ * A tenant's own rule set serves only that tenant; the shared `default` tenant's rule sets serve every
+ * tenant without one of its own. So only a `default` rollout can target other tenants: anything else
+ * would be assigned and never routed.
+ */
+function assertTargetsServed(ownerTenantId: string, targetTenantIds: string[] | null): void {
+  if (!targetTenantIds || ownerTenantId === SHARED_RULESET_TENANT) return;
+  const others = targetTenantIds.filter((t) => t !== ownerTenantId);
+  if (others.length)
+    throw AppError.badRequest(
+      CanaryErrors.TargetNotServed,
+      `Tenant(s) ${others.join(', ')} do not run tenant '${ownerTenantId}' rule sets: a tenant's rollout can target only itself; ` +
+        `rollouts of the shared '${SHARED_RULESET_TENANT}' tenant can target any tenant`,
+      [{ field: 'targetTenantIds', message: `only '${ownerTenantId}' is served by this rule set` }],
+    );
+}
+
 export function resolveTargets(
   percentage: unknown,
   tenantIds: unknown,

@@ -1,6 +1,6 @@
 import type { FlowModel } from './flow-model';
 
-/** The execute endpoint a workflow is bound to (spec 1 family A). */
+/** The execute endpoint a workflow is bound to (our route: the spec leaves the direct execution endpoint open). */
 export const EXECUTE_PATH_TEMPLATE = '/api/v1/rule-engine/execute/{workflowName}';
 
 /** Which workflow an execute endpoint runs, and what that workflow uses. */
