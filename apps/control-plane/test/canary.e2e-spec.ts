@@ -407,6 +407,9 @@ describe('canary rollouts (RuleControlPlane:RequireApproval=false)', () => {
     const mine = await acme.post(CANARY, { workflowName: 'shared', version: 2, targetTenantIds: ['acme'] });
     expect(mine.status).toBe(201);
     expect(router.route('acme', 'shared', 'acme', 'k')).toMatchObject({ rolloutId: mine.body.rolloutId });
+    // its progress counts the tenants its rule set serves (itself), not the platform's tenants
+    const mineMetrics = await acme.get(`${A}/shared/canary/${mine.body.rolloutId}`);
+    expect(mineMetrics.body.progress).toEqual({ percentage: 100, tenantsAffected: 1, totalTenants: 1 });
 
     // the shared rollout cannot take a tenant that already runs a canary of the workflow
     await workflow(api, 'shared');

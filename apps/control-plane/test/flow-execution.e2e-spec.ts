@@ -317,6 +317,20 @@ describe('flow-graph execution across services (control plane + decisions, share
     expect(((await crossTenant.json()) as any).tenantId).toBe('acme');
   });
 
+  it('serves the contract of a stored decision table (rule-contracts/decision-table/{name})', async () => {
+    const contract = await api.get(`${B}/rule-contracts/decision-table/pricing`);
+    expect(contract.status).toBe(200);
+    expect(contract.body).toMatchObject({
+      sourceType: 'decision-table',
+      sourceCode: 'pricing',
+      resolvedFrom: 'stored-table',
+      request: { contractName: 'pricing.input', fields: [{ path: 'segment', dataType: 'string' }] },
+      response: { contractName: 'pricing.output', fields: [{ path: 'price', dataType: 'number' }] },
+    });
+    const unknown = await api.get(`${B}/rule-contracts/decision-table/nothing-like-it`);
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'DECISION_TABLE_NOT_FOUND']);
+  });
+
   it('answers 422 with a code for a flow whose stored table does not exist', async () => {
     const broken = {
       type: 'flow-graph',

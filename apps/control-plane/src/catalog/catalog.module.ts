@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { ExecutionModule } from '../execution/execution.module';
 import { RuleSetsModule } from '../rulesets/rulesets.module';
 import { ApiRouteCatalog } from './application/api-routes';
 import { ContractsService } from './application/contracts.service';
@@ -13,7 +14,7 @@ import { UiCatalogController } from './http/ui-catalog.controller';
 
 /** Contract metadata, rule catalog and the ui-catalog endpoints. */
 @Module({
-  imports: [DiscoveryModule, RuleSetsModule],
+  imports: [DiscoveryModule, RuleSetsModule, ExecutionModule],
   controllers: [RuleCatalogController, ContractsController, UiCatalogController],
   providers: [
     RuleCatalog,

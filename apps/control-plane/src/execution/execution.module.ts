@@ -50,6 +50,6 @@ import { RuleSetVersions } from './rule-set-versions';
     DryRunService,
     ExecuteHotRoute,
   ],
-  exports: [ExecutionService, DryRunService, CompiledRuleSets],
+  exports: [ExecutionService, DryRunService, CompiledRuleSets, DecisionTableClient],
 })
 export class ExecutionModule {}

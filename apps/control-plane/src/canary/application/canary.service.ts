@@ -105,9 +105,17 @@ export class CanaryService {
     };
   }
 
-  /** `{ percentage, tenantsAffected, totalTenants }` (tenants known to the control plane). */
+  /**
+   * `{ percentage, tenantsAffected, totalTenants }` over the tenants the rollout's rule set serves: for
+   * the shared `default` tenant, every tenant known to the control plane; for any other tenant, itself
+   * (its rule sets serve nobody else, and other tenants' existence is not its business).
+   */
   async progress(rollout: Pick<RolloutView, 'targetPercentage' | 'targetTenantIds'>) {
-    const known = await this.uow.run((m) => this.rollouts.knownTenants(m), { acrossTenants: true });
+    const owner = RequestContext.tenantId();
+    const known =
+      owner === SHARED_RULESET_TENANT
+        ? await this.uow.run((m) => this.rollouts.knownTenants(m), { acrossTenants: true })
+        : [owner];
     return progressOf(rollout, known);
   }
 

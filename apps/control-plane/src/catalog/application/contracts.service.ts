@@ -1,17 +1,21 @@
-import { AppError } from '@arbiter/platform';
+import { AppError, RequestContext } from '@arbiter/platform';
 import type { RuleContract } from '@arbiter/rule-engine';
 import { Inject, Injectable } from '@nestjs/common';
 import { assertWorkflowName } from '../../rulesets/application/errors';
 import { composeAuthoringContract, composeFlowContract, NodeContract } from '../domain/flow-contracts';
 import { CONTRACT_SOURCE_TYPES, contractSourceType, ContractSourceType } from '../domain/contract-source';
-import { buildFlowModel, FlowModel } from '../domain/flow-model';
+import { buildFlowModel, embeddedTable, FlowModel } from '../domain/flow-model';
+import { DecisionTableClient } from '../../execution/adapters/decision-table-client';
 import { CatalogErrors } from './errors';
 import { RuleCatalog } from './rule-catalog';
 import { StaticContracts } from './static-contracts';
 import { StoredWorkflow, WorkflowDocuments } from './workflow-documents';
 
-/** Which source resolved a contract, in the spec's order. */
-export type ContractResolution = 'manifest' | 'composition' | 'static';
+/**
+ * Which source resolved a contract, in the spec's order; `stored-table` (ours) is a decision table stored in
+ * the decisions service, read between composition and the static fallback.
+ */
+export type ContractResolution = 'manifest' | 'composition' | 'stored-table' | 'static';
 
 export interface FlowContractView {
   flowCode: string;
@@ -50,6 +54,7 @@ export class ContractsService {
     @Inject(RuleCatalog) private readonly catalog: RuleCatalog,
     @Inject(StaticContracts) private readonly statics: StaticContracts,
     @Inject(WorkflowDocuments) private readonly workflows: WorkflowDocuments,
+    @Inject(DecisionTableClient) private readonly tables: DecisionTableClient,
   ) {}
 
   private readonly lookup = (code: string) => this.catalog.find(code);
@@ -132,6 +137,8 @@ export class ContractsService {
     } else {
       const composed = await this.composeTable(sourceCode);
       if (composed) return { ...head, resolvedFrom: 'composition', ...composed };
+      const stored = await this.storedTable(sourceCode);
+      if (stored) return { ...head, resolvedFrom: 'stored-table', ...stored };
     }
     const fallback = this.statics.find(sourceType, sourceCode);
     if (fallback)
@@ -139,6 +146,23 @@ export class ContractsService {
     throw sourceType === 'rule'
       ? AppError.notFound(CatalogErrors.RuleNotFound, `Rule '${sourceCode}' is not in the rule catalog`)
       : AppError.notFound(CatalogErrors.DecisionTableNotFound, `Decision table '${sourceCode}' not found`);
+  }
+
+  /**
+   * A decision table of the tenant stored in the decisions service (by name, latest version): its columns.
+   * Not found, or the service unreachable: undefined (the static fallback still answers).
+   */
+  private async storedTable(name: string) {
+    try {
+      const table = embeddedTable(await this.tables.resolve(RequestContext.tenantId(), { name }));
+      if (!table) return undefined;
+      return {
+        request: { contractName: `${name}.input`, fields: table.inputs },
+        response: { contractName: `${name}.output`, fields: table.outputs },
+      };
+    } catch {
+      return undefined;
+    }
   }
 
   /** A decision table defined inside a stored workflow (flow node or rules form): its columns. */

@@ -57,7 +57,8 @@ function contractFields(value: unknown): RuleContractField[] | undefined {
     }));
 }
 
-function embeddedTable(table: unknown): EmbeddedTable | undefined {
+/** A decision table's contract (its columns) from its JSON definition (embedded or stored). */
+export function embeddedTable(table: unknown): EmbeddedTable | undefined {
   if (!isObject(table) || !text(table.name)) return undefined;
   const columns = (list: unknown) =>
     asArray(list)
