@@ -15,13 +15,17 @@
  *         terminated — an outage of the database as the service sees it — then comes back)
  *   DURATION=10 CONNECTIONS=100 WARMUP=3 ROUNDS=3 override
  */
-const { fork } = require('node:child_process');
+const {
+  header,
+  load,
+  report,
+  serveBareFastify,
+  settings,
+  startServer,
+  stopServers,
+} = require('../lib/http-bench');
 const { flow10, applicants } = require('./flow-10');
 
-const DURATION = Number(process.env.DURATION ?? 10);
-const WARMUP = Number(process.env.WARMUP ?? 3);
-const CONNECTIONS = Number(process.env.CONNECTIONS ?? 100);
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const OUTAGE_SECONDS = Number(process.env.OUTAGE_SECONDS ?? 3);
 const SERVER = process.env.BENCH_DATABASE_URL?.trim();
 const WORKFLOW = 'loan-offer';
@@ -94,50 +98,11 @@ async function serve(kind, database) {
     });
     process.send({ url: service.url, path: `/api/v1/rule-engine/execute/${WORKFLOW}`, bodies, sample });
   } else {
-    const fastify = require('fastify')({ logger: false });
-    const constant = JSON.parse(process.argv[4]);
-    fastify.post('/execute', async () => constant);
-    await fastify.listen({ port: 0, host: '127.0.0.1' });
-    process.send({ url: `http://127.0.0.1:${fastify.server.address().port}`, path: '/execute', bodies });
+    await serveBareFastify('/execute', JSON.parse(process.argv[4]), bodies);
   }
 }
 
 // ------------------------------------------------------------------ parent
-function start(kind, extra = []) {
-  const child = fork(__filename, ['serve', kind, ...extra], {
-    execArgv: process.env.SERVER_NODE_OPTIONS ? process.env.SERVER_NODE_OPTIONS.split(' ') : [],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ child, ...m }));
-    child.once('exit', (code) => reject(new Error(`${kind} server exited (${code})`)));
-  });
-}
-
-async function load(target, duration, during) {
-  const autocannon = require('autocannon');
-  const run = autocannon({
-    url: target.url,
-    connections: CONNECTIONS,
-    duration,
-    requests: target.bodies.map((body) => ({
-      method: 'POST',
-      path: target.path,
-      headers: { 'content-type': 'application/json', 'x-tenant-id': 'bench' },
-      body,
-    })),
-  });
-  if (during) during().catch((e) => console.error('outage helper failed:', e.message));
-  const result = await run;
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    ok: result['2xx'],
-    bad: result.non2xx + result.errors + result.timeouts,
-  };
-}
-
 async function adminQuery(sql) {
   const { Client } = require('pg');
   const client = new Client({ connectionString: SERVER });
@@ -163,27 +128,24 @@ async function main() {
     url.pathname = `/${dbName}`;
     database = url.toString();
   }
-  console.log(
-    `node ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} round(s) of ${DURATION} s per server after ${WARMUP} s warm-up,` +
-      ` alternating; each server in its own child process; best round shown (shared machine); database ${SERVER ? 'PostgreSQL' : 'PGlite (embedded)'}\n`,
-  );
-  const ours = await start('control-plane', [database]);
-  const bare = await start('fastify', [JSON.stringify(JSON.parse(ours.sample))]);
+  header(SERVER ? 'PostgreSQL' : 'PGlite (embedded)');
+  const ours = await startServer(__filename, 'control-plane', [database]);
+  const bare = await startServer(__filename, 'fastify', [JSON.stringify(JSON.parse(ours.sample))]);
   let answered = 0;
   let failed = 0;
   try {
-    if (WARMUP) {
-      const w = await load(ours, WARMUP);
+    if (settings.warmup) {
+      const w = await load(ours, settings.warmup, { failOnErrors: false });
       answered += w.ok;
       failed += w.bad;
-      await load(bare, WARMUP);
+      await load(bare, settings.warmup);
     }
     const runs = { ours: [], bare: [] };
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < settings.rounds; round++) {
       const outage =
         SERVER && round === 0 && OUTAGE_SECONDS > 0
           ? async () => {
-              await new Promise((r) => setTimeout(r, (DURATION * 1000) / 3));
+              await new Promise((r) => setTimeout(r, (settings.duration * 1000) / 3));
               await adminQuery(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`);
               await adminQuery(
                 `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}' AND pid <> pg_backend_pid()`,
@@ -195,24 +157,13 @@ async function main() {
               await adminQuery(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
             }
           : undefined;
-      const r = await load(ours, DURATION, outage);
+      const r = await load(ours, settings.duration, { failOnErrors: false, during: outage });
       answered += r.ok;
       failed += r.bad;
       runs.ours.push(r);
-      runs.bare.push(await load(bare, DURATION));
+      runs.bare.push(await load(bare, settings.duration));
     }
-    const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
-    const o = best(runs.ours);
-    const b = best(runs.bare);
-    const row = (label, r, all) =>
-      `${label.padEnd(44)} ${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms` +
-      (all.length > 1 ? `   (rounds: ${all.map((x) => Math.round(x.rps)).join(', ')})` : '');
-    console.log(row('control-plane POST /rule-engine/execute/{wf}', o, runs.ours));
-    console.log(row('bare Fastify (constant answer)', b, runs.bare));
-    const ratios = runs.ours.map((x, k) => x.rps / runs.bare[k].rps);
-    console.log(
-      `\nratio ${(100 * (o.rps / b.rps)).toFixed(0)}% of bare Fastify (best vs best; per round ${ratios.map((r) => `${(100 * r).toFixed(0)}%`).join(', ')}; goal ≥ 50%), p99 ${o.p99} ms (goal < 15 ms)`,
-    );
+    report('control-plane POST /rule-engine/execute/{wf}', runs, { ratioPercent: 50, p99Ms: 15 });
     ours.child.send('count');
     const { counted, executed } = await new Promise((resolve) =>
       ours.child.on('message', (m) => m.counted && resolve(m)),
@@ -229,10 +180,7 @@ async function main() {
     );
     if (total !== executed) process.exitCode = 1;
   } finally {
-    for (const target of [ours, bare]) {
-      target.child.removeAllListeners('exit');
-      target.child.kill();
-    }
+    stopServers(ours, bare);
     if (dbName) await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
     require('node:fs').rmSync(dataDir, { recursive: true, force: true });
   }
