@@ -10,3 +10,4 @@ export * from './policy-decision-point';
 export * from './revocation-list';
 export * from './token-verifier';
 export * from './remote';
+export * from './hot-route';

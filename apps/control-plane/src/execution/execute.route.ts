@@ -1,5 +1,5 @@
-import { AuthPipeline } from '@arbiter/auth';
-import { registerHotRoute, traceEnvelope } from '@arbiter/platform';
+import { AuthPipeline, registerAuthorizedHotRoute } from '@arbiter/auth';
+import { traceEnvelope } from '@arbiter/platform';
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { parseExecuteBody } from './execution.controller';
@@ -7,7 +7,7 @@ import { ExecutionService } from './execution.service';
 
 /**
  * `POST /api/v1/rule-engine/execute/{workflowName}` — client traffic — served by Fastify directly
- * (registerHotRoute): the same authorization pipeline as every Nest route (an authenticated caller when
+ * (registerAuthorizedHotRoute): the same authorization pipeline as every Nest route (an authenticated caller when
  * authorization is on; no operator policy), the same envelope, without Nest's per-request pipeline.
  */
 @Injectable()
@@ -19,14 +19,11 @@ export class ExecuteHotRoute implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap() {
-    const fastify = this.adapterHost.httpAdapter?.getInstance();
-    if (!fastify) return;
-    registerHotRoute(fastify, {
+    registerAuthorizedHotRoute(this.adapterHost.httpAdapter?.getInstance(), this.auth, {
       method: 'POST',
       url: '/api/v1/rule-engine/execute/:workflowName',
       envelope: traceEnvelope,
-      handle: async (request) => {
-        if (this.auth.enabled) await this.auth.authorize(request);
+      handle: (request) => {
         const bucket = request.headers['x-bucket-key'];
         return this.executions.execute(
           parseExecuteBody(

@@ -1,12 +1,12 @@
-import { AuthPipeline } from '@arbiter/auth';
-import { registerHotRoute, traceEnvelope } from '@arbiter/platform';
+import { AuthPipeline, registerAuthorizedHotRoute } from '@arbiter/auth';
+import { traceEnvelope } from '@arbiter/platform';
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { DecisionTablesService, parseVersion } from '../application/decision-tables.service';
 
 /**
  * `POST /api/v1/decision-tables/{id}/evaluate` — the hot path — served by Fastify directly
- * (registerHotRoute) instead of through Nest's router: the same authorization pipeline (token or API
+ * (registerAuthorizedHotRoute) instead of through Nest's router: the same authorization pipeline (token or API
  * key, tenant claim), the same error envelope and the same service call, without Nest's per-request
  * pipeline. Body `{ input }` (or the facts themselves), query `version`.
  */
@@ -19,14 +19,11 @@ export class EvaluateHotRoute implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap() {
-    const fastify = this.adapterHost.httpAdapter?.getInstance();
-    if (!fastify) return;
-    registerHotRoute(fastify, {
+    registerAuthorizedHotRoute(this.adapterHost.httpAdapter?.getInstance(), this.auth, {
       method: 'POST',
       url: '/api/v1/decision-tables/:id/evaluate',
       envelope: traceEnvelope,
-      handle: async (request) => {
-        if (this.auth.enabled) await this.auth.authorize(request);
+      handle: (request) => {
         const body = request.body;
         const input =
           body && typeof body === 'object' && !Array.isArray(body)
