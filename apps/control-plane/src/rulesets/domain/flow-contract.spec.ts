@@ -34,6 +34,39 @@ describe('validateFlowGraph', () => {
     expect(problems).toEqual([{ path: 'nodes[1].edges[0].target', message: 'cycle: a → b → a' }]);
   });
 
+  it('refuses a JavaScript body that closes its function early, and says where', () => {
+    const [problem] = validateFlowGraph({
+      nodes: [
+        {
+          id: 'js',
+          kind: 'javascript-condition',
+          config: { script: 'return true }, steal(), function () {' },
+        },
+      ],
+    });
+    expect(problem.path).toBe('nodes[0].config.script');
+    expect(problem.message).toMatch(/^JavaScript syntax error at line 1: Unexpected token/);
+    expect(
+      validateFlowGraph({
+        nodes: [{ id: 'js', kind: 'javascript-condition', config: { script: 'return input.age >= 18;' } }],
+      }),
+    ).toEqual([]);
+  });
+
+  it('parses templates with the engine: unknown filters and file tags are refused', () => {
+    const problems = (template: string) =>
+      validateFlowGraph({
+        nodes: [{ id: 't', kind: 'template', config: { template, outputVariable: 'text' } }],
+      });
+    expect(problems('Dear {{ name | upcase }}{% if vip %}!{% endif %}')).toEqual([]);
+    expect(problems('{{ name | nofilter }}')[0]).toEqual({
+      path: 'nodes[0].config.template',
+      message: expect.stringMatching(/^template: undefined filter: nofilter/),
+    });
+    expect(problems('{% include "secrets" %}')[0].message).toMatch(/'include' tag is not allowed/);
+    expect(problems('{% if x %}open')[0].message).toMatch(/not closed/);
+  });
+
   it('reports FEEL syntax errors with line and column', () => {
     const [problem] = validateFlowGraph({
       nodes: [{ id: 'a', kind: 'condition', config: { expression: 'x >' } }],

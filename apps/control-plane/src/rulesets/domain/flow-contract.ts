@@ -1,6 +1,6 @@
 import { tryCompileExpression } from '@arbiter/feel';
-import { validateDecisionTable } from '@arbiter/rule-engine';
-import { Script } from 'node:vm';
+import { compileTemplate, validateDecisionTable } from '@arbiter/rule-engine';
+import { compileFunction } from 'node:vm';
 import type { Problem } from './problems';
 
 /**
@@ -242,8 +242,9 @@ export function checkFeel(path: string, source: string, problems: Problem[]): vo
 
 function checkJavaScript(path: string, source: string, problems: Problem[]): void {
   try {
-    // Compiled, never run: only the syntax is checked here (execution is sandboxed elsewhere).
-    new Script(`(function (input, facts) {\n${source}\n})`, { filename: 'condition.js' });
+    // Compiled as a function body (a body that closes the function early is a syntax error), never run:
+    // execution happens in the QuickJS sandbox of the rule engine, which checks the same way.
+    compileFunction(`"use strict";\n${source}`, ['input', 'facts'], { filename: 'condition.js' });
   } catch (error) {
     const message = (error as Error).message;
     const line = /condition\.js:(\d+)/.exec(String((error as Error).stack ?? ''))?.[1];
@@ -254,55 +255,16 @@ function checkJavaScript(path: string, source: string, problems: Problem[]): voi
   }
 }
 
-const TAG = /\{\{|\}\}|\{%-?\s*(\w+)|-?%\}/g;
-const BLOCKS: Record<string, string> = {
-  if: 'endif',
-  unless: 'endunless',
-  for: 'endfor',
-  case: 'endcase',
-  capture: 'endcapture',
-  raw: 'endraw',
-  comment: 'endcomment',
-};
-
+/**
+ * Templates are checked by the engine that renders them (liquidjs through `compileTemplate`): syntax,
+ * unknown filters, refused file tags (`include`, `render`, `layout`) and the size limit.
+ */
 function checkTemplate(path: string, source: string, problems: Problem[]): void {
-  const stack: { tag: string; offset: number }[] = [];
-  let open: string | null = null;
-  for (const match of source.matchAll(TAG)) {
-    const token = match[0];
-    if (token === '{{' || token.startsWith('{%')) {
-      if (open) {
-        problems.push({
-          path,
-          message: `template: '${token}' at offset ${match.index} inside an open '${open}'`,
-        });
-        return;
-      }
-      open = token.startsWith('{%') ? '{%' : '{{';
-      const tag = match[1];
-      if (tag && BLOCKS[tag]) stack.push({ tag, offset: match.index! });
-      else if (tag && tag.startsWith('end')) {
-        const top = stack.pop();
-        if (!top || BLOCKS[top.tag] !== tag) {
-          problems.push({ path, message: `template: unexpected '{% ${tag} %}' at offset ${match.index}` });
-          return;
-        }
-      }
-    } else {
-      const ok = open === '{{' ? token === '}}' : open === '{%' ? token.endsWith('%}') : false;
-      if (!ok) {
-        problems.push({ path, message: `template: unbalanced '${token}' at offset ${match.index}` });
-        return;
-      }
-      open = null;
-    }
+  try {
+    compileTemplate(source);
+  } catch (error) {
+    problems.push({ path, message: `template: ${(error as Error).message}` });
   }
-  if (open) problems.push({ path, message: `template: unclosed '${open}'` });
-  else if (stack.length)
-    problems.push({
-      path,
-      message: `template: '{% ${stack[stack.length - 1].tag} %}' at offset ${stack[stack.length - 1].offset} is never closed`,
-    });
 }
 
 const NODE_KEYS = new Set(['id', 'kind', 'name', 'description', 'config', 'outputs', 'edges']);
