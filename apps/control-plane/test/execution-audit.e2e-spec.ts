@@ -174,7 +174,7 @@ describe('execution audit (batched sink, GET /api/v1/audit/workflow/{workflowNam
     expect(() => sinkOf(sut).record({ ...entry(), executedAt: 'yesterday' })).toThrow(TypeError);
   });
 
-  it('counts executions and errors per arm and version of a rollout (ExecutionAuditQueries)', async () => {
+  it('counts executions and errors per arm and version of a rollout, of every tenant it served (ExecutionAuditQueries)', async () => {
     const rolloutId = randomUUID();
     const sink = sinkOf(sut);
     const arm = (a: 'active' | 'canary', version: number, status: 'success' | 'error') =>
@@ -185,7 +185,9 @@ describe('execution audit (batched sink, GET /api/v1/audit/workflow/{workflowNam
       arm('active', 1, 'error'),
       arm('canary', 2, 'error'),
       entry({ workflowName: 'canaried', rolloutId: randomUUID() }), // another rollout
+      // a tenant the rollout's (shared) rule set served: its executions are stored under its own tenant
       entry({ workflowName: 'canaried', tenantId: 'globex', rolloutId, arm: 'canary', version: 2 }),
+      entry({ workflowName: 'other-workflow', tenantId: 'globex', rolloutId, arm: 'canary', version: 2 }),
     ]);
     const queries = sut.service.app.get(ExecutionAuditQueries);
     const { RequestContext } = await import('@arbiter/platform');
@@ -194,7 +196,7 @@ describe('execution audit (batched sink, GET /api/v1/audit/workflow/{workflowNam
     );
     expect(stats).toEqual([
       { arm: 'active', version: 1, executions: 3, errors: 1, errorRate: 1 / 3 },
-      { arm: 'canary', version: 2, executions: 1, errors: 1, errorRate: 1 },
+      { arm: 'canary', version: 2, executions: 2, errors: 1, errorRate: 0.5 },
     ]);
   });
 
