@@ -1,4 +1,3 @@
-import { hmacKeyId } from '@arbiter/auth';
 import {
   Database,
   EventBus,
@@ -8,14 +7,21 @@ import {
   startService,
   startServiceForTest,
 } from '@arbiter/platform';
-import { HubConnection, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
-import { SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { controlPlaneService } from '../src';
 import { CanaryRouter } from '../src/canary/application/canary-router';
 import { canaryBucket } from '../src/canary/domain/canary-bucket';
 import { ExecutionAuditQueries } from '../src/execution-audit/execution-record';
-import { A, B, client, rulesDoc } from './helpers';
+import {
+  A,
+  B,
+  client,
+  connectHub,
+  nextEvent,
+  operatorAuthOverrides,
+  operatorToken,
+  rulesDoc,
+} from './helpers';
 
 const CANARY = '/api/v1/canary';
 const CP = '/api/v1/control-plane/canary';
@@ -41,26 +47,6 @@ async function statuses(api: Api, name: string) {
 async function auditActions(api: Api, name: string, count: number) {
   const res = await api.get(`${A}/${name}/audit?page=1&pageSize=${count}`);
   return res.body.entries.map((e: any) => e.action);
-}
-
-function connectHub(url: string, tenant: string): Promise<HubConnection> {
-  const connection = new HubConnectionBuilder()
-    .withUrl(`${url}/hubs/ruleset-changes`, { headers: { 'x-tenant-id': tenant } })
-    .configureLogging(LogLevel.None)
-    .build();
-  return connection.start().then(() => connection);
-}
-
-function nextEvent<T = any>(connection: HubConnection, target: string, timeoutMs = 5000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${target} within ${timeoutMs} ms`)), timeoutMs);
-    const handler = (payload: T) => {
-      clearTimeout(timer);
-      connection.off(target, handler);
-      resolve(payload);
-    };
-    connection.on(target, handler);
-  });
 }
 
 async function waitFor<T>(probe: () => T, done: (value: T) => boolean, timeoutMs = 5000) {
@@ -547,23 +533,14 @@ describe('canary rollouts with authorization enabled (policies)', () => {
     sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       overrides: {
         'RuleControlPlane:RequireApproval': false,
-        'ControlPlaneAuth:DisableAuthorization': false,
-        'ControlPlaneAuth:SigningKey': SECRET,
-        'ControlPlaneAuth:Issuer': 'arbiter-identity',
-        'ControlPlaneAuth:Audience': 'arbiter',
+        ...operatorAuthOverrides(SECRET),
       },
     });
   });
   afterAll(() => sut?.stop());
 
   const as = async (name: string, roles: string[]) => {
-    const token = await new SignJWT({ sub: name, name, tenant_id: 'acme', roles, jti: randomUUID() })
-      .setProtectedHeader({ alg: 'HS256', kid: hmacKeyId(SECRET) })
-      .setIssuer('arbiter-identity')
-      .setAudience('arbiter')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(SECRET));
+    const token = await operatorToken(SECRET, name, roles);
     return client(sut.url, { authorization: `Bearer ${token}` });
   };
 

@@ -1,11 +1,9 @@
-import { hmacKeyId } from '@arbiter/auth';
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
-import { SignJWT } from 'jose';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controlPlaneService } from '../src';
-import { A, B, client } from './helpers';
+import { A, B, client, operatorAuthOverrides, operatorToken } from './helpers';
 
 const CATALOG = '/api/v1/rule-catalog';
 const UI = '/api/v1/ui-catalog';
@@ -698,23 +696,14 @@ describe('catalog policies (authorization enabled)', () => {
   beforeAll(async () => {
     sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       overrides: {
-        'ControlPlaneAuth:DisableAuthorization': false,
-        'ControlPlaneAuth:SigningKey': SECRET,
-        'ControlPlaneAuth:Issuer': 'arbiter-identity',
-        'ControlPlaneAuth:Audience': 'arbiter',
+        ...operatorAuthOverrides(SECRET),
       },
     });
   });
   afterAll(() => sut?.stop());
 
   const as = async (name: string, roles: string[]) => {
-    const token = await new SignJWT({ sub: name, name, tenant_id: 'acme', roles, jti: `j-${Math.random()}` })
-      .setProtectedHeader({ alg: 'HS256', kid: hmacKeyId(SECRET) })
-      .setIssuer('arbiter-identity')
-      .setAudience('arbiter')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(SECRET));
+    const token = await operatorToken(SECRET, name, roles);
     return client(sut.url, { authorization: `Bearer ${token}` });
   };
 

@@ -7,30 +7,10 @@ import {
   EventBus,
 } from '@arbiter/platform';
 import { Subjects } from '@arbiter/contracts';
-import { HubConnection, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
+import { HubConnection } from '@microsoft/signalr';
 import { DataSource } from 'typeorm';
 import { controlPlaneService, RuleSetCache } from '../src';
-import { A, B, client, rulesDoc } from './helpers';
-
-function connect(url: string, path: string, tenant: string): Promise<HubConnection> {
-  const connection = new HubConnectionBuilder()
-    .withUrl(`${url}${path}`, { headers: { 'x-tenant-id': tenant } })
-    .configureLogging(LogLevel.None)
-    .build();
-  return connection.start().then(() => connection);
-}
-
-function next<T = any>(connection: HubConnection, target: string, timeoutMs = 5000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${target} within ${timeoutMs} ms`)), timeoutMs);
-    const handler = (payload: T) => {
-      clearTimeout(timer);
-      connection.off(target, handler);
-      resolve(payload);
-    };
-    connection.on(target, handler);
-  });
-}
+import { A, B, client, connectHub, nextEvent, rulesDoc } from './helpers';
 
 /**
  * Two control-plane nodes: with TEST_NATS_URL they talk over NATS (and share the PostgreSQL database
@@ -82,13 +62,13 @@ describe('change propagation across two nodes and the SignalR hub', () => {
   });
 
   it('delivers RuleSetChangeEvent to a @microsoft/signalr client on node B after a save on node A', async () => {
-    const hub = await connect(b.url, '/hubs/rule-set-change', 'acme');
+    const hub = await connectHub(b.url, 'acme', '/hubs/rule-set-change');
     connections.push(hub);
-    const other = await connect(b.url, '/hubs/ruleset-changes', 'globex');
+    const other = await connectHub(b.url, 'globex', '/hubs/ruleset-changes');
     connections.push(other);
     let otherTenantGotOne = false;
     other.on('RuleSetChangeEvent', () => (otherTenantGotOne = true));
-    const received = next(hub, 'RuleSetChangeEvent');
+    const received = nextEvent(hub, 'RuleSetChangeEvent');
     const api = client(a.url, { 'x-tenant-id': 'acme', 'x-actor': 'alice' });
     const saved = await api.post(`${A}/hub-flow/save`, rulesDoc(1));
     expect(saved.status).toBe(200);
@@ -101,10 +81,10 @@ describe('change propagation across two nodes and the SignalR hub', () => {
       actor: 'alice',
       occurredAt: expect.any(String),
     });
-    const activated = next(hub, 'RuleSetChangeEvent');
+    const activated = nextEvent(hub, 'RuleSetChangeEvent');
     await api.post(`${A}/hub-flow/activate/1`);
     expect(await activated).toMatchObject({ change: 'activated', version: 1 });
-    const invalidated = next(hub, 'RuleSetChangeEvent');
+    const invalidated = nextEvent(hub, 'RuleSetChangeEvent');
     await api.post(`${B}/cache/invalidate`, { workflowName: 'hub-flow' });
     expect(await invalidated).toMatchObject({ change: 'invalidated' });
     await new Promise((r) => setTimeout(r, 200));
@@ -112,9 +92,9 @@ describe('change propagation across two nodes and the SignalR hub', () => {
   });
 
   it('pushes CanaryStateChanged on the second hub path', async () => {
-    const hub = await connect(b.url, '/hubs/ruleset-changes', 'acme');
+    const hub = await connectHub(b.url, 'acme', '/hubs/ruleset-changes');
     connections.push(hub);
-    const received = next(hub, 'CanaryStateChanged');
+    const received = nextEvent(hub, 'CanaryStateChanged');
     const bus: EventBus = shared ?? b.app.get(EventBus);
     await bus.publish(
       Subjects.CanaryChanged,
@@ -162,7 +142,7 @@ describe('push hub gated by RuleControlPlane:NotifyOnStateChange=false', () => {
   afterAll(() => sut?.stop());
 
   it('accepts connections but pushes nothing', async () => {
-    const hub = await connect(sut.url, '/hubs/rule-set-change', 'acme');
+    const hub = await connectHub(sut.url, 'acme', '/hubs/rule-set-change');
     let got = false;
     hub.on('RuleSetChangeEvent', () => (got = true));
     await client(sut.url, { 'x-tenant-id': 'acme' }).post(`${A}/quiet/save`, rulesDoc(1));

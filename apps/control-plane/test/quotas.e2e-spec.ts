@@ -1,4 +1,3 @@
-import { hmacKeyId } from '@arbiter/auth';
 import {
   AppError,
   Database,
@@ -9,10 +8,9 @@ import {
   startServiceForTest,
   ServiceUnderTest,
 } from '@arbiter/platform';
-import { SignJWT } from 'jose';
 import { controlPlaneService } from '../src';
 import { QuotaGate, QuotaLease } from '../src/quotas';
-import { client } from './helpers';
+import { client, operatorAuthOverrides, operatorToken } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -419,10 +417,7 @@ describe('tenant quotas with authorization enabled', () => {
   beforeAll(async () => {
     sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       overrides: {
-        'ControlPlaneAuth:DisableAuthorization': false,
-        'ControlPlaneAuth:SigningKey': SECRET,
-        'ControlPlaneAuth:Issuer': 'arbiter-identity',
-        'ControlPlaneAuth:Audience': 'arbiter',
+        ...operatorAuthOverrides(SECRET),
         'ControlPlaneRuntimeInfo:Tier': 'Enterprise',
         'Quotas:DefaultTier': 'Licensed',
         'Quotas:Enabled': false,
@@ -432,13 +427,7 @@ describe('tenant quotas with authorization enabled', () => {
   afterAll(() => sut?.stop());
 
   const as = async (name: string, roles: string[], tenant = 'acme', extra: Record<string, string> = {}) => {
-    const token = await new SignJWT({ sub: name, name, tenant_id: tenant, roles, jti: `j-${Math.random()}` })
-      .setProtectedHeader({ alg: 'HS256', kid: hmacKeyId(SECRET) })
-      .setIssuer('arbiter-identity')
-      .setAudience('arbiter')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(SECRET));
+    const token = await operatorToken(SECRET, name, roles, tenant);
     return client(sut.url, { authorization: `Bearer ${token}`, ...extra });
   };
 

@@ -1,8 +1,6 @@
-import { hmacKeyId } from '@arbiter/auth';
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
-import { SignJWT } from 'jose';
 import { controlPlaneService } from '../src';
-import { A, B, client, rulesDoc } from './helpers';
+import { A, B, client, operatorAuthOverrides, operatorToken, rulesDoc } from './helpers';
 
 const SECRET = 'shared-hmac-secret-for-control-plane-tests-0123';
 
@@ -12,23 +10,14 @@ describe('rule set routes with authorization enabled (policies)', () => {
     sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       overrides: {
         'RuleControlPlane:RequireApproval': true,
-        'ControlPlaneAuth:DisableAuthorization': false,
-        'ControlPlaneAuth:SigningKey': SECRET,
-        'ControlPlaneAuth:Issuer': 'arbiter-identity',
-        'ControlPlaneAuth:Audience': 'arbiter',
+        ...operatorAuthOverrides(SECRET),
       },
     });
   });
   afterAll(() => sut?.stop());
 
   const as = async (name: string, roles: string[]) => {
-    const token = await new SignJWT({ sub: name, name, tenant_id: 'acme', roles, jti: `j-${Math.random()}` })
-      .setProtectedHeader({ alg: 'HS256', kid: hmacKeyId(SECRET) })
-      .setIssuer('arbiter-identity')
-      .setAudience('arbiter')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(SECRET));
+    const token = await operatorToken(SECRET, name, roles);
     return client(sut.url, { authorization: `Bearer ${token}` });
   };
 

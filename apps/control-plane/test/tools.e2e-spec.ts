@@ -1,10 +1,8 @@
-import { hmacKeyId } from '@arbiter/auth';
 import { ServiceUnderTest, startServiceForTest } from '@arbiter/platform';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SignJWT } from 'jose';
 import { controlPlaneService } from '../src';
-import { A, client } from './helpers';
+import { A, client, operatorAuthOverrides, operatorToken } from './helpers';
 
 const TOOLS = [
   'svc_ruleset_list',
@@ -266,23 +264,13 @@ describe('control-plane tools with authorization enabled (the HTTP routes polici
     sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       overrides: {
         'RuleControlPlane:RequireApproval': false,
-        'ControlPlaneAuth:DisableAuthorization': false,
-        'ControlPlaneAuth:SigningKey': SECRET,
-        'ControlPlaneAuth:Issuer': 'arbiter-identity',
-        'ControlPlaneAuth:Audience': 'arbiter',
+        ...operatorAuthOverrides(SECRET),
       },
     });
   });
   afterAll(() => sut?.stop());
 
-  const token = (name: string, roles: string[]) =>
-    new SignJWT({ sub: name, name, tenant_id: 'acme', roles, jti: `j-${Math.random()}` })
-      .setProtectedHeader({ alg: 'HS256', kid: hmacKeyId(SECRET) })
-      .setIssuer('arbiter-identity')
-      .setAudience('arbiter')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(SECRET));
+  const token = (name: string, roles: string[]) => operatorToken(SECRET, name, roles);
 
   const as = async (name: string, roles: string[]) => {
     const authorization = `Bearer ${await token(name, roles)}`;
