@@ -2,22 +2,25 @@ import { HotRouteDefinition, registerHotRoute } from '@arbiter/platform';
 import type { AuthPipeline } from './auth.guard';
 
 /**
- * Registers a Fastify-native hot route (`registerHotRoute`) whose requests first pass the same
- * authorization pipeline as every Nest route (authentication → license → quota → permissions, with the
- * given requirements). Call it from `onApplicationBootstrap` with the instance of `HttpAdapterHost`.
+ * Registers a hot route (`registerHotRoute`: a Fastify route plus the fast path in front of Fastify) whose
+ * requests first pass the same authorization pipeline as every Nest route (authentication → license →
+ * quota → permissions, with the given requirements). With authentication off the handler is called
+ * directly (a synchronous result stays synchronous). Call it from `onApplicationBootstrap` with Nest's HTTP
+ * adapter (`HttpAdapterHost.httpAdapter`).
  */
 export function registerAuthorizedHotRoute(
-  fastify: unknown,
+  adapter: unknown,
   auth: AuthPipeline,
   route: HotRouteDefinition,
   requirements?: Parameters<AuthPipeline['authorize']>[1],
 ): void {
-  if (!fastify) return;
-  registerHotRoute(fastify, {
+  registerHotRoute(adapter, {
     ...route,
-    handle: async (request) => {
-      if (auth.enabled) await auth.authorize(request, requirements);
-      return route.handle(request);
-    },
+    handle: auth.enabled
+      ? async (request) => {
+          await auth.authorize(request, requirements);
+          return route.handle(request);
+        }
+      : route.handle,
   });
 }

@@ -19,7 +19,7 @@ export class ExecuteHotRoute implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap() {
-    registerAuthorizedHotRoute(this.adapterHost.httpAdapter?.getInstance(), this.auth, {
+    registerAuthorizedHotRoute(this.adapterHost.httpAdapter, this.auth, {
       method: 'POST',
       url: '/api/v1/rule-engine/execute/:workflowName',
       envelope: traceEnvelope,

@@ -2,13 +2,41 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../errors/app-error';
-import { RequestContext, resolveTenant } from './request-context';
+import { RequestContext, RequestContextData, resolveTenant } from './request-context';
 
 const TENANT_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+const CORRELATION_ID = /^[\w.:-]{1,128}$/;
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The request context a request opens (correlation id, tenant from header or the ambient default, header
+ * actor), with `x-correlation-id` set on the response. Throws a 400 `INVALID_TENANT_ID` (with `correlationId`
+ * on the error) for a malformed `x-tenant-id`: a tenant id ends up in SQL settings, logs and keys.
+ */
+export function requestContextFor(req: IncomingMessage, res: ServerResponse): Partial<RequestContextData> {
+  const incoming = header(req, 'x-correlation-id') ?? header(req, 'x-request-id');
+  const correlationId = incoming && CORRELATION_ID.test(incoming) ? incoming : randomUUID();
+  const rawTenant = header(req, 'x-tenant-id')?.trim();
+  res.setHeader('x-correlation-id', correlationId);
+  if (rawTenant && !TENANT_ID.test(rawTenant))
+    throw Object.assign(
+      AppError.badRequest(
+        'INVALID_TENANT_ID',
+        'x-tenant-id must be 1-128 characters of letters, digits, . _ : @ -',
+      ),
+      { correlationId },
+    );
+  const headerTenantId = rawTenant || undefined;
+  return {
+    correlationId,
+    headerTenantId,
+    headerActor: header(req, 'x-actor')?.slice(0, 256),
+    tenantId: resolveTenant({ headerTenantId, ambientTenantId: RequestContext.current()?.tenantId }),
+  };
 }
 
 /**
@@ -18,28 +46,16 @@ function header(req: IncomingMessage, name: string): string | undefined {
 @Injectable()
 export class RequestContextMiddleware implements NestMiddleware {
   use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
-    const incoming = header(req, 'x-correlation-id') ?? header(req, 'x-request-id');
-    const correlationId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
-    const rawTenant = header(req, 'x-tenant-id')?.trim();
-    res.setHeader('x-correlation-id', correlationId);
-    if (rawTenant && !TENANT_ID.test(rawTenant)) {
-      // Refused before anything runs: a tenant id ends up in SQL settings, logs and keys.
+    let context: Partial<RequestContextData>;
+    try {
+      context = requestContextFor(req, res);
+    } catch (error) {
+      // Refused before anything runs, inside a context that carries the correlation id for the error body.
+      const correlationId = (error as { correlationId?: string }).correlationId;
       return RequestContext.run({ correlationId }, () => {
-        throw AppError.badRequest(
-          'INVALID_TENANT_ID',
-          'x-tenant-id must be 1-128 characters of letters, digits, . _ : @ -',
-        );
+        throw error;
       });
     }
-    const headerTenantId = rawTenant || undefined;
-    RequestContext.run(
-      {
-        correlationId,
-        headerTenantId,
-        headerActor: header(req, 'x-actor')?.slice(0, 256),
-        tenantId: resolveTenant({ headerTenantId, ambientTenantId: RequestContext.current()?.tenantId }),
-      },
-      next,
-    );
+    RequestContext.run(context, next);
   }
 }

@@ -1,4 +1,4 @@
-import { INestApplication, Logger, LoggerService } from '@nestjs/common';
+import { INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -10,6 +10,7 @@ import { createValidationPipe } from '../errors/validation';
 import { EventBus } from '../events/event-bus';
 import { EventBusTransport } from '../events/event-bus.transport';
 import { REQUEST_CONTEXT_HOOK } from './platform-http.module';
+import { createRequestLog, REQUEST_LOG } from './request-log';
 
 export interface HttpAppOptions {
   title: string;
@@ -60,23 +61,17 @@ export async function createHttpApp(
   // JSON APIs: a text/plain body is an unsupported media type, not a string to validate.
   fastify.removeContentTypeParser('text/plain');
   await options.configureFastify?.(fastify);
-  // One structured line per request: debug for successes (hot paths stay quiet), info for failures.
-  const requestLogger = new Logger('Http');
-  // Successes are debug entries: when debug is off the entry is not even built (hot paths).
-  const logger = options.logger as { isLevelEnabled?: (level: 'debug') => boolean };
-  const logSuccesses = logger.isLevelEnabled?.('debug') ?? true;
+  // One structured line per request (failures at info, successes at debug); hot routes write the same line.
+  const requestLog = createRequestLog(options.logger);
+  (fastify as unknown as Record<symbol, unknown>)[REQUEST_LOG] = requestLog;
   fastify.addHook('onResponse', (request: any, reply: any, done: () => void) => {
-    if (reply.statusCode < 400 && !logSuccesses) return done();
-    const entry = {
-      msg: 'request completed',
+    requestLog({
       method: request.method,
       url: request.url,
       statusCode: reply.statusCode,
-      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      durationMs: reply.elapsedTime,
       correlationId: reply.getHeader('x-correlation-id'),
-    };
-    if (reply.statusCode >= 400) requestLogger.log(entry);
-    else requestLogger.debug(entry);
+    });
     done();
   });
 

@@ -19,7 +19,7 @@ export class EvaluateHotRoute implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap() {
-    registerAuthorizedHotRoute(this.adapterHost.httpAdapter?.getInstance(), this.auth, {
+    registerAuthorizedHotRoute(this.adapterHost.httpAdapter, this.auth, {
       method: 'POST',
       url: '/api/v1/decision-tables/:id/evaluate',
       envelope: traceEnvelope,
