@@ -17,6 +17,7 @@ import {
 import { ExecutionRouterSettings, RuleEngineSettings } from '../settings/control-plane.settings';
 import { CompiledRuleSets } from './compiled-rule-sets';
 import { ExecutionErrors } from './execution-errors';
+import { isoNow } from './iso-clock';
 import { ExecutionMetrics } from './execution-metrics';
 import { CanaryRouting, ExecutionQuota, QuotaLeaseHandle, TraditionalExecution } from './ports';
 import { ActiveVersion, ExecutableVersion, RuleSetVersions } from './rule-set-versions';
@@ -318,11 +319,11 @@ export class ExecutionService {
       workflowName: result.workflowName,
       version: result.version,
       correlationId: result.correlationId,
-      executedAt: new Date().toISOString(),
+      executedAt: isoNow(),
       executionTimeMs: result.executionTimeMs,
       rulesMatched: result.rulesMatched,
       status: result.status,
-      errorCodes: result.errors.map((e) => e.code),
+      errorCodes: result.errors.length ? result.errors.map((e) => e.code) : [],
       arm: result.arm,
       rolloutId: result.rolloutId,
       mode: result.mode,

@@ -14,14 +14,14 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 /**
  * The request context a request opens (correlation id, tenant from header or the ambient default, header
- * actor), with `x-correlation-id` set on the response. Throws a 400 `INVALID_TENANT_ID` (with `correlationId`
+ * actor), with `x-correlation-id` set on the response when one is given. Throws a 400 `INVALID_TENANT_ID` (with `correlationId`
  * on the error) for a malformed `x-tenant-id`: a tenant id ends up in SQL settings, logs and keys.
  */
-export function requestContextFor(req: IncomingMessage, res: ServerResponse): Partial<RequestContextData> {
+export function requestContextFor(req: IncomingMessage, res?: ServerResponse): Partial<RequestContextData> {
   const incoming = header(req, 'x-correlation-id') ?? header(req, 'x-request-id');
   const correlationId = incoming && CORRELATION_ID.test(incoming) ? incoming : randomUUID();
   const rawTenant = header(req, 'x-tenant-id')?.trim();
-  res.setHeader('x-correlation-id', correlationId);
+  res?.setHeader('x-correlation-id', correlationId);
   if (rawTenant && !TENANT_ID.test(rawTenant))
     throw Object.assign(
       AppError.badRequest(

@@ -65,6 +65,7 @@ export async function createHttpApp(
   const requestLog = createRequestLog(options.logger);
   (fastify as unknown as Record<symbol, unknown>)[REQUEST_LOG] = requestLog;
   fastify.addHook('onResponse', (request: any, reply: any, done: () => void) => {
+    if (reply.statusCode < 400 && !requestLog.logsSuccesses) return done();
     requestLog({
       method: request.method,
       url: request.url,

@@ -201,7 +201,7 @@ class FastPath {
       return false;
     let context: Partial<RequestContextData>;
     try {
-      context = requestContextFor(req, res);
+      context = requestContextFor(req); // x-correlation-id goes out with the answer's other headers
     } catch {
       return false; // Fastify's route answers the malformed tenant with its 400
     }
@@ -264,14 +264,21 @@ class FastPath {
       }
       if (isPromise(result))
         result.then(
-          (value) => this.send(res, req, route.status, value, started),
+          (value) => this.send(res, req, route.status, value, started, context.correlationId!),
           (error) => this.fail(route, context, req, res, started, error),
         );
-      else this.send(res, req, route.status, result, started);
+      else this.send(res, req, route.status, result, started, context.correlationId!);
     });
   }
 
-  private send(res: ServerResponse, req: IncomingMessage, status: number, value: unknown, started: number) {
+  private send(
+    res: ServerResponse,
+    req: IncomingMessage,
+    status: number,
+    value: unknown,
+    started: number,
+    correlationId: string,
+  ) {
     if (res.headersSent || res.destroyed) return;
     const payload = JSON.stringify(value) ?? '';
     res.writeHead(status, [
@@ -281,9 +288,11 @@ class FastPath {
       String(Buffer.byteLength(payload)),
       'access-control-allow-origin',
       CORS_ORIGIN,
+      'x-correlation-id',
+      correlationId,
     ]);
     this.flush(res, payload);
-    this.log(req, res, status, started);
+    this.log(req, status, started, correlationId);
   }
 
   private fail(
@@ -307,7 +316,7 @@ class FastPath {
       'access-control-allow-origin': CORS_ORIGIN,
     });
     this.flush(res, payload);
-    this.log(req, res, problem.status, started);
+    this.log(req, problem.status, started, traceId);
   }
 
   /**
@@ -329,13 +338,15 @@ class FastPath {
     pending.length = 0;
   };
 
-  private log(req: IncomingMessage, res: ServerResponse, statusCode: number, started: number) {
-    this.requestLog()?.({
+  private log(req: IncomingMessage, statusCode: number, started: number, correlationId: string) {
+    const log = this.requestLog();
+    if (!log || (statusCode < 400 && !log.logsSuccesses)) return;
+    log({
       method: req.method ?? '',
       url: req.url ?? '/',
       statusCode,
       durationMs: performance.now() - started,
-      correlationId: res.getHeader('x-correlation-id'),
+      correlationId,
     });
   }
 }

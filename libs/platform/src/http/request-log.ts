@@ -9,7 +9,8 @@ export interface CompletedRequest {
   correlationId: unknown;
 }
 
-export type RequestLog = (request: CompletedRequest) => void;
+/** Writes a completed request's line; `logsSuccesses` false: callers need not build the entry of a success. */
+export type RequestLog = ((request: CompletedRequest) => void) & { readonly logsSuccesses: boolean };
 
 /**
  * The request log of a service: failures (status ≥ 400) at info, successes at debug; when debug is off a
@@ -19,7 +20,7 @@ export function createRequestLog(rootLogger: LoggerService): RequestLog {
   const logger = new Logger('Http');
   const withLevel = rootLogger as { isLevelEnabled?: (level: 'debug') => boolean };
   const logSuccesses = withLevel.isLevelEnabled?.('debug') ?? true;
-  return (request) => {
+  const log = (request: CompletedRequest) => {
     if (request.statusCode < 400 && !logSuccesses) return;
     const entry = {
       msg: 'request completed',
@@ -32,6 +33,7 @@ export function createRequestLog(rootLogger: LoggerService): RequestLog {
     if (request.statusCode >= 400) logger.log(entry);
     else logger.debug(entry);
   };
+  return Object.assign(log, { logsSuccesses: logSuccesses });
 }
 
 /** Where createHttpApp leaves the service's request log on its Fastify instance (read by hot routes). */
