@@ -108,11 +108,13 @@ export class ExecutionAuditRepository {
   async insert(entries: ExecutionRecord[]): Promise<number> {
     if (entries.length === 0) return 0;
     const groups = groupByTenant(entries);
+    const first = entries[0].tenantId;
     return this.uow.run(
       async (m) => {
         let inserted = 0;
         for (const [tenantId, rows] of groups) {
-          await m.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
+          // the unit of work opened with the first entry's tenant
+          if (tenantId !== first) await m.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
           const [result] = await m.query(INSERT_BATCH, [rowsJson(rows)]);
           inserted += Number(result.count);
         }

@@ -28,11 +28,13 @@ export class UnitOfWork {
     const context = RequestContext.current();
     const tenantId = options.tenantId ?? context?.tenantId ?? 'default';
     const execute = async (manager: EntityManager) => {
-      await manager.query(`SET LOCAL ROLE ${this.database.applicationRole}`);
+      // One round trip: `set_config('role', …, true)` is `SET LOCAL ROLE`, with the role as a parameter.
       await manager.query(
-        `SELECT set_config('app.tenant_id', $1, true), set_config('app.actor', $2, true),
-                set_config('app.correlation_id', $3, true), set_config('app.all_tenants', $4, true)`,
+        `SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true),
+                set_config('app.actor', $3, true), set_config('app.correlation_id', $4, true),
+                set_config('app.all_tenants', $5, true)`,
         [
+          this.database.applicationRole,
           tenantId,
           RequestContext.actor(),
           context?.correlationId ?? '',
