@@ -97,7 +97,9 @@ export class EmbeddedPostgres {
     } finally {
       thread.off('error', onError).off('exit', onExit).off('message', onMessage);
     }
-    thread.on('error', (error) => logger.error({ msg: 'embedded PostgreSQL thread failed', err: String(error) }));
+    thread.on('error', (error) =>
+      logger.error({ msg: 'embedded PostgreSQL thread failed', err: String(error) }),
+    );
     return new EmbeddedPostgres(thread, socketDir);
   }
 

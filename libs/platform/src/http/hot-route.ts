@@ -224,7 +224,16 @@ class FastPath {
         return;
       }
       const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
-      this.respond(route, params, context, req, res, started, queryStart < 0 ? '' : url.slice(queryStart + 1), text);
+      this.respond(
+        route,
+        params,
+        context,
+        req,
+        res,
+        started,
+        queryStart < 0 ? '' : url.slice(queryStart + 1),
+        text,
+      );
     };
     req.on('data', onData);
     req.on('end', onEnd);
