@@ -192,6 +192,7 @@ describe('hot routes: the fast path answers as the Fastify route does', () => {
     ['a rejected promise', '{"fail": "async-conflict"}', 409, 'PROBE_CONFLICT'],
     ['an unexpected error', '{"fail": "crash"}', 500, 'INTERNAL_ERROR'],
   ])('%s: the same envelope on both paths', async (_case, body, status, code) => {
+    const answers: Answer[] = [];
     for (const chunked of [false, true]) {
       const answer = await send(probe.url, echo, { body, headers, chunked });
       expect(answer.status).toBe(status);
@@ -200,7 +201,10 @@ describe('hot routes: the fast path answers as the Fastify route does', () => {
       expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(answer.headers['access-control-allow-origin']).toBe('*');
       expect(JSON.stringify(answer.body)).not.toContain('hunter2');
+      answers.push(answer);
     }
+    expect(answers[0].body).toEqual(answers[1].body);
+    expect(stableHeaders(answers[0])).toEqual(stableHeaders(answers[1]));
   });
 
   it('an error with headers keeps them (429 with Retry-After)', async () => {

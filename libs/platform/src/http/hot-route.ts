@@ -257,8 +257,8 @@ class FastPath {
         let body: unknown;
         try {
           body = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-        } catch (error) {
-          throw Object.assign(error as Error, { statusCode: 400 });
+        } catch {
+          throw invalidJsonBody();
         }
         result = route.definition.handle({
           method: req.method ?? route.definition.method,
@@ -323,6 +323,8 @@ class FastPath {
       'content-length': Buffer.byteLength(payload),
       'x-correlation-id': traceId,
       'access-control-allow-origin': CORS_ORIGIN,
+      // as Fastify does after a body error: the connection is not reused
+      ...(error instanceof BodyError ? { connection: 'close' } : {}),
     });
     this.flush(res, payload);
     this.log(req, problem.status, started, traceId);
@@ -383,6 +385,15 @@ function matchPath(route: CompiledRoute, path: string): Record<string, string> |
     } else if (expected !== part) return undefined;
   }
   return params;
+}
+
+/** Fastify's own error for a body that does not parse (prototype poisoning included), code and message alike. */
+function invalidJsonBody() {
+  return new BodyError(
+    'FST_ERR_CTP_INVALID_JSON_BODY',
+    "Body is not valid JSON but content-type is set to 'application/json'",
+    400,
+  );
 }
 
 function bodyError(code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
