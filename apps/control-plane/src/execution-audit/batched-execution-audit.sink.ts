@@ -7,6 +7,7 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { ExecutionAuditMetrics } from './execution-audit.metrics';
+import { Fifo } from './fifo';
 import { ExecutionAuditRepository } from './execution-audit.repository';
 import { ExecutionAuditSettings } from './execution-audit.settings';
 import { ExecutionAuditSink, ExecutionRecord } from './execution-record';
@@ -75,7 +76,7 @@ export class BatchedExecutionAuditSink
   private readonly logger = new Logger('ExecutionAudit');
   private readonly spill: SpillFiles;
   private buffer: ExecutionRecord[] = [];
-  private readonly waiting: Waiter[] = [];
+  private readonly waiting = new Fifo<Waiter>();
   /** Entries ever put into / taken out of (written or spilled) the buffer. */
   private appended = 0;
   private removed = 0;
