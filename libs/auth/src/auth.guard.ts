@@ -43,7 +43,7 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
  * The request pipeline after tenant resolution (the platform's middleware), in the spec's order:
  * authentication (cookie, then `Authorization: Bearer`, or an API key) → license check → quota →
  * permission validation → endpoint. One pipeline runs the steps in order so the order cannot drift: the global
- * guard calls it for Nest routes, and a Fastify-native hot route calls it directly.
+ * guard calls it for Nest routes, and a hot route (`registerAuthorizedHotRoute`) calls it directly.
  */
 /** What a route requires: its metadata as the guard reads it, or given by a hot route. */
 export interface RouteRequirements {

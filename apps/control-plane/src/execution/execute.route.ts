@@ -6,9 +6,10 @@ import { parseExecuteBody } from './execution.controller';
 import { ExecutionService } from './execution.service';
 
 /**
- * `POST /api/v1/rule-engine/execute/{workflowName}` — client traffic — served by Fastify directly
- * (registerAuthorizedHotRoute): the same authorization pipeline as every Nest route (an authenticated caller when
- * authorization is on; no operator policy), the same envelope, without Nest's per-request pipeline.
+ * `POST /api/v1/rule-engine/execute/{workflowName}` — client traffic — a hot route (registerAuthorizedHotRoute:
+ * a fast path in front of Fastify for plain JSON requests, the Fastify route for the rest): the same
+ * authorization pipeline as every Nest route (an authenticated caller when authorization is on; no operator
+ * policy), the same envelope, without Nest's per-request pipeline.
  */
 @Injectable()
 export class ExecuteHotRoute implements OnApplicationBootstrap {

@@ -5,10 +5,11 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { DecisionTablesService, parseVersion } from '../application/decision-tables.service';
 
 /**
- * `POST /api/v1/decision-tables/{id}/evaluate` — the hot path — served by Fastify directly
- * (registerAuthorizedHotRoute) instead of through Nest's router: the same authorization pipeline (token or API
- * key, tenant claim), the same error envelope and the same service call, without Nest's per-request
- * pipeline. Body `{ input }` (or the facts themselves), query `version`.
+ * `POST /api/v1/decision-tables/{id}/evaluate` — the hot path — a hot route (registerAuthorizedHotRoute: a
+ * fast path in front of Fastify for plain JSON requests, the Fastify route for the rest) instead of Nest's
+ * router: the same authorization pipeline (token or API key, tenant claim), the same error envelope and the
+ * same service call, without Nest's per-request pipeline. Body `{ input }` (or the facts themselves), query
+ * `version`.
  */
 @Injectable()
 export class EvaluateHotRoute implements OnApplicationBootstrap {
