@@ -1,7 +1,6 @@
-import { Body, Controller, DynamicModule, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Min, MinLength, ValidateNested } from 'class-validator';
-import { join } from 'node:path';
 import { AppError } from '../src/errors/app-error';
 import {
   EnvelopeSelector,
@@ -9,10 +8,8 @@ import {
   hostedEnvelope,
   traceEnvelope,
 } from '../src/errors/error-envelope';
-import { EventBusModule } from '../src/events/event-bus.module';
-import { ConfigurationModule } from '../src/config/configuration.module';
-import { PlatformHttpModule } from '../src/http/platform-http.module';
-import { RunningService, ServiceContext, startService } from '../src/http/service-host';
+import { RunningService } from '../src/http/service-host';
+import { startProbe } from './probe-service';
 
 class Address {
   @IsString()
@@ -62,45 +59,8 @@ class ProbeController {
   }
 }
 
-@Module({})
-class ProbeModule {
-  static register(context: ServiceContext): DynamicModule {
-    return {
-      module: ProbeModule,
-      imports: [
-        ConfigurationModule.forRoot({
-          configuration: context.configuration,
-          environment: context.environment,
-          settings: [],
-        }),
-        EventBusModule.forRoot({ source: 'probe' }),
-        PlatformHttpModule,
-      ],
-      controllers: [ProbeController],
-    };
-  }
-}
-
-function startProbe(envelope: EnvelopeSelector): Promise<RunningService> {
-  return startService(
-    {
-      name: 'probe',
-      title: 'probe',
-      description: 'probe',
-      version: '0.0.0',
-      configDir: join(__dirname, 'no-config'),
-      defaultPort: 0,
-      envelope,
-      createModule: (context) => ProbeModule.register(context),
-    },
-    {
-      environment: 'Testing',
-      env: {},
-      port: 0,
-      host: '127.0.0.1',
-      overrides: { 'Http:BodyLimitBytes': 2048 },
-    },
-  );
+function startEnvelopeProbe(envelope: EnvelopeSelector): Promise<RunningService> {
+  return startProbe({ envelope, controllers: [ProbeController], overrides: { 'Http:BodyLimitBytes': 2048 } });
 }
 
 const post = (url: string, body: string, contentType = 'application/json') =>
@@ -109,7 +69,7 @@ const post = (url: string, body: string, contentType = 'application/json') =>
 describe('error envelope { error, code, traceId }', () => {
   let probe: RunningService;
   beforeAll(async () => {
-    probe = await startProbe(() => traceEnvelope);
+    probe = await startEnvelopeProbe(() => traceEnvelope);
   });
   afterAll(() => probe?.close());
 
@@ -191,7 +151,9 @@ describe('error envelope { error, code, traceId }', () => {
 describe('identity envelopes', () => {
   let probe: RunningService;
   beforeAll(async () => {
-    probe = await startProbe((path) => (/^\/api\/(?!v\d)/.test(path) ? experienceEnvelope : hostedEnvelope));
+    probe = await startEnvelopeProbe((path) =>
+      /^\/api\/(?!v\d)/.test(path) ? experienceEnvelope : hostedEnvelope,
+    );
   });
   afterAll(() => probe?.close());
 

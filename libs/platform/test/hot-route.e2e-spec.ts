@@ -1,15 +1,12 @@
-import { DynamicModule, Inject, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { RequestContext } from '../src/context/request-context';
 import { AppError } from '../src/errors/app-error';
 import { traceEnvelope } from '../src/errors/error-envelope';
-import { ConfigurationModule } from '../src/config/configuration.module';
-import { EventBusModule } from '../src/events/event-bus.module';
 import { HotRouteRequest, registerHotRoute } from '../src/http/hot-route';
-import { PlatformHttpModule } from '../src/http/platform-http.module';
-import { RunningService, ServiceContext, startService } from '../src/http/service-host';
+import { RunningService } from '../src/http/service-host';
+import { startProbe } from './probe-service';
 
 /** Which path served a request: Fastify's request object carries `raw`, the fast path's does not. */
 const servedBy = (request: HotRouteRequest) => ('raw' in request ? 'fastify' : 'fast-path');
@@ -43,25 +40,6 @@ class ProbeHotRoutes implements OnApplicationBootstrap {
         return answer();
       },
     });
-  }
-}
-
-@Module({})
-class ProbeModule {
-  static register(context: ServiceContext): DynamicModule {
-    return {
-      module: ProbeModule,
-      imports: [
-        ConfigurationModule.forRoot({
-          configuration: context.configuration,
-          environment: context.environment,
-          settings: [],
-        }),
-        EventBusModule.forRoot({ source: 'probe' }),
-        PlatformHttpModule,
-      ],
-      providers: [ProbeHotRoutes],
-    };
   }
 }
 
@@ -126,25 +104,11 @@ const stableHeaders = (a: Answer) =>
 describe('hot routes: the fast path answers as the Fastify route does', () => {
   let probe: RunningService;
   beforeAll(async () => {
-    probe = await startService(
-      {
-        name: 'probe',
-        title: 'probe',
-        description: 'probe',
-        version: '0.0.0',
-        configDir: join(__dirname, 'no-config'),
-        defaultPort: 0,
-        envelope: () => traceEnvelope,
-        createModule: (context) => ProbeModule.register(context),
-      },
-      {
-        environment: 'Testing',
-        env: {},
-        port: 0,
-        host: '127.0.0.1',
-        overrides: { 'Http:BodyLimitBytes': 2048 },
-      },
-    );
+    probe = await startProbe({
+      envelope: () => traceEnvelope,
+      providers: [ProbeHotRoutes],
+      overrides: { 'Http:BodyLimitBytes': 2048 },
+    });
   });
   afterAll(() => probe?.close());
 
