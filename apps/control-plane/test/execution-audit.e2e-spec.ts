@@ -164,6 +164,11 @@ describe('execution audit (batched sink, GET /api/v1/audit/workflow/{workflowNam
     const cursor = await api.get(`${AUDIT}/loan?before=nonsense`);
     expect(cursor.status).toBe(400);
     expect(cursor.body.code).toBe('INVALID_CURSOR');
+    // well-formed, but its execution id is no UUID (the key column is a uuid): refused, not a 500
+    const forged = Buffer.from(JSON.stringify(['2026-11-20T10:00:00.000Z', 'e-1'])).toString('base64url');
+    const notAnId = await api.get(`${AUDIT}/loan?before=${forged}`);
+    expect(notAnId.status).toBe(400);
+    expect(notAnId.body.code).toBe('INVALID_CURSOR');
     const name = await api.get(`${AUDIT}/${encodeURIComponent('bad name!')}`);
     expect(name.status).toBe(400);
     expect(name.body.code).toBe('INVALID_WORKFLOW_NAME');
@@ -172,6 +177,7 @@ describe('execution audit (batched sink, GET /api/v1/audit/workflow/{workflowNam
   it('refuses a malformed record at once (a bug of the caller, not a silent loss)', () => {
     expect(() => sinkOf(sut).record({ ...entry(), tenantId: '' })).toThrow(TypeError);
     expect(() => sinkOf(sut).record({ ...entry(), executedAt: 'yesterday' })).toThrow(TypeError);
+    expect(() => sinkOf(sut).record({ ...entry(), executionId: 'e-1' })).toThrow(TypeError);
   });
 
   it('counts executions and errors per arm and version of a rollout, of every tenant it served (ExecutionAuditQueries)', async () => {

@@ -8,13 +8,18 @@ import {
 } from '@nestjs/common';
 import { ExecutionAuditMetrics } from './execution-audit.metrics';
 import { Fifo } from './fifo';
-import { ExecutionAuditRepository } from './execution-audit.repository';
+import {
+  EncodedAuditEntry,
+  encodeAuditEntry,
+  ExecutionAuditRepository,
+  executionIdOf,
+} from './execution-audit.repository';
 import { ExecutionAuditSettings } from './execution-audit.settings';
 import { ExecutionAuditSink, ExecutionRecord } from './execution-record';
 import { SpillFiles } from './spill-file';
 
 interface Waiter {
-  entry: ExecutionRecord;
+  entry: EncodedAuditEntry;
   admitted: () => void;
 }
 
@@ -38,13 +43,17 @@ function isContentError(error: unknown): boolean {
   return typeof code === 'string' && /^2[23]/.test(code);
 }
 
+/** Execution ids are UUIDs (the key column's type: the database refuses any other text, kept in .rejected). */
+const UUID_LENGTH = 36;
+
 const text = (value: unknown) => typeof value === 'string' && value.length > 0;
 
 /** A record the executor built wrongly is a bug: refused at once, never half-written later. */
 function assertRecord(e: ExecutionRecord): void {
   const valid =
     e &&
-    text(e.executionId) &&
+    typeof e.executionId === 'string' &&
+    e.executionId.length === UUID_LENGTH &&
     text(e.tenantId) &&
     text(e.workflowName) &&
     typeof e.correlationId === 'string' &&
@@ -75,7 +84,7 @@ export class BatchedExecutionAuditSink
 {
   private readonly logger = new Logger('ExecutionAudit');
   private readonly spill: SpillFiles;
-  private buffer: ExecutionRecord[] = [];
+  private buffer: EncodedAuditEntry[] = [];
   private readonly waiting = new Fifo<Waiter>();
   /** Entries ever put into / taken out of (written or spilled) the buffer. */
   private appended = 0;
@@ -97,8 +106,9 @@ export class BatchedExecutionAuditSink
     metrics.bindGauges(() => ({ bufferSize: this.buffer.length, waiting: this.waiting.length }));
   }
 
-  record(entry: ExecutionRecord): void | Promise<void> {
-    assertRecord(entry);
+  record(record: ExecutionRecord): void | Promise<void> {
+    assertRecord(record);
+    const entry = encodeAuditEntry(record);
     if (this.waiting.length === 0 && this.buffer.length < this.settings.bufferSize) {
       this.append(entry);
       return;
@@ -155,7 +165,7 @@ export class BatchedExecutionAuditSink
     if (this.replayDue && Date.now() >= this.retryAt) void this.replay();
   }
 
-  private append(entry: ExecutionRecord): void {
+  private append(entry: EncodedAuditEntry): void {
     this.buffer.push(entry);
     this.appended++;
     this.metrics.add('buffered');
@@ -206,9 +216,13 @@ export class BatchedExecutionAuditSink
     }
   }
 
-  private async write(batch: ExecutionRecord[], counter: 'written' | 'replayed'): Promise<void> {
+  /**
+   * Inserts a batch. A replayed batch, and any batch after a failed write (whose commit may have happened
+   * before the connection broke), may be stored already: the repository then skips stored entries.
+   */
+  private async write(batch: EncodedAuditEntry[], counter: 'written' | 'replayed'): Promise<void> {
     try {
-      const inserted = await this.repository.insert(batch);
+      const inserted = await this.repository.insert(batch, counter === 'replayed' || this.failures > 0);
       this.metrics.add(counter, inserted);
       this.metrics.add('duplicates', batch.length - inserted);
     } catch (error) {
@@ -217,11 +231,11 @@ export class BatchedExecutionAuditSink
         for (const entry of batch) await this.write([entry], counter); // isolates the refused entries
         return;
       }
-      await this.spill.reject(batch.map((e) => JSON.stringify(e)));
+      await this.spill.reject(batch.map((e) => e.row));
       this.metrics.add('rejected');
       this.logger.error({
         msg: 'Execution audit entry refused by the database; kept in the .rejected file',
-        executionId: batch[0].executionId,
+        executionId: executionIdOf(batch[0]),
         error: (error as Error).message,
       });
     }

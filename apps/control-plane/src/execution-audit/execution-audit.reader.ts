@@ -1,5 +1,6 @@
 import { AppError } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { assertWorkflowName } from '../rulesets/application/errors';
 import { BatchedExecutionAuditSink } from './batched-execution-audit.sink';
 import { AuditCursor, ExecutionAuditRepository } from './execution-audit.repository';
@@ -20,8 +21,7 @@ export function encodeCursor(record: ExecutionRecord): string {
 export function decodeCursor(raw: string): AuditCursor {
   try {
     const [executedAt, executionId] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (typeof executionId === 'string' && !Number.isNaN(Date.parse(executedAt)))
-      return { executedAt, executionId };
+    if (isUUID(executionId) && !Number.isNaN(Date.parse(executedAt))) return { executedAt, executionId };
   } catch {
     // reported below
   }

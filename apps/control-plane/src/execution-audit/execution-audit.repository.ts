@@ -11,17 +11,37 @@ export interface AuditCursor {
 const COLUMNS = `execution_id, tenant_id, workflow_name, version, correlation_id, executed_at, execution_time_ms,
   rules_matched, status, error_codes, arm, rollout_id, mode, shadow_diff`;
 
-/** One statement per tenant and batch: the rows travel as one jsonb parameter (no parameter limit). */
-const INSERT_BATCH = `
-  WITH inserted AS (
-    INSERT INTO execution_audit (${COLUMNS})
-    SELECT ${COLUMNS} FROM jsonb_to_recordset($1::jsonb) AS r(
-      execution_id text, tenant_id text, workflow_name text, version int, correlation_id text,
-      executed_at timestamptz, execution_time_ms double precision, rules_matched jsonb, status text,
-      error_codes text[], arm text, rollout_id text, mode text, shadow_diff jsonb)
-    ON CONFLICT (execution_id) DO NOTHING
-    RETURNING 1)
-  SELECT count(*)::int AS count FROM inserted`;
+/**
+ * A batch travels as one jsonb parameter (no parameter limit): the rows' JSON texts (see
+ * `encodeAuditEntry`), and the tenant as a parameter of its own.
+ */
+const BATCH_ROWS = `
+  SELECT b.i, $2, b.w, b.v, b.c, b.t, b.d, b.m, b.s, coalesce(b.e, '{}'), b.a, b.r, b.o, b.x
+    FROM jsonb_to_recordset($1::jsonb) AS b(
+      i uuid, w text, v int, c text, t timestamptz, d double precision, m jsonb, s text, e text[], a text,
+      r text, o text, x jsonb)`;
+
+/** A batch never tried before: ids are new (UUID version 7), so a plain INSERT, the cheapest statement. */
+const INSERT_BATCH = `INSERT INTO execution_audit (${COLUMNS}) ${BATCH_ROWS}`;
+/** A batch that may be stored already, whole or in part (a retry, a spill file): stored entries are skipped. */
+const INSERT_BATCH_SKIPPING_STORED = `${INSERT_BATCH} ON CONFLICT (execution_id) DO NOTHING`;
+
+/** SQLSTATE of a unique violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * An execution audit entry as it is buffered, spilled to a file and sent to the database: its tenant and
+ * its row as JSON text with one-letter keys (`n` tenant, `i` execution id, `w` workflow, `v` version, `c`
+ * correlation id, `t` executed at, `d` duration, `m` rules matched, `s` status, `e` error codes, `a` arm,
+ * `r` rollout id, `o` mode, `x` shadow diff; a null or empty value is left out, and jsonb_to_recordset
+ * reads a missing key as NULL). Encoded once, when recorded: a buffered entry is then two strings, which
+ * the garbage collector moves without tracing, and the record's objects die young; a smaller document is
+ * also less for PostgreSQL to parse.
+ */
+export interface EncodedAuditEntry {
+  readonly tenantId: string;
+  readonly row: string;
+}
 
 /**
  * PostgreSQL refuses U+0000 in jsonb text: every `\u0000` escape that JSON.stringify wrote (one preceded by
@@ -30,33 +50,57 @@ const INSERT_BATCH = `
  */
 const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
 
-function rowsJson(entries: ExecutionRecord[]): string {
-  const rows = entries.map((e) => ({
-    execution_id: e.executionId,
-    tenant_id: e.tenantId,
-    workflow_name: e.workflowName,
-    version: e.version,
-    correlation_id: e.correlationId,
-    executed_at: e.executedAt,
-    execution_time_ms: e.executionTimeMs,
-    rules_matched: e.rulesMatched,
-    status: e.status,
-    error_codes: e.errorCodes,
-    arm: e.arm,
-    rollout_id: e.rolloutId,
-    mode: e.mode,
-    shadow_diff: e.shadowDiff,
-  }));
-  const json = JSON.stringify(rows);
-  return json.includes('\\u0000') ? json.replace(NUL_ESCAPE, '$1\\ufffd') : json;
+export function encodeAuditEntry(e: ExecutionRecord): EncodedAuditEntry {
+  const row = JSON.stringify({
+    n: e.tenantId,
+    i: e.executionId,
+    w: e.workflowName,
+    v: e.version ?? undefined,
+    c: e.correlationId,
+    t: e.executedAt,
+    d: e.executionTimeMs,
+    m: e.rulesMatched,
+    s: e.status,
+    e: e.errorCodes.length ? e.errorCodes : undefined,
+    a: e.arm,
+    r: e.rolloutId ?? undefined,
+    o: e.mode,
+    x: e.shadowDiff ?? undefined,
+  });
+  return {
+    tenantId: e.tenantId,
+    row: row.includes('\\u0000') ? row.replace(NUL_ESCAPE, '$1\\ufffd') : row,
+  };
 }
 
-function groupByTenant(entries: ExecutionRecord[]): Map<string, ExecutionRecord[]> {
-  const groups = new Map<string, ExecutionRecord[]>();
+/**
+ * A line of a spill file back as an entry: the encoded row, or a whole `ExecutionRecord` (the spill format
+ * before rows were encoded when recorded). Undefined when the line is neither.
+ */
+export function decodeSpilledEntry(line: string): EncodedAuditEntry | undefined {
+  const value = JSON.parse(line) as Record<string, unknown> | null;
+  if (typeof value?.n === 'string' && typeof value.i === 'string') return { tenantId: value.n, row: line };
+  if (typeof value?.tenantId === 'string' && typeof value.executionId === 'string')
+    return encodeAuditEntry(value as unknown as ExecutionRecord);
+  return undefined;
+}
+
+/** The execution id of an encoded entry (for log lines; not a hot path). */
+export function executionIdOf(entry: EncodedAuditEntry): string {
+  return (JSON.parse(entry.row) as { i: string }).i;
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const e = error as { code?: unknown; driverError?: { code?: unknown } };
+  return (e?.driverError?.code ?? e?.code) === UNIQUE_VIOLATION;
+};
+
+function groupByTenant(entries: EncodedAuditEntry[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
   for (const entry of entries) {
     const group = groups.get(entry.tenantId);
-    if (group) group.push(entry);
-    else groups.set(entry.tenantId, [entry]);
+    if (group) group.push(entry.row);
+    else groups.set(entry.tenantId, [entry.row]);
   }
   return groups;
 }
@@ -102,26 +146,34 @@ export class ExecutionAuditRepository {
 
   /**
    * Inserts a batch in one transaction: one multi-row INSERT per tenant of the batch, each after
-   * setting that tenant (transaction-locally) so the row-level security check holds. Entries already
-   * stored are skipped. Returns how many rows were new.
+   * setting that tenant (transaction-locally) so the row-level security check holds. Returns how many
+   * rows were new. `mayBeStored`: the batch may be in the table already (a retry after a failed write, a
+   * spill file), so stored entries are skipped; otherwise a plain INSERT, and should an id be stored
+   * after all (an entry recorded twice), the batch is written again skipping stored entries.
    */
-  async insert(entries: ExecutionRecord[]): Promise<number> {
+  async insert(entries: EncodedAuditEntry[], mayBeStored = false): Promise<number> {
     if (entries.length === 0) return 0;
     const groups = groupByTenant(entries);
     const first = entries[0].tenantId;
-    return this.uow.run(
-      async (m) => {
-        let inserted = 0;
-        for (const [tenantId, rows] of groups) {
-          // the unit of work opened with the first entry's tenant
-          if (tenantId !== first) await m.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
-          const [result] = await m.query(INSERT_BATCH, [rowsJson(rows)]);
-          inserted += Number(result.count);
-        }
-        return inserted;
-      },
-      { tenantId: entries[0].tenantId },
-    );
+    const statement = mayBeStored ? INSERT_BATCH_SKIPPING_STORED : INSERT_BATCH;
+    try {
+      return await this.uow.run(
+        async (m) => {
+          let inserted = 0;
+          for (const [tenantId, rows] of groups) {
+            // the unit of work opened with the first entry's tenant
+            if (tenantId !== first) await m.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
+            const result = await m.queryRunner!.query(statement, [`[${rows.join(',')}]`, tenantId], true);
+            inserted += result.affected ?? 0;
+          }
+          return inserted;
+        },
+        { tenantId: first },
+      );
+    } catch (error) {
+      if (mayBeStored || !isUniqueViolation(error)) throw error;
+      return this.insert(entries, true);
+    }
   }
 
   /** The current tenant's entries of a workflow, newest first. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ExecutionRecord } from './execution-record';
+import { decodeSpilledEntry, EncodedAuditEntry } from './execution-audit.repository';
 
 const SPILL = '.ndjson';
 const CLAIMED = '.replaying';
@@ -10,7 +10,7 @@ const REJECTED = '.rejected';
 
 /** Lines of a spill file: the records it holds and the lines that could not be read back. */
 export interface SpilledContent {
-  records: ExecutionRecord[];
+  records: EncodedAuditEntry[];
   unreadable: string[];
 }
 
@@ -33,12 +33,12 @@ export class SpillFiles {
   }
 
   /** Appends the entries (fsynced) and returns the file written. */
-  append(records: ExecutionRecord[]): Promise<string> {
+  append(records: EncodedAuditEntry[]): Promise<string> {
     return this.exclusive(async () => {
       const file = join(this.directory, `${this.instance}-${this.sequence}${SPILL}`);
       await this.write(
         file,
-        records.map((r) => JSON.stringify(r)),
+        records.map((r) => r.row),
       );
       return file;
     });
@@ -77,11 +77,14 @@ export class SpillFiles {
     const content: SpilledContent = { records: [], unreadable: [] };
     for (const line of (await readFile(file, 'utf8')).split('\n')) {
       if (!line.trim()) continue;
+      let entry: EncodedAuditEntry | undefined;
       try {
-        content.records.push(JSON.parse(line) as ExecutionRecord);
+        entry = decodeSpilledEntry(line);
       } catch {
-        content.unreadable.push(line);
+        // reported as unreadable below
       }
+      if (entry) content.records.push(entry);
+      else content.unreadable.push(line);
     }
     return content;
   }

@@ -1,7 +1,7 @@
 import type { CompiledRuleSet, Facts, RuleSetEvaluation, RuleSetShapeName } from '@arbiter/rule-engine';
 import { AppError, RequestContext } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { newExecutionId } from './execution-id';
 import { assertWorkflowName, invalidRuleSet, parseVersion } from '../rulesets/application/errors';
 import { RuleSetsService } from '../rulesets/application/rulesets.service';
 import { RuleEngineSettings } from '../settings/control-plane.settings';
@@ -66,7 +66,7 @@ export class DryRunService {
   async dryRun(workflowName: string, request: DryRunRequest): Promise<DryRunResultB> {
     const outcome = await this.run(workflowName, request);
     return {
-      executionId: randomUUID(),
+      executionId: newExecutionId(),
       status: outcome.evaluation.errors.length ? 'error' : 'success',
       outputs: outcome.evaluation.outputs,
       executionTime: `${outcome.ms.toFixed(3)}ms`,

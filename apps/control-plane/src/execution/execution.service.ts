@@ -17,6 +17,7 @@ import {
 import { ExecutionRouterSettings, RuleEngineSettings } from '../settings/control-plane.settings';
 import { CompiledRuleSets } from './compiled-rule-sets';
 import { ExecutionErrors } from './execution-errors';
+import { newExecutionId } from './execution-id';
 import { isoNow } from './iso-clock';
 import { ExecutionMetrics } from './execution-metrics';
 import { CanaryRouting, ExecutionQuota, QuotaLeaseHandle, TraditionalExecution } from './ports';
@@ -198,7 +199,7 @@ export class ExecutionService {
       errors.push({ code: 'TRADITIONAL_FAILED', message: (error as Error).message });
     }
     const result: ExecutionResult = {
-      executionId: randomUUID(),
+      executionId: newExecutionId(),
       workflowName: request.workflowName,
       tenantId,
       version: null,
@@ -226,7 +227,7 @@ export class ExecutionService {
     started: number,
   ): ExecutionResult {
     const result: ExecutionResult = {
-      executionId: randomUUID(),
+      executionId: newExecutionId(),
       workflowName: request.workflowName,
       tenantId,
       version: target.version.version,

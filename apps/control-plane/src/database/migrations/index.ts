@@ -4,6 +4,7 @@ import { Canary1732060000200 } from './1732060000200-canary';
 import { Quotas1732060000300 } from './1732060000300-quotas';
 import { ExecutionAudit1732060000400 } from './1732060000400-execution-audit';
 import { UiCatalog1732060000500 } from './1732060000500-ui-catalog';
+import { ExecutionAuditUuidKey1732060000600 } from './1732060000600-execution-audit-uuid-key';
 
 /** Every migration of the control plane, in order. */
 export const CONTROL_PLANE_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const CONTROL_PLANE_MIGRATIONS = [
   Quotas1732060000300,
   ExecutionAudit1732060000400,
   UiCatalog1732060000500,
+  ExecutionAuditUuidKey1732060000600,
 ];
