@@ -89,60 +89,72 @@ export class ExecutionService {
     @Inject(ExecutionMetrics) private readonly metrics: ExecutionMetrics,
   ) {}
 
-  execute(request: ExecuteRequest): Promise<ExecutionResult> {
+  /**
+   * Runs one execution. The answer comes without a promise when every step has its data at hand (quota
+   * room, cached rule set and compiled form, audit buffer room, no node that waits): a promise per step
+   * shows on the hot path. Refusals (quota, unknown workflow) may be thrown rather than rejected.
+   */
+  execute(request: ExecuteRequest): ExecutionResult | Promise<ExecutionResult> {
     const started = performance.now();
     const tenantId = RequestContext.tenantId();
     const correlationId = request.correlationId || RequestContext.correlationId() || randomUUID();
-    let lease: ReturnType<ExecutionQuota['acquire']>;
-    try {
-      lease = this.quota.acquire(tenantId);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return lease instanceof Promise
-      ? lease.then((admitted) => this.run(request, tenantId, correlationId, started, admitted))
-      : this.run(request, tenantId, correlationId, started, lease);
+    return settle(this.quota.acquire(tenantId), (lease) =>
+      this.runAdmitted(request, tenantId, correlationId, started, lease),
+    );
   }
 
-  /**
-   * One admitted execution. Every step is synchronous when its data is cached (rule set, version,
-   * compiled form, audit buffer room), so the hot path awaits only the evaluation itself.
-   */
-  private async run(
+  /** One admitted execution; its quota lease is released when it ends, however it ends. */
+  private runAdmitted(
     request: ExecuteRequest,
     tenantId: string,
     correlationId: string,
     started: number,
     lease: QuotaLeaseHandle,
-  ): Promise<ExecutionResult> {
+  ): ExecutionResult | Promise<ExecutionResult> {
+    let running: ExecutionResult | Promise<ExecutionResult>;
     try {
-      const mode = this.router.mode;
-      const rules =
-        mode === 'Rules' ||
-        mode === 'Shadow' ||
-        (mode === 'Hybrid' && Math.random() * 100 < this.router.hybridRulesPercentage);
-      if (!rules) return await this.runTraditional(request, tenantId, correlationId, mode, started);
-
-      const targeting = this.target(request, tenantId, mode);
-      const target = targeting instanceof Promise ? await targeting : targeting;
-      const compiling = this.compiled.get(target.version);
-      const ruleSet = compiling instanceof Promise ? await compiling : compiling;
-      const evaluation = await ruleSet.evaluate(request.facts, {
-        trace: request.trace === true,
-        deadline: Date.now() + this.engine.executionTimeoutMs,
-        tenantId,
-        correlationId,
-      });
-      const result = this.result(request, tenantId, correlationId, mode, target, evaluation, started);
-      if (mode === 'Shadow') this.shadow(request, target, evaluation, result);
-      else {
-        const recording = this.record(result, null);
-        if (recording) await recording;
-      }
-      return result;
-    } finally {
+      running = this.run(request, tenantId, correlationId, started);
+    } catch (error) {
       lease.release();
+      throw error;
     }
+    if (running instanceof Promise) return running.finally(() => lease.release());
+    lease.release();
+    return running;
+  }
+
+  private run(
+    request: ExecuteRequest,
+    tenantId: string,
+    correlationId: string,
+    started: number,
+  ): ExecutionResult | Promise<ExecutionResult> {
+    const mode = this.router.mode;
+    const rules =
+      mode === 'Rules' ||
+      mode === 'Shadow' ||
+      (mode === 'Hybrid' && Math.random() * 100 < this.router.hybridRulesPercentage);
+    if (!rules) return this.runTraditional(request, tenantId, correlationId, mode, started);
+    return settle(this.target(request, tenantId, mode), (target) =>
+      settle(this.compiled.get(target.version), (ruleSet) =>
+        settle(
+          ruleSet.evaluateNow(request.facts, {
+            trace: request.trace === true,
+            deadline: Date.now() + this.engine.executionTimeoutMs,
+            tenantId,
+            correlationId,
+          }),
+          (evaluation) => {
+            const result = this.result(request, tenantId, correlationId, mode, target, evaluation, started);
+            if (mode === 'Shadow') {
+              this.shadow(request, target, evaluation, result);
+              return result;
+            }
+            return settle(this.record(result, null), () => result);
+          },
+        ),
+      ),
+    );
   }
 
   /** The version this call runs: pinned by Shadow's ActiveVersion, a canary's, or the active one. */
@@ -339,7 +351,7 @@ function activeTarget(workflowName: string, active: ActiveVersion, rolloutId: st
 }
 
 /** Applies `next` to a value that may still be pending, without a promise when it is not. */
-function settle<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> {
+function settle<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
 

@@ -328,6 +328,29 @@ describe('compileFlowGraph', () => {
       expect(result.traces[0]).toMatchObject({ ruleName: 'notify', skipped: true, matched: false });
     });
 
+    it('evaluateNow: no promise when no node waits, a promise once a connector runs; the same result as evaluate', async () => {
+      const connectors = invoker(async () => ({ sent: true }));
+      const flow = await compileFlowGraph(
+        {
+          nodes: [
+            node('gate', 'condition', { expression: 'notify' }, [onTrue('notify'), onFalse('quiet')]),
+            node('notify', 'connector', { connector: 'mailer' }),
+            node('quiet', 'feel-expression', { expression: '"quiet"', outputVariable: 'note' }),
+          ],
+        },
+        { connectors },
+      );
+      const now = flow.evaluateNow({ notify: false }, { trace: false });
+      expect(now).not.toBeInstanceOf(Promise);
+      expect(now).toEqual(await flow.evaluate({ notify: false }, { trace: false }));
+      expect(now).toMatchObject({ outputs: { note: 'quiet' }, rulesMatched: ['quiet'] });
+      const waited = flow.evaluateNow({ notify: true }, { trace: false });
+      expect(waited).toBeInstanceOf(Promise);
+      expect(await waited).toEqual(await flow.evaluate({ notify: true }, { trace: false }));
+      expect(await waited).toMatchObject({ outputs: { sent: true }, sideEffectsApplied: true });
+      expect(connectors.invoke).toHaveBeenCalledTimes(2);
+    });
+
     it('retries, then fails with CONNECTOR_FAILED', async () => {
       const connectors = invoker(async () => {
         throw new Error('503 from upstream');
@@ -345,18 +368,17 @@ describe('compileFlowGraph', () => {
   });
 
   describe('sub flows', () => {
-    const child = (outputs: Record<string, unknown>): CompiledRuleSet => ({
-      shape: 'flow-graph',
-      ruleNames: ['x'],
-      evaluate: jest.fn(async () => ({
+    const child = (outputs: Record<string, unknown>): CompiledRuleSet => {
+      const evaluate = jest.fn(async () => ({
         outputs,
         traces: [],
         errors: [],
         rulesMatched: ['x'],
         rulesExecuted: 1,
         sideEffectsApplied: false,
-      })),
-    });
+      }));
+      return { shape: 'flow-graph', ruleNames: ['x'], evaluate, evaluateNow: evaluate };
+    };
 
     it('runs another workflow with mapped input and output', async () => {
       const sub = child({ score: { value: 7 } });

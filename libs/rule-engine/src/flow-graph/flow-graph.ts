@@ -347,6 +347,13 @@ class CompiledFlowGraph implements CompiledRuleSet {
     }
   }
 
+  evaluateNow(
+    facts: Facts,
+    options: RuleSetEvaluationOptions = {},
+  ): RuleSetEvaluation | Promise<RuleSetEvaluation> {
+    return this.run(facts, options);
+  }
+
   private run(
     input: Facts,
     options: RuleSetEvaluationOptions,

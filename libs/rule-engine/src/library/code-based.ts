@@ -135,6 +135,7 @@ export async function compileCodeBased(
     shape: 'code-based',
     ruleNames: rules.map((r) => r.ruleName),
     evaluate: (facts, options) => evaluateRules(rules, facts, options ?? {}),
+    evaluateNow: (facts, options) => evaluateRules(rules, facts, options ?? {}),
   };
 }
 

@@ -299,6 +299,10 @@ class CompiledLegacyWorkflow implements CompiledRuleSet {
     return this.evaluateSync(facts, options);
   }
 
+  evaluateNow(facts: Facts, options?: RuleSetEvaluationOptions): RuleSetEvaluation {
+    return this.evaluateSync(facts, options);
+  }
+
   /** The evaluation itself (no await anywhere). */
   evaluateSync(input: Facts, options?: RuleSetEvaluationOptions): RuleSetEvaluation {
     const run: Run = {

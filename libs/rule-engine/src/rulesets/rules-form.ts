@@ -332,6 +332,10 @@ class CompiledRulesForm implements CompiledRuleSet {
     return this.evaluateSync(facts, options);
   }
 
+  evaluateNow(facts: Facts, options?: RuleSetEvaluationOptions): RuleSetEvaluation {
+    return this.evaluateSync(facts, options);
+  }
+
   /** The evaluation itself (no await anywhere). */
   evaluateSync(input: Facts, options?: RuleSetEvaluationOptions): RuleSetEvaluation {
     const facts: Facts = isRecord(input) ? input : {};

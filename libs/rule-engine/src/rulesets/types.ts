@@ -77,6 +77,15 @@ export interface CompiledRuleSet {
   /** Rule names / node ids, in document order. */
   readonly ruleNames: readonly string[];
   evaluate(facts: Facts, options?: RuleSetEvaluationOptions): Promise<RuleSetEvaluation>;
+  /**
+   * The same evaluation, answered without a promise when nothing in it waits (anything but a flow graph
+   * whose run reaches a node that waits: a connector, a sub flow, a stored table not fetched yet). For hot
+   * paths, where a promise per call shows; it may throw where `evaluate` would reject.
+   */
+  evaluateNow(
+    facts: Facts,
+    options?: RuleSetEvaluationOptions,
+  ): RuleSetEvaluation | Promise<RuleSetEvaluation>;
 }
 
 /** A stored decision table named by a flow node's `tableRef`. */
