@@ -19,6 +19,7 @@ import {
   FeelTime,
   FeelValue,
   YearsMonthsDuration,
+  decimalToNumber,
   isContext,
   numToString,
   setWarningSink,
@@ -442,7 +443,7 @@ export function toJs(v: FeelValue | undefined, opts: ToJsOptions = {}, depth = 0
       return v;
   }
   if (v instanceof Decimal) {
-    const n = v.toNumber();
+    const n = decimalToNumber(v);
     if (opts.decimals === 'string' && new Decimal(n).eq(v) === false) return v.toFixed();
     return n;
   }

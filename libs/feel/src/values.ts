@@ -70,9 +70,53 @@ export function toDecimal(v: number | Decimal): Decimal {
 /** Normalise a Decimal back to a JS number when that is exact and an integer (keeps the fast path hot). */
 export function normNum(d: Decimal): number | Decimal {
   if (!d.isFinite()) return d;
-  if (d.isInteger() && d.abs().lte(9007199254740991)) return d.toNumber();
+  if (d.isInteger() && d.abs().lte(9007199254740991)) return decimalToNumber(d);
   return d;
 }
+/** Powers of ten a double holds exactly (10^22 is the largest), as literals: `10 ** k` may round. */
+const EXACT_POWERS_OF_TEN = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+  1e20, 1e21, 1e22,
+];
+/** decimal.js keeps the coefficient in base 10^7 words (`d`), the exponent of its first digit (`e`) and the sign (`s`). */
+interface DecimalParts {
+  d: number[] | null;
+  e: number;
+  s: number;
+}
+
+/**
+ * The double nearest to a Decimal, as `Decimal#toNumber` gives it (which formats the decimal and parses the
+ * text back), without the text when the coefficient is at most 14 digits long and the scale at most 22: the
+ * coefficient and the power of ten are then exact doubles, and one multiplication or division rounds
+ * correctly (Clinger's fast path). The results of everyday arithmetic (`income * 0.2`) take it.
+ */
+export function decimalToNumber(x: Decimal): number {
+  const { d, e, s } = x as unknown as DecimalParts;
+  if (d !== null && d.length <= 2) {
+    const first = d[0];
+    const firstDigits =
+      first < 10
+        ? 1
+        : first < 100
+          ? 2
+          : first < 1e3
+            ? 3
+            : first < 1e4
+              ? 4
+              : first < 1e5
+                ? 5
+                : first < 1e6
+                  ? 6
+                  : 7;
+    const coefficient = d.length === 1 ? first : first * 1e7 + d[1];
+    const scale = e - firstDigits + 1 - (d.length - 1) * 7;
+    if (scale >= 0 && scale <= 22) return s * (coefficient * EXACT_POWERS_OF_TEN[scale]);
+    if (scale < 0 && scale >= -22) return s * (coefficient / EXACT_POWERS_OF_TEN[-scale]);
+  }
+  return x.toNumber();
+}
+
 export function numToString(v: number | Decimal): string {
   if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : new Decimal(v).toFixed();
   return v.toFixed();

@@ -199,6 +199,30 @@ describe('hot routes: the fast path answers as the Fastify route does', () => {
     expect(empty.body.code).toBe('MALFORMED_JSON');
   });
 
+  it.each([
+    ['a trailing slash', '/api/v1/probe/x/echo/'],
+    ['a literal of the same length', '/api/v1/probe/x/ecHo'],
+    ['a longer literal', '/api/v1/probe/x/echoes'],
+    ['a shorter path', '/api/v1/probe/x'],
+  ])('only its own paths take the fast path: not %s', async (_case, path) => {
+    const answer = await send(probe.url, path, { body: '{}', headers });
+    expect(answer.status).toBe(404);
+    expect(answer.body.servedBy).toBeUndefined();
+  });
+
+  it('an empty parameter is left to Fastify', async () => {
+    const answer = await send(probe.url, '/api/v1/probe//echo', { body: '{}', headers });
+    expect(answer.body.servedBy).toBe('fastify');
+  });
+
+  it('a parameter is percent-decoded; a malformed escape is left to Fastify', async () => {
+    const decoded = await send(probe.url, '/api/v1/probe/a%2Fb%C3%A9/echo', { body: '{}', headers });
+    expect(decoded.body).toMatchObject({ servedBy: 'fast-path', name: 'a/bé' });
+    const malformed = await send(probe.url, '/api/v1/probe/%E0%A4%A/echo', { body: '{}', headers });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.servedBy).toBeUndefined();
+  });
+
   it('answers many requests in flight each with its own result (responses are flushed in batches)', async () => {
     const answers = await Promise.all(
       Array.from({ length: 300 }, (_, i) =>

@@ -47,6 +47,8 @@ function isContentError(error: unknown): boolean {
 const UUID_LENGTH = 36;
 
 const text = (value: unknown) => typeof value === 'string' && value.length > 0;
+/** An ISO-8601 instant as `toISOString` writes it (an offset is allowed): checked per record, so a pattern, not a parse. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /** A record the executor built wrongly is a bug: refused at once, never half-written later. */
 function assertRecord(e: ExecutionRecord): void {
@@ -57,10 +59,14 @@ function assertRecord(e: ExecutionRecord): void {
     text(e.tenantId) &&
     text(e.workflowName) &&
     typeof e.correlationId === 'string' &&
-    !Number.isNaN(Date.parse(e.executedAt)) &&
+    typeof e.executedAt === 'string' &&
+    ISO_INSTANT.test(e.executedAt) &&
     Number.isFinite(e.executionTimeMs) &&
     Array.isArray(e.rulesMatched) &&
-    Array.isArray(e.errorCodes);
+    Array.isArray(e.errorCodes) &&
+    text(e.status) &&
+    text(e.arm) &&
+    text(e.mode);
   if (!valid) throw new TypeError(`Invalid execution audit record: ${JSON.stringify(e)?.slice(0, 300)}`);
 }
 

@@ -44,32 +44,45 @@ export interface EncodedAuditEntry {
 }
 
 /**
- * PostgreSQL refuses U+0000 in jsonb text: every `\u0000` escape that JSON.stringify wrote (one preceded by
- * an even number of backslashes, so not a literal backslash followed by "u0000") becomes U+FFFD, so one
- * odd value cannot block a batch. Done on the finished text: a replacer callback per value costs more.
+ * What jsonb refuses and JSON.stringify writes: U+0000 (`\u0000`) and a lone surrogate (`\ud800`–`\udfff`;
+ * a proper pair is written as the character itself, never escaped). Every such escape (one preceded by an
+ * even number of backslashes, so not a literal backslash followed by "u0000") becomes U+FFFD, so one odd
+ * value (a node id, a shadow diff's value from the facts) cannot block a batch. Done on the finished text: a
+ * replacer callback per value costs more.
  */
-const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
+const REFUSED_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g;
+const mayHoldRefusedEscape = (row: string) => row.includes('\\u0000') || row.includes('\\ud');
 
+const quote = JSON.stringify;
+
+/**
+ * Written out key by key rather than by `JSON.stringify` of an object: no object is built, and the fields
+ * whose text is already JSON-safe (numbers) are appended as they are. Every string goes through
+ * `JSON.stringify`, so what a caller chose (workflow, correlation id, node names) is escaped.
+ */
 export function encodeAuditEntry(e: ExecutionRecord): EncodedAuditEntry {
-  const row = JSON.stringify({
-    n: e.tenantId,
-    i: e.executionId,
-    w: e.workflowName,
-    v: e.version ?? undefined,
-    c: e.correlationId,
-    t: e.executedAt,
-    d: e.executionTimeMs,
-    m: e.rulesMatched,
-    s: e.status,
-    e: e.errorCodes.length ? e.errorCodes : undefined,
-    a: e.arm,
-    r: e.rolloutId ?? undefined,
-    o: e.mode,
-    x: e.shadowDiff ?? undefined,
-  });
+  let row = '{"n":' + quote(e.tenantId) + ',"i":' + quote(e.executionId) + ',"w":' + quote(e.workflowName);
+  if (e.version !== null && e.version !== undefined) row += ',"v":' + quote(e.version);
+  row +=
+    ',"c":' +
+    quote(e.correlationId) +
+    ',"t":' +
+    quote(e.executedAt) +
+    ',"d":' +
+    quote(e.executionTimeMs) +
+    ',"m":' +
+    quote(e.rulesMatched) +
+    ',"s":' +
+    quote(e.status);
+  if (e.errorCodes.length) row += ',"e":' + quote(e.errorCodes);
+  row += ',"a":' + quote(e.arm);
+  if (e.rolloutId !== null && e.rolloutId !== undefined) row += ',"r":' + quote(e.rolloutId);
+  row += ',"o":' + quote(e.mode);
+  if (e.shadowDiff !== null && e.shadowDiff !== undefined) row += ',"x":' + quote(e.shadowDiff);
+  row += '}';
   return {
     tenantId: e.tenantId,
-    row: row.includes('\\u0000') ? row.replace(NUL_ESCAPE, '$1\\ufffd') : row,
+    row: mayHoldRefusedEscape(row) ? row.replace(REFUSED_ESCAPE, '$1\\ufffd') : row,
   };
 }
 
