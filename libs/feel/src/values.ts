@@ -95,20 +95,8 @@ export function decimalToNumber(x: Decimal): number {
   const { d, e, s } = x as unknown as DecimalParts;
   if (d !== null && d.length <= 2) {
     const first = d[0];
-    const firstDigits =
-      first < 10
-        ? 1
-        : first < 100
-          ? 2
-          : first < 1e3
-            ? 3
-            : first < 1e4
-              ? 4
-              : first < 1e5
-                ? 5
-                : first < 1e6
-                  ? 6
-                  : 7;
+    let firstDigits = 1; // the first word has no leading zeros
+    for (let power = 10; first >= power; power *= 10) firstDigits++;
     const coefficient = d.length === 1 ? first : first * 1e7 + d[1];
     const scale = e - firstDigits + 1 - (d.length - 1) * 7;
     if (scale >= 0 && scale <= 22) return s * (coefficient * EXACT_POWERS_OF_TEN[scale]);
