@@ -89,6 +89,67 @@ describe('encodeAuditEntry: the row JSON with one-letter keys', () => {
   });
 });
 
+describe('encodeAuditEntry: strings written as they are, or escaped', () => {
+  /** Random strings over an alphabet of what JSON escapes and what it writes as it is. */
+  const ALPHABET = [
+    'a',
+    'Z',
+    '0',
+    '-',
+    ' ',
+    '"',
+    '\\',
+    '/',
+    '\n',
+    '\u0001',
+    '\u001f',
+    '\u007f',
+    'é',
+    '名',
+    '😀',
+    '\u2028',
+  ];
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const randomString = () =>
+    Array.from(
+      { length: Math.floor(random() * 12) },
+      () => ALPHABET[Math.floor(random() * ALPHABET.length)],
+    ).join('');
+
+  it('reads back every string as it was (1,000 random strings in every string field)', () => {
+    for (let i = 0; i < 1000; i++) {
+      const [w, c, m1, m2, e1] = [
+        randomString(),
+        randomString(),
+        randomString(),
+        randomString(),
+        randomString(),
+      ];
+      const row = JSON.parse(
+        encodeAuditEntry(
+          record({ workflowName: w, correlationId: c, rulesMatched: [m1, m2], errorCodes: [e1] }),
+        ).row,
+      );
+      expect([row.w, row.c, row.m, row.e]).toEqual([w, c, [m1, m2], [e1]]);
+    }
+  });
+
+  it('writes what JSON.stringify writes for the same fields', () => {
+    const r = record({ workflowName: 'wf "quoted" \\ 名', rulesMatched: ['a', 'b\tc'], errorCodes: ['X'] });
+    const row = JSON.parse(encodeAuditEntry(r).row);
+    const reference = JSON.parse(
+      JSON.stringify({ w: r.workflowName, m: r.rulesMatched, e: r.errorCodes, d: r.executionTimeMs }),
+    );
+    expect({ w: row.w, m: row.m, e: row.e, d: row.d }).toEqual(reference);
+  });
+
+  it('writes a number that is not finite as null (the row stays JSON)', () => {
+    const row = JSON.parse(encodeAuditEntry(record({ version: Number.NaN })).row);
+    expect(row.v).toBeNull();
+  });
+});
+
 describe('decodeSpilledEntry: spill lines of both formats', () => {
   it('reads an encoded row as it is', () => {
     const entry = encodeAuditEntry(record());

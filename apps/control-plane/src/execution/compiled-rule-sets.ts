@@ -20,6 +20,10 @@ interface Entry {
   ready?: CompiledRuleSet;
   /** tenant + table id of every stored table the version uses. */
   tables: Set<string>;
+  /** The cache's clock at the last use (least recently used goes first). */
+  usedAt: number;
+  /** Out of the cache (evicted, invalidated, failed): a version object that still points here looks again. */
+  dropped: boolean;
 }
 
 /**
@@ -28,10 +32,16 @@ interface Entry {
  * version is simply another key. Entries that use a stored decision table are dropped when
  * `arbiter.decision-table.changed` names it. Sub flows resolve the other workflow's active version at
  * run time through the same cache.
+ *
+ * A hit costs a weak-map lookup by the version object (the stored versions' cache hands out the same
+ * object while it holds the version) and a clock tick: no key is built and nothing moves; the least
+ * recently used entry is looked for only when a compilation makes the cache overflow.
  */
 @Injectable()
 export class CompiledRuleSets {
   private readonly entries = new Map<string, Entry>();
+  private readonly byVersion = new WeakMap<ExecutableVersion, Entry>();
+  private clock = 0;
   hits = 0;
   misses = 0;
   compilations = 0;
@@ -52,17 +62,18 @@ export class CompiledRuleSets {
 
   /** The compiled form of a stored version: synchronous when already compiled (the hot path). */
   get(version: ExecutableVersion): CompiledRuleSet | Promise<CompiledRuleSet> {
-    const key = `${version.tenantId}\u0000${version.workflowName}\u0000${version.version}`;
-    const entry = this.entries.get(key);
+    let entry = this.byVersion.get(version);
+    if (entry === undefined || entry.dropped) {
+      entry = this.entries.get(keyOf(version));
+      if (entry) this.byVersion.set(version, entry);
+    }
     if (entry) {
       this.hits++;
-      // LRU: move to the end
-      this.entries.delete(key);
-      this.entries.set(key, entry);
+      entry.usedAt = ++this.clock;
       return entry.ready ?? entry.compiled;
     }
     this.misses++;
-    return this.compile(key, version);
+    return this.compile(keyOf(version), version);
   }
 
   /** Compiles a document that is not stored (dry-run of a `ruleSet`); not cached. */
@@ -82,7 +93,7 @@ export class CompiledRuleSets {
     let dropped = 0;
     for (const [key, entry] of this.entries)
       if (entry.tables.has(tableKey)) {
-        this.entries.delete(key);
+        this.drop(key, entry);
         dropped++;
       }
     this.invalidations += dropped;
@@ -90,32 +101,45 @@ export class CompiledRuleSets {
   }
 
   clear(tenantId?: string) {
-    for (const key of [...this.entries.keys()])
-      if (!tenantId || key.startsWith(`${tenantId}\u0000`)) this.entries.delete(key);
+    for (const [key, entry] of [...this.entries])
+      if (!tenantId || key.startsWith(`${tenantId}\u0000`)) this.drop(key, entry);
+  }
+
+  private drop(key: string, entry: Entry) {
+    entry.dropped = true;
+    if (this.entries.get(key) === entry) this.entries.delete(key);
   }
 
   private compile(key: string, version: ExecutableVersion): Promise<CompiledRuleSet> {
     const tables = new Set<string>();
     const entry: Entry = {
       tables,
+      usedAt: ++this.clock,
+      dropped: false,
       compiled: compileRuleSet(
         version.document,
         version.shape as RuleSetShapeName,
         this.context(version.tenantId, version.workflowName, tables),
       ).catch((error: Error) => {
-        this.entries.delete(key);
+        this.drop(key, entry);
         throw ExecutionErrors.notExecutable(version.workflowName, version.version, error);
       }),
     };
     this.compilations++;
     entry.compiled.then((compiled) => (entry.ready = compiled)).catch(() => undefined);
     this.entries.set(key, entry);
+    this.byVersion.set(version, entry);
     while (this.entries.size > this.settings.compiledCacheCapacity) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
+      this.evictLeastRecentlyUsed();
       this.evictions++;
     }
     return entry.compiled;
+  }
+
+  private evictLeastRecentlyUsed() {
+    let oldest: [string, Entry] | undefined;
+    for (const pair of this.entries) if (!oldest || pair[1].usedAt < oldest[1].usedAt) oldest = pair;
+    if (oldest) this.drop(oldest[0], oldest[1]);
   }
 
   private context(tenantId: string, workflowName: string, tables: Set<string>) {
@@ -144,4 +168,8 @@ export class CompiledRuleSets {
       codeRules: this.codeRules,
     };
   }
+}
+
+function keyOf(version: ExecutableVersion): string {
+  return `${version.tenantId}\u0000${version.workflowName}\u0000${version.version}`;
 }

@@ -23,21 +23,32 @@ export interface ActiveVersion {
   version: ExecutableVersion | null;
 }
 
+/**
+ * The active version a cached rule set serves, one object per cache entry (entries are replaced, never
+ * changed): the compiled rule sets are found by that object, with no key built per execution.
+ */
+const servedBy = new WeakMap<CachedRuleSet, ActiveVersion>();
+
 function activeOf(owner: string, workflowName: string, entry: CachedRuleSet | null): ActiveVersion {
   if (!entry) return { owner, exists: false, version: null };
-  if (entry.activeVersion === null || !entry.document || !entry.shape)
-    return { owner, exists: true, version: null };
-  return {
-    owner,
-    exists: true,
-    version: {
-      tenantId: owner,
-      workflowName,
-      version: entry.activeVersion,
-      shape: entry.shape,
-      document: entry.document,
-    },
-  };
+  const known = servedBy.get(entry);
+  if (known && known.owner === owner) return known; // an entry is its own tenant's: the same owner each time
+  const active: ActiveVersion =
+    entry.activeVersion === null || !entry.document || !entry.shape
+      ? { owner, exists: true, version: null }
+      : {
+          owner,
+          exists: true,
+          version: {
+            tenantId: owner,
+            workflowName,
+            version: entry.activeVersion,
+            shape: entry.shape,
+            document: entry.document,
+          },
+        };
+  servedBy.set(entry, active);
+  return active;
 }
 
 export { SHARED_RULESET_TENANT };
