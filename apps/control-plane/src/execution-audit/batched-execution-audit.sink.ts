@@ -8,12 +8,8 @@ import {
 } from '@nestjs/common';
 import { ExecutionAuditMetrics } from './execution-audit.metrics';
 import { Fifo } from './fifo';
-import {
-  EncodedAuditEntry,
-  encodeAuditEntry,
-  ExecutionAuditRepository,
-  executionIdOf,
-} from './execution-audit.repository';
+import { EncodedAuditEntry, encodeAuditEntry, executionIdOf } from './audit-row';
+import { ExecutionAuditRepository } from './execution-audit.repository';
 import { ExecutionAuditSettings } from './execution-audit.settings';
 import { ExecutionAuditSink, ExecutionRecord } from './execution-record';
 import { SpillFiles } from './spill-file';

@@ -1,5 +1,6 @@
 import { UnitOfWork } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
+import { EncodedAuditEntry, jsonbArray } from './audit-row';
 import type { ArmStatistics, ExecutionArm, ExecutionRecord, ShadowDiffRecord } from './execution-record';
 
 /** One page position: entries strictly older than (executedAt, executionId), newest first. */
@@ -12,8 +13,8 @@ const COLUMNS = `execution_id, tenant_id, workflow_name, version, correlation_id
   rules_matched, status, error_codes, arm, rollout_id, mode, shadow_diff`;
 
 /**
- * A batch travels as one jsonb parameter (no parameter limit): the rows' JSON texts (see
- * `encodeAuditEntry`), and the tenant as a parameter of its own.
+ * A batch travels as one jsonb parameter (no parameter limit), in binary form: the rows' JSON texts (see
+ * `audit-row.ts`), and the tenant as a parameter of its own.
  */
 const BATCH_ROWS = `
   SELECT b.i, $2, b.w, b.v, b.c, b.t, b.d, b.m, b.s, coalesce(b.e, '{}'), b.a, b.r, b.o, b.x
@@ -29,130 +30,19 @@ const INSERT_BATCH_SKIPPING_STORED = `${INSERT_BATCH} ON CONFLICT (execution_id)
 /** SQLSTATE of a unique violation. */
 const UNIQUE_VIOLATION = '23505';
 
-/**
- * An execution audit entry as it is buffered, spilled to a file and sent to the database: its tenant and
- * its row as JSON text with one-letter keys (`n` tenant, `i` execution id, `w` workflow, `v` version, `c`
- * correlation id, `t` executed at, `d` duration, `m` rules matched, `s` status, `e` error codes, `a` arm,
- * `r` rollout id, `o` mode, `x` shadow diff; a null or empty value is left out, and jsonb_to_recordset
- * reads a missing key as NULL). Encoded once, when recorded: a buffered entry is then two strings, which
- * the garbage collector moves without tracing, and the record's objects die young; a smaller document is
- * also less for PostgreSQL to parse.
- */
-export interface EncodedAuditEntry {
-  readonly tenantId: string;
-  readonly row: string;
-}
-
-/**
- * What jsonb refuses and JSON.stringify writes: U+0000 (`\u0000`) and a lone surrogate (`\ud800`–`\udfff`;
- * a proper pair is written as the character itself, never escaped). Every such escape (one preceded by an
- * even number of backslashes, so not a literal backslash followed by "u0000") becomes U+FFFD, so one odd
- * value (a node id, a shadow diff's value from the facts) cannot block a batch. Done on the finished text of
- * a value JSON.stringify wrote: a replacer callback per value costs more.
- */
-const REFUSED_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g;
-const mayHoldRefusedEscape = (json: string) => json.includes('\\u0000') || json.includes('\\ud');
-const acceptedByJsonb = (json: string) =>
-  mayHoldRefusedEscape(json) ? json.replace(REFUSED_ESCAPE, '$1\\ufffd') : json;
-
-/**
- * A string JSON writes as it is between quotes: no quote, backslash, control character or surrogate (a
- * surrogate pair is safe too, but rare enough to take the slow path). Almost every audit string is one
- * (ids, ISO instants, enum values, node ids); testing is ten times cheaper than `JSON.stringify`.
- */
-// eslint-disable-next-line no-control-regex -- control characters are what the class excludes
-const WRITTEN_AS_IS = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
-
-/** A string as JSON text that jsonb accepts. */
-function jsonString(value: string): string {
-  return WRITTEN_AS_IS.test(value) ? '"' + value + '"' : acceptedByJsonb(JSON.stringify(value));
-}
-
-function jsonStrings(values: readonly string[]): string {
-  if (values.length === 0) return '[]';
-  let text = '[' + jsonString(values[0]);
-  for (let i = 1; i < values.length; i++) text += ',' + jsonString(values[i]);
-  return text + ']';
-}
-
-/** A number as JSON.stringify writes it (a finite one as `String` does; anything else as null). */
-const jsonNumber = (value: number) => (Number.isFinite(value) ? String(value) : 'null');
-
-/**
- * Written out key by key rather than by `JSON.stringify` of an object: no object is built, and a string that
- * needs no escape (nearly all of them) is put between quotes as it is. Any other string goes through
- * `JSON.stringify` (so what a caller chose — workflow, correlation id, node names — is escaped) and then has
- * what jsonb refuses replaced; so has the shadow diff.
- */
-export function encodeAuditEntry(e: ExecutionRecord): EncodedAuditEntry {
-  let row =
-    '{"n":' +
-    jsonString(e.tenantId) +
-    ',"i":' +
-    jsonString(e.executionId) +
-    ',"w":' +
-    jsonString(e.workflowName);
-  if (e.version !== null && e.version !== undefined) row += ',"v":' + jsonNumber(e.version);
-  row +=
-    ',"c":' +
-    jsonString(e.correlationId) +
-    ',"t":' +
-    jsonString(e.executedAt) +
-    ',"d":' +
-    jsonNumber(e.executionTimeMs) +
-    ',"m":' +
-    jsonStrings(e.rulesMatched) +
-    ',"s":' +
-    jsonString(e.status);
-  if (e.errorCodes.length) row += ',"e":' + jsonStrings(e.errorCodes);
-  row += ',"a":' + jsonString(e.arm);
-  if (e.rolloutId !== null && e.rolloutId !== undefined) row += ',"r":' + jsonString(e.rolloutId);
-  row += ',"o":' + jsonString(e.mode);
-  if (e.shadowDiff !== null && e.shadowDiff !== undefined)
-    row += ',"x":' + acceptedByJsonb(JSON.stringify(e.shadowDiff));
-  row += '}';
-  flatten(row);
-  return { tenantId: e.tenantId, row };
-}
-
-/**
- * Makes V8 copy a string built by concatenation (a tree of some forty pieces) into one sequential string,
- * now: reading a character does it. A buffered row lives until its batch is written, long enough to be
- * copied by the young-generation collector and often promoted; one string is far cheaper to move than a
- * tree of them (measured: about 4 µs less collection per row), and the batch's join copies it as it is.
- */
-function flatten(text: string): void {
-  text.charCodeAt(0);
-}
-
-/**
- * A line of a spill file back as an entry: the encoded row, or a whole `ExecutionRecord` (the spill format
- * before rows were encoded when recorded). Undefined when the line is neither.
- */
-export function decodeSpilledEntry(line: string): EncodedAuditEntry | undefined {
-  const value = JSON.parse(line) as Record<string, unknown> | null;
-  if (typeof value?.n === 'string' && typeof value.i === 'string') return { tenantId: value.n, row: line };
-  if (typeof value?.tenantId === 'string' && typeof value.executionId === 'string')
-    return encodeAuditEntry(value as unknown as ExecutionRecord);
-  return undefined;
-}
-
-/** The execution id of an encoded entry (for log lines; not a hot path). */
-export function executionIdOf(entry: EncodedAuditEntry): string {
-  return (JSON.parse(entry.row) as { i: string }).i;
-}
-
 const isUniqueViolation = (error: unknown) => {
   const e = error as { code?: unknown; driverError?: { code?: unknown } };
   return (e?.driverError?.code ?? e?.code) === UNIQUE_VIOLATION;
 };
 
-function groupByTenant(entries: EncodedAuditEntry[]): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
+function groupByTenant(entries: EncodedAuditEntry[]): Map<string, EncodedAuditEntry[]> {
+  if (entries.every((entry) => entry.tenantId === entries[0].tenantId))
+    return new Map([[entries[0].tenantId, entries]]);
+  const groups = new Map<string, EncodedAuditEntry[]>();
   for (const entry of entries) {
     const group = groups.get(entry.tenantId);
-    if (group) group.push(entry.row);
-    else groups.set(entry.tenantId, [entry.row]);
+    if (group) group.push(entry);
+    else groups.set(entry.tenantId, [entry]);
   }
   return groups;
 }
@@ -212,10 +102,10 @@ export class ExecutionAuditRepository {
       return await this.uow.run(
         async (m) => {
           let inserted = 0;
-          for (const [tenantId, rows] of groups) {
+          for (const [tenantId, group] of groups) {
             // the unit of work opened with the first entry's tenant
             if (tenantId !== first) await m.query(`SELECT set_config('app.tenant_id', $1, true)`, [tenantId]);
-            const result = await m.queryRunner!.query(statement, [`[${rows.join(',')}]`, tenantId], true);
+            const result = await m.queryRunner!.query(statement, [jsonbArray(group), tenantId], true);
             inserted += result.affected ?? 0;
           }
           return inserted;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { decodeSpilledEntry, EncodedAuditEntry } from './execution-audit.repository';
+import { decodeSpilledEntry, EncodedAuditEntry } from './audit-row';
 
 const SPILL = '.ndjson';
 const CLAIMED = '.replaying';

@@ -1,4 +1,10 @@
-import { decodeSpilledEntry, encodeAuditEntry, executionIdOf } from './execution-audit.repository';
+import {
+  decodeSpilledEntry,
+  EncodedAuditEntry,
+  encodeAuditEntry,
+  executionIdOf,
+  jsonbArray,
+} from './audit-row';
 import type { ExecutionRecord } from './execution-record';
 
 const record = (overrides: Partial<ExecutionRecord> = {}): ExecutionRecord => ({
@@ -18,6 +24,8 @@ const record = (overrides: Partial<ExecutionRecord> = {}): ExecutionRecord => ({
   shadowDiff: null,
   ...overrides,
 });
+
+const plain = (entry: EncodedAuditEntry | undefined) => entry && { tenantId: entry.tenantId, row: entry.row };
 
 describe('encodeAuditEntry: the row JSON with one-letter keys', () => {
   it('writes every field under its key, as JSON', () => {
@@ -153,16 +161,51 @@ describe('encodeAuditEntry: strings written as they are, or escaped', () => {
 describe('decodeSpilledEntry: spill lines of both formats', () => {
   it('reads an encoded row as it is', () => {
     const entry = encodeAuditEntry(record());
-    expect(decodeSpilledEntry(entry.row)).toEqual(entry);
+    expect(plain(decodeSpilledEntry(entry.row))).toEqual(plain(entry));
     expect(executionIdOf(entry)).toBe('019ab5a2-1c2d-7abc-8def-0123456789ab');
   });
 
   it('reads a whole record (the format before rows were encoded when recorded)', () => {
-    expect(decodeSpilledEntry(JSON.stringify(record()))).toEqual(encodeAuditEntry(record()));
+    expect(plain(decodeSpilledEntry(JSON.stringify(record())))).toEqual(plain(encodeAuditEntry(record())));
   });
 
   it('refuses a line that is neither', () => {
     expect(decodeSpilledEntry('{"hello":"world"}')).toBeUndefined();
     expect(decodeSpilledEntry('null')).toBeUndefined();
+  });
+});
+
+describe('EncodedAuditEntry: rows kept as UTF-8 bytes outside the heap', () => {
+  it('gives back every row as it was stored, across slabs, with rows of other scripts and rows larger than a slab', () => {
+    const rows: string[] = [];
+    const entries: EncodedAuditEntry[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const text = i % 997 === 0 ? 'x'.repeat(300_000) : `row ${i} é 名 😀 ${'y'.repeat(i % 300)}`;
+      const row = JSON.stringify({ n: 't', i: String(i), w: text });
+      rows.push(row);
+      entries.push(EncodedAuditEntry.store(i % 2 ? 'acme' : 'globex', row));
+    }
+    expect(entries.map((e) => e.row)).toEqual(rows);
+    expect(entries.map((e) => e.byteLength)).toEqual(rows.map((r) => Buffer.byteLength(r)));
+    expect(entries[1].tenantId).toBe('acme');
+  });
+});
+
+describe('jsonbArray: a batch as one binary jsonb parameter', () => {
+  it('is the version byte, then the rows as a JSON array', () => {
+    const entries = [record(), record({ workflowName: 'wf 名 "q"' }), record({ errorCodes: ['E'] })].map(
+      encodeAuditEntry,
+    );
+    const parameter = jsonbArray(entries);
+    expect(parameter[0]).toBe(1);
+    const text = parameter.subarray(1).toString('utf8');
+    expect(JSON.parse(text)).toEqual(entries.map((e) => JSON.parse(e.row)));
+    expect(parameter.length).toBe(1 + Buffer.byteLength(text));
+  });
+
+  it('is an empty array for no rows, and a single row without a separator', () => {
+    expect(jsonbArray([]).subarray(1).toString()).toBe('[]');
+    const one = encodeAuditEntry(record());
+    expect(jsonbArray([one]).subarray(1).toString()).toBe(`[${one.row}]`);
   });
 });

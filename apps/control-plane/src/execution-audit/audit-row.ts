@@ -1,0 +1,167 @@
+import type { ExecutionRecord } from './execution-record';
+
+/**
+ * The execution audit row format: an entry as it is buffered, spilled to a file and sent to the database.
+ *
+ * A row is JSON text with one-letter keys (`n` tenant, `i` execution id, `w` workflow, `v` version, `c`
+ * correlation id, `t` executed at, `d` duration, `m` rules matched, `s` status, `e` error codes, `a` arm,
+ * `r` rollout id, `o` mode, `x` shadow diff; a null or empty value is left out, and jsonb_to_recordset reads
+ * a missing key as NULL): a small document is less for PostgreSQL to parse. A batch goes to the database as
+ * one binary jsonb parameter, the rows between brackets (`jsonbArray`).
+ */
+
+/** Size of one slab of row bytes (a row larger than that gets a slab of its own). */
+const SLAB_BYTES = 256 * 1024;
+/** jsonb's binary input: a format version byte, then the JSON text. */
+const JSONB_VERSION = 1;
+const OPEN = 0x5b; // [
+const COMMA = 0x2c;
+const CLOSE = 0x5d; // ]
+
+/**
+ * One encoded entry: its tenant and where its row's UTF-8 bytes are. Rows are written once, when
+ * recorded, one after another into large buffers outside the JavaScript heap (slabs), so a buffered entry
+ * is a small object: the young-generation collector, which copies whatever is alive when it runs, has no
+ * row text to copy or promote (a buffered row lives until its batch is written, across collections; as a
+ * string it was the largest part of what each collection copied). A slab is freed with its last entry.
+ */
+export class EncodedAuditEntry {
+  private static slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+  private static used = 0;
+
+  private constructor(
+    readonly tenantId: string,
+    private readonly slab: Buffer,
+    private readonly start: number,
+    /** Length of the row in UTF-8 bytes. */
+    readonly byteLength: number,
+  ) {}
+
+  /** Stores a row's text (JSON of the format above) as an entry of the tenant. */
+  static store(tenantId: string, row: string): EncodedAuditEntry {
+    const room = row.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (EncodedAuditEntry.used + room > EncodedAuditEntry.slab.length) {
+      EncodedAuditEntry.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, room));
+      EncodedAuditEntry.used = 0;
+    }
+    const slab = EncodedAuditEntry.slab;
+    const start = EncodedAuditEntry.used;
+    const length = slab.write(row, start);
+    EncodedAuditEntry.used = start + length;
+    return new EncodedAuditEntry(tenantId, slab, start, length);
+  }
+
+  /** The row's JSON text (spill files, log lines, tests: not the hot path). */
+  get row(): string {
+    return this.slab.toString('utf8', this.start, this.start + this.byteLength);
+  }
+
+  /** Copies the row's bytes into `target` at `offset`; returns the offset after them. */
+  copyInto(target: Buffer, offset: number): number {
+    return offset + this.slab.copy(target, offset, this.start, this.start + this.byteLength);
+  }
+}
+
+/** The entries' rows as a JSON array in jsonb's binary input format (a `$n::jsonb` parameter as a Buffer). */
+export function jsonbArray(entries: readonly EncodedAuditEntry[]): Buffer {
+  let size = 3 + Math.max(0, entries.length - 1); // version, brackets, commas
+  for (const entry of entries) size += entry.byteLength;
+  const out = Buffer.allocUnsafe(size);
+  out[0] = JSONB_VERSION;
+  out[1] = OPEN;
+  let at = 2;
+  for (let i = 0; i < entries.length; i++) {
+    if (i > 0) out[at++] = COMMA;
+    at = entries[i].copyInto(out, at);
+  }
+  out[at] = CLOSE;
+  return out;
+}
+
+/**
+ * What jsonb refuses and JSON.stringify writes: U+0000 (`\u0000`) and a lone surrogate (`\ud800`–`\udfff`;
+ * a proper pair is written as the character itself, never escaped). Every such escape (one preceded by an
+ * even number of backslashes, so not a literal backslash followed by "u0000") becomes U+FFFD, so one odd
+ * value (a node id, a shadow diff's value from the facts) cannot block a batch. Done on the finished text of
+ * a value JSON.stringify wrote: a replacer callback per value costs more.
+ */
+const REFUSED_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g;
+const mayHoldRefusedEscape = (json: string) => json.includes('\\u0000') || json.includes('\\ud');
+const acceptedByJsonb = (json: string) =>
+  mayHoldRefusedEscape(json) ? json.replace(REFUSED_ESCAPE, '$1\\ufffd') : json;
+
+/**
+ * A string JSON writes as it is between quotes: no quote, backslash, control character or surrogate (a
+ * surrogate pair is safe too, but rare enough to take the slow path). Almost every audit string is one
+ * (ids, ISO instants, enum values, node ids); testing is ten times cheaper than `JSON.stringify`.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what the class excludes
+const WRITTEN_AS_IS = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** A string as JSON text that jsonb accepts. */
+function jsonString(value: string): string {
+  return WRITTEN_AS_IS.test(value) ? '"' + value + '"' : acceptedByJsonb(JSON.stringify(value));
+}
+
+function jsonStrings(values: readonly string[]): string {
+  if (values.length === 0) return '[]';
+  let text = '[' + jsonString(values[0]);
+  for (let i = 1; i < values.length; i++) text += ',' + jsonString(values[i]);
+  return text + ']';
+}
+
+/** A number as JSON.stringify writes it (a finite one as `String` does; anything else as null). */
+const jsonNumber = (value: number) => (Number.isFinite(value) ? String(value) : 'null');
+
+/**
+ * Written out key by key rather than by `JSON.stringify` of an object: no object is built, and a string that
+ * needs no escape (nearly all of them) is put between quotes as it is. Any other string goes through
+ * `JSON.stringify` (so what a caller chose — workflow, correlation id, node names — is escaped) and then has
+ * what jsonb refuses replaced; so has the shadow diff.
+ */
+export function encodeAuditEntry(e: ExecutionRecord): EncodedAuditEntry {
+  let row =
+    '{"n":' +
+    jsonString(e.tenantId) +
+    ',"i":' +
+    jsonString(e.executionId) +
+    ',"w":' +
+    jsonString(e.workflowName);
+  if (e.version !== null && e.version !== undefined) row += ',"v":' + jsonNumber(e.version);
+  row +=
+    ',"c":' +
+    jsonString(e.correlationId) +
+    ',"t":' +
+    jsonString(e.executedAt) +
+    ',"d":' +
+    jsonNumber(e.executionTimeMs) +
+    ',"m":' +
+    jsonStrings(e.rulesMatched) +
+    ',"s":' +
+    jsonString(e.status);
+  if (e.errorCodes.length) row += ',"e":' + jsonStrings(e.errorCodes);
+  row += ',"a":' + jsonString(e.arm);
+  if (e.rolloutId !== null && e.rolloutId !== undefined) row += ',"r":' + jsonString(e.rolloutId);
+  row += ',"o":' + jsonString(e.mode);
+  if (e.shadowDiff !== null && e.shadowDiff !== undefined)
+    row += ',"x":' + acceptedByJsonb(JSON.stringify(e.shadowDiff));
+  return EncodedAuditEntry.store(e.tenantId, row + '}');
+}
+
+/**
+ * A line of a spill file back as an entry: the encoded row, or a whole `ExecutionRecord` (the spill format
+ * before rows were encoded when recorded). Undefined when the line is neither.
+ */
+export function decodeSpilledEntry(line: string): EncodedAuditEntry | undefined {
+  const value = JSON.parse(line) as Record<string, unknown> | null;
+  if (typeof value?.n === 'string' && typeof value.i === 'string')
+    return EncodedAuditEntry.store(value.n, line);
+  if (typeof value?.tenantId === 'string' && typeof value.executionId === 'string')
+    return encodeAuditEntry(value as unknown as ExecutionRecord);
+  return undefined;
+}
+
+/** The execution id of an encoded entry (for log lines; not a hot path). */
+export function executionIdOf(entry: EncodedAuditEntry): string {
+  return (JSON.parse(entry.row) as { i: string }).i;
+}
