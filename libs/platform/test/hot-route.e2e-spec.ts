@@ -152,6 +152,8 @@ describe('hot routes: the fast path answers as the Fastify route does', () => {
     ['malformed JSON', '{"input": ', 400, 'MALFORMED_JSON'],
     ['prototype poisoning', '{"__proto__": {"admin": true}}', 400, 'MALFORMED_JSON'],
     ['constructor poisoning', '{"constructor": {"prototype": {"admin": true}}}', 400, 'MALFORMED_JSON'],
+    ['escaped prototype poisoning', '{"\\u005f_proto__": {"admin": true}}', 400, 'MALFORMED_JSON'],
+    ['escaped constructor poisoning', '{"constr\\u0075ctor": {"prototype": {}}}', 400, 'MALFORMED_JSON'],
     ['an AppError', '{"fail": "conflict"}', 409, 'PROBE_CONFLICT'],
     ['a rejected promise', '{"fail": "async-conflict"}', 409, 'PROBE_CONFLICT'],
     ['an unexpected error', '{"fail": "crash"}', 500, 'INTERNAL_ERROR'],
@@ -169,6 +171,22 @@ describe('hot routes: the fast path answers as the Fastify route does', () => {
     }
     expect(answers[0].body).toEqual(answers[1].body);
     expect(stableHeaders(answers[0])).toEqual(stableHeaders(answers[1]));
+  });
+
+  it('reads the words and escapes that only look like poisoning, and a byte-order mark, as Fastify does', async () => {
+    for (const body of [
+      '{"note": "the __proto__ and constructor words in a value"}',
+      '{"text": "a \\"quoted\\" \\\\ backslash"}',
+      '\ufeff{"bom": true}',
+    ]) {
+      const answers: Answer[] = [];
+      for (const chunked of [false, true])
+        answers.push(await send(probe.url, echo, { body, headers, chunked }));
+      expect(answers[0].status).toBe(answers[1].status);
+      expect(answers[0].body.servedBy).toBe('fast-path');
+      expect(answers[0].status).toBe(200);
+      expect(answers[0].body.body).toEqual(answers[1].body.body);
+    }
   });
 
   it('an error with headers keeps them (429 with Retry-After)', async () => {

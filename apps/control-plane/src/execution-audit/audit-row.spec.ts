@@ -203,6 +203,25 @@ describe('jsonbArray: a batch as one binary jsonb parameter', () => {
     expect(parameter.length).toBe(1 + Buffer.byteLength(text));
   });
 
+  it('holds the rows in the order given, whether they lie together, apart, reversed or in several slabs', () => {
+    const entries = Array.from({ length: 2500 }, (_, i) =>
+      encodeAuditEntry(
+        record({ tenantId: i % 3 ? 'acme' : 'globex', correlationId: `c-${i}-${'z'.repeat(i % 200)}` }),
+      ),
+    );
+    const acme = entries.filter((e) => e.tenantId === 'acme');
+    for (const batch of [
+      entries,
+      acme,
+      [...acme].reverse(),
+      entries.slice(700, 1900),
+      [entries[5], entries[5]],
+    ]) {
+      const text = jsonbArray(batch).subarray(1).toString('utf8');
+      expect(JSON.parse(text)).toEqual(batch.map((e) => JSON.parse(e.row)));
+    }
+  });
+
   it('is an empty array for no rows, and a single row without a separator', () => {
     expect(jsonbArray([]).subarray(1).toString()).toBe('[]');
     const one = encodeAuditEntry(record());

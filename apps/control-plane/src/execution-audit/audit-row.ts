@@ -39,7 +39,7 @@ export class EncodedAuditEntry {
 
   /** Stores a row's text (JSON of the format above) as an entry of the tenant. */
   static store(tenantId: string, row: string): EncodedAuditEntry {
-    const room = row.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    const room = row.length * 3 + 1; // UTF-8 takes at most 3 bytes per UTF-16 unit; then the separator
     if (EncodedAuditEntry.used + room > EncodedAuditEntry.slab.length) {
       EncodedAuditEntry.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, room));
       EncodedAuditEntry.used = 0;
@@ -47,7 +47,9 @@ export class EncodedAuditEntry {
     const slab = EncodedAuditEntry.slab;
     const start = EncodedAuditEntry.used;
     const length = slab.write(row, start);
-    EncodedAuditEntry.used = start + length;
+    // each row is followed by a comma: rows stored one after another are a piece of a JSON array as they lie
+    slab[start + length] = COMMA;
+    EncodedAuditEntry.used = start + length + 1;
     return new EncodedAuditEntry(tenantId, slab, start, length);
   }
 
@@ -56,25 +58,39 @@ export class EncodedAuditEntry {
     return this.slab.toString('utf8', this.start, this.start + this.byteLength);
   }
 
-  /** Copies the row's bytes into `target` at `offset`; returns the offset after them. */
-  copyInto(target: Buffer, offset: number): number {
-    return offset + this.slab.copy(target, offset, this.start, this.start + this.byteLength);
+  /**
+   * Whether `next` was stored right after this entry, in the same slab: the two rows and their separators
+   * are then one run of bytes.
+   */
+  precedes(next: EncodedAuditEntry): boolean {
+    return next.slab === this.slab && next.start === this.start + this.byteLength + 1;
+  }
+
+  /** Copies the bytes from this entry's row to `last`'s separator (a run, see `precedes`) into `target`. */
+  copyRunInto(last: EncodedAuditEntry, target: Buffer, offset: number): number {
+    return offset + this.slab.copy(target, offset, this.start, last.start + last.byteLength + 1);
   }
 }
 
-/** The entries' rows as a JSON array in jsonb's binary input format (a `$n::jsonb` parameter as a Buffer). */
+/**
+ * The entries' rows as a JSON array in jsonb's binary input format (a `$n::jsonb` parameter as a Buffer).
+ * Rows recorded one after another lie one after another, separators included: a batch is copied in a few
+ * runs, not row by row.
+ */
 export function jsonbArray(entries: readonly EncodedAuditEntry[]): Buffer {
-  let size = 3 + Math.max(0, entries.length - 1); // version, brackets, commas
-  for (const entry of entries) size += entry.byteLength;
-  const out = Buffer.allocUnsafe(size);
+  let size = 2; // version, opening bracket; each row brings its separator, the last one's becomes the closing bracket
+  for (const entry of entries) size += entry.byteLength + 1;
+  const out = Buffer.allocUnsafe(Math.max(size, 3));
   out[0] = JSONB_VERSION;
   out[1] = OPEN;
   let at = 2;
-  for (let i = 0; i < entries.length; i++) {
-    if (i > 0) out[at++] = COMMA;
-    at = entries[i].copyInto(out, at);
+  for (let i = 0; i < entries.length;) {
+    const first = entries[i];
+    let last = first;
+    while (++i < entries.length && last.precedes(entries[i])) last = entries[i];
+    at = first.copyRunInto(last, out, at);
   }
-  out[at] = CLOSE;
+  out[Math.max(at, 3) - 1] = CLOSE;
   return out;
 }
 

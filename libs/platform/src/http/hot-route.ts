@@ -49,6 +49,7 @@ interface FastifyLike {
 const logger = new Logger('Errors');
 const FAST_PATH = Symbol.for('arbiter.hotRouteFastPath');
 const SLASH = 0x2f;
+const BYTE_ORDER_MARK = 0xfeff;
 const JSON_TYPE = /^application\/json\s*(;\s*charset=utf-?8\s*)?$/i;
 /** Responses held for one flush at most (the rest of a long turn is written in further batches). */
 const MAX_PENDING_RESPONSES = 32;
@@ -245,7 +246,7 @@ class FastPath {
       try {
         let body: unknown;
         try {
-          body = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+          body = parseJsonBody(text);
         } catch {
           throw invalidJsonBody();
         }
@@ -384,6 +385,22 @@ function matchPath(route: CompiledRoute, path: string): Record<string, string> |
     at = end;
   }
   return at === path.length ? params : undefined;
+}
+
+/**
+ * The body as Fastify's JSON parser reads it (`secure-json-parse`, `__proto__` and `constructor` keys refused).
+ * A text with no backslash, no byte-order mark and neither word cannot hold such a key, however escaped: it
+ * is read by `JSON.parse` alone, without the two pattern scans (three plain searches instead).
+ */
+function parseJsonBody(text: string): unknown {
+  if (
+    text.charCodeAt(0) !== BYTE_ORDER_MARK &&
+    text.indexOf('\\') < 0 &&
+    text.indexOf('__proto__') < 0 &&
+    text.indexOf('constructor') < 0
+  )
+    return JSON.parse(text);
+  return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
 }
 
 /** Fastify's own error for a body that does not parse (prototype poisoning included), code and message alike. */
