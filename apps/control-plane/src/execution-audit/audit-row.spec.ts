@@ -191,6 +191,45 @@ describe('EncodedAuditEntry: rows kept as UTF-8 bytes outside the heap', () => {
   });
 });
 
+describe('EncodedAuditEntry: slabs reused once every entry in them is released', () => {
+  const row = (i: number) => JSON.stringify({ n: 't', i: `id-${i}`, pad: 'p'.repeat(200) });
+  /** Enough rows to fill several 256 KB slabs. */
+  const storeMany = (from: number, count: number) =>
+    Array.from({ length: count }, (_, k) => EncodedAuditEntry.store('acme', row(from + k)));
+
+  it('reuses a released slab: its old entries can no longer be read (an error, never other rows)', () => {
+    const first = storeMany(0, 4000);
+    for (const entry of first) entry.release();
+    const second = storeMany(4000, 4000);
+    expect(second.map((e) => e.row)).toEqual(second.map((_, k) => row(4000 + k)));
+    let unreadable = 0;
+    first.forEach((entry, k) => {
+      let text: string;
+      try {
+        text = entry.row;
+      } catch (error) {
+        expect((error as Error).message).toMatch(/released and its slab reused/);
+        unreadable++;
+        return;
+      }
+      expect(text).toBe(row(k)); // a slab not reused yet still holds the row
+    });
+    expect(unreadable).toBeGreaterThan(0);
+  });
+
+  it('keeps a slab while one entry in it is not released, and releasing twice changes nothing', () => {
+    const first = storeMany(10_000, 4000);
+    const kept = first[1500];
+    for (const entry of first) if (entry !== kept) entry.release();
+    first[0].release();
+    const later = storeMany(20_000, 8000);
+    expect(kept.row).toBe(row(11_500));
+    expect(later[7999].row).toBe(row(27_999));
+    const batch = jsonbArray([kept, later[0], later[1]]).subarray(1).toString('utf8');
+    expect(JSON.parse(batch).map((r: { i: string }) => r.i)).toEqual(['id-11500', 'id-20000', 'id-20001']);
+  });
+});
+
 describe('jsonbArray: a batch as one binary jsonb parameter', () => {
   it('is the version byte, then the rows as a JSON array', () => {
     const entries = [record(), record({ workflowName: 'wf 名 "q"' }), record({ errorCodes: ['E'] })].map(
@@ -220,6 +259,17 @@ describe('jsonbArray: a batch as one binary jsonb parameter', () => {
       const text = jsonbArray(batch).subarray(1).toString('utf8');
       expect(JSON.parse(text)).toEqual(batch.map((e) => JSON.parse(e.row)));
     }
+  });
+
+  it('writes into the buffer it is given when the batch fits, else into a new one', () => {
+    const entries = [record(), record({ correlationId: 'other' })].map(encodeAuditEntry);
+    const scratch = Buffer.alloc(64 * 1024);
+    const inScratch = jsonbArray(entries, scratch);
+    expect(inScratch.buffer).toBe(scratch.buffer);
+    const tooSmall = Buffer.alloc(10);
+    const fresh = jsonbArray(entries, tooSmall);
+    expect(fresh.buffer).not.toBe(tooSmall.buffer);
+    expect(fresh.equals(inScratch)).toBe(true);
   });
 
   it('is an empty array for no rows, and a single row without a separator', () => {

@@ -209,6 +209,7 @@ export class BatchedExecutionAuditSink
         const batch = queue.slice(0, this.settings.batchSize);
         await this.write(batch, 'written');
         queue.splice(0, batch.length);
+        for (const entry of batch) entry.release();
         this.removed += batch.length;
         this.admitWaiting();
       }
@@ -320,8 +321,11 @@ export class BatchedExecutionAuditSink
           this.metrics.add('rejected', unreadable.length);
           this.logger.error({ msg: 'Unreadable lines in a spill file', file, lines: unreadable.length });
         }
-        for (let i = 0; i < records.length; i += this.settings.batchSize)
-          await this.write(records.slice(i, i + this.settings.batchSize), 'replayed');
+        for (let i = 0; i < records.length; i += this.settings.batchSize) {
+          const batch = records.slice(i, i + this.settings.batchSize);
+          await this.write(batch, 'replayed');
+          for (const entry of batch) entry.release();
+        }
         await this.spill.remove(file);
         entries += records.length;
       } catch (error) {

@@ -32,14 +32,12 @@ export class SpillFiles {
     this.directory = resolve(directory);
   }
 
-  /** Appends the entries (fsynced) and returns the file written. */
+  /** Appends the entries (fsynced) and returns the file written. Their rows are read at once, when called. */
   append(records: EncodedAuditEntry[]): Promise<string> {
+    const lines = records.map((r) => r.row);
     return this.exclusive(async () => {
       const file = join(this.directory, `${this.instance}-${this.sequence}${SPILL}`);
-      await this.write(
-        file,
-        records.map((r) => r.row),
-      );
+      await this.write(file, lines);
       return file;
     });
   }
