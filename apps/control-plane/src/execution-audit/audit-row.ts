@@ -147,7 +147,8 @@ export function jsonbArray(entries: readonly EncodedAuditEntry[], scratch?: Buff
   let size = 2; // version, opening bracket; each row brings its separator, the last one's becomes the closing bracket
   for (const entry of entries) size += entry.byteLength + 1;
   size = Math.max(size, 3);
-  const out = scratch && scratch.length >= size ? scratch.subarray(0, size) : Buffer.allocUnsafe(size);
+  // a buffer of its own when allocating (never a slice of Node's shared pool): the writer may keep it as its scratch
+  const out = scratch && scratch.length >= size ? scratch.subarray(0, size) : Buffer.allocUnsafeSlow(size);
   out[0] = JSONB_VERSION;
   out[1] = OPEN;
   let at = 2;
