@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { controlPlaneService } from '../src';
 import { BatchedExecutionAuditSink } from '../src/execution-audit/batched-execution-audit.sink';
 import {
@@ -178,6 +179,7 @@ describe('execution audit (batched sink, GET /api/v1/audit/workflow/{workflowNam
     expect(() => sinkOf(sut).record({ ...entry(), tenantId: '' })).toThrow(TypeError);
     expect(() => sinkOf(sut).record({ ...entry(), executedAt: 'yesterday' })).toThrow(TypeError);
     expect(() => sinkOf(sut).record({ ...entry(), executionId: 'e-1' })).toThrow(TypeError);
+    expect(() => sinkOf(sut).record({ ...entry(), version: 2.5 })).toThrow(TypeError);
   });
 
   it('counts executions and errors per arm and version of a rollout, of every tenant it served (ExecutionAuditQueries)', async () => {
@@ -233,11 +235,21 @@ describe('execution audit (batched sink, GET /api/v1/audit/workflow/{workflowNam
   });
 
   it('keeps an entry the database refuses out of the batch (the rest is written, the entry is kept in .rejected)', async () => {
+    // A constraint the entry breaks: the database refuses it (the app's own connection owns the table).
+    const owner = sut.service.app.get(DataSource);
+    const constraint = (sql: string) => owner.transaction((m) => m.query(sql));
+    await constraint(
+      `ALTER TABLE execution_audit ADD CONSTRAINT test_no_poison CHECK (correlation_id <> 'poison') NOT VALID`,
+    );
     const good = entry({ workflowName: 'poison' });
-    const bad = entry({ workflowName: 'poison', version: 2.5 }); // not an int: the database refuses it
+    const bad = entry({ workflowName: 'poison', correlationId: 'poison' });
     const sink = sinkOf(sut);
-    await recordAll(sink, [good, bad]);
-    await sink.flush();
+    try {
+      await recordAll(sink, [good, bad]);
+      await sink.flush();
+    } finally {
+      await constraint('ALTER TABLE execution_audit DROP CONSTRAINT test_no_poison');
+    }
     const items = (await api.get(`${AUDIT}/poison`)).body.items;
     expect(items.map((i: any) => i.executionId)).toEqual([good.executionId]);
     const rejected = readdirSync(spillDir).filter((f) => f.endsWith('.rejected'));

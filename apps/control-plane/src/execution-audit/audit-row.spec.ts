@@ -3,7 +3,7 @@ import {
   EncodedAuditEntry,
   encodeAuditEntry,
   executionIdOf,
-  jsonbArray,
+  auditRowArray,
 } from './audit-row';
 import type { ExecutionRecord } from './execution-record';
 
@@ -152,9 +152,44 @@ describe('encodeAuditEntry: strings written as they are, or escaped', () => {
     expect({ w: row.w, m: row.m, e: row.e, d: row.d }).toEqual(reference);
   });
 
-  it('writes a number that is not finite as null (the row stays JSON)', () => {
-    const row = JSON.parse(encodeAuditEntry(record({ version: Number.NaN })).row);
-    expect(row.v).toBeNull();
+  it('refuses a version that is not a 4-byte integer (the column is an int)', () => {
+    for (const version of [Number.NaN, 1.5, 2 ** 31]) {
+      expect(() => encodeAuditEntry(record({ version }))).toThrow(/Not a version number/);
+    }
+    expect(JSON.parse(encodeAuditEntry(record({ version: -7 })).row).v).toBe(-7);
+  });
+});
+
+describe('encodeAuditEntry: values as the columns take them', () => {
+  it('keeps the instant to the microsecond, and writes one given with an offset in UTC', () => {
+    const at = (executedAt: string) => JSON.parse(encodeAuditEntry(record({ executedAt })).row).t;
+    expect(at('2026-11-24T17:32:48.060Z')).toBe('2026-11-24T17:32:48.060Z');
+    expect(at('2026-11-24T17:32:48.060123Z')).toBe('2026-11-24T17:32:48.060123Z');
+    expect(at('2026-11-24T17:32:48.0601239Z')).toBe('2026-11-24T17:32:48.060123Z');
+    expect(at('2026-11-24T19:32:48+02:00')).toBe('2026-11-24T17:32:48.000Z');
+    expect(at('1999-12-31T23:59:59.999999Z')).toBe('1999-12-31T23:59:59.999999Z');
+  });
+
+  it('replaces U+0000, which PostgreSQL text cannot hold, in every text value', () => {
+    const row = JSON.parse(
+      encodeAuditEntry(
+        record({ workflowName: 'w\u0000', correlationId: '\u0000c', errorCodes: ['E\u0000'], rulesMatched: ['n\u0000'] }),
+      ).row,
+    );
+    expect([row.w, row.c, row.e, row.m]).toEqual(['w\ufffd', '\ufffdc', ['E\ufffd'], ['n\ufffd']]);
+  });
+
+  it('refuses an execution id that is not a UUID, and an instant that does not parse', () => {
+    expect(() => encodeAuditEntry(record({ executionId: '019ab5a2-1c2d-7abc-8def-0123456789ax' }))).toThrow(
+      /Not a UUID/,
+    );
+    expect(() => encodeAuditEntry(record({ executionId: 'not-a-uuid' }))).toThrow(/Not a UUID/);
+    expect(() => encodeAuditEntry(record({ executedAt: 'yesterday' }))).toThrow(/Not an instant/);
+  });
+
+  it('reads the execution id back from its 16 bytes', () => {
+    const entry = encodeAuditEntry(record({ executionId: '019AB5A2-1C2D-7ABC-8DEF-0123456789AB' }));
+    expect(executionIdOf(entry)).toBe('019ab5a2-1c2d-7abc-8def-0123456789ab');
   });
 });
 
@@ -175,44 +210,49 @@ describe('decodeSpilledEntry: spill lines of both formats', () => {
   });
 });
 
-describe('EncodedAuditEntry: rows kept as UTF-8 bytes outside the heap', () => {
-  it('gives back every row as it was stored, across slabs, with rows of other scripts and rows larger than a slab', () => {
-    const rows: string[] = [];
+/** The bytes of an entry as a batch carries them (the array's body after its 20-byte header). */
+const OID = 16_384;
+const bytesOf = (entries: EncodedAuditEntry[]) => auditRowArray(entries, OID).subarray(20);
+
+describe('EncodedAuditEntry: entries kept as binary records outside the heap', () => {
+  it('gives back every entry as it was stored, across slabs, with text of other scripts and entries larger than a slab', () => {
+    const records: ExecutionRecord[] = [];
     const entries: EncodedAuditEntry[] = [];
     for (let i = 0; i < 3000; i++) {
       const text = i % 997 === 0 ? 'x'.repeat(300_000) : `row ${i} é 名 😀 ${'y'.repeat(i % 300)}`;
-      const row = JSON.stringify({ n: 't', i: String(i), w: text });
-      rows.push(row);
-      entries.push(EncodedAuditEntry.store(i % 2 ? 'acme' : 'globex', row));
+      const r = record({ tenantId: i % 2 ? 'acme' : 'globex', workflowName: text, correlationId: `id-${i}` });
+      records.push(r);
+      entries.push(encodeAuditEntry(r));
     }
-    expect(entries.map((e) => e.row)).toEqual(rows);
-    expect(entries.map((e) => e.byteLength)).toEqual(rows.map((r) => Buffer.byteLength(r)));
+    expect(entries.map((e) => JSON.parse(e.row).w)).toEqual(records.map((r) => r.workflowName));
+    expect(entries.map((e) => JSON.parse(e.row).c)).toEqual(records.map((r) => r.correlationId));
     expect(entries[1].tenantId).toBe('acme');
   });
 });
 
 describe('EncodedAuditEntry: slabs reused once every entry in them is released', () => {
-  const row = (i: number) => JSON.stringify({ n: 't', i: `id-${i}`, pad: 'p'.repeat(200) });
-  /** Enough rows to fill several 256 KB slabs. */
+  const row = (i: number) => record({ correlationId: `id-${i}`, workflowName: 'p'.repeat(200) });
+  /** Enough entries to fill several 256 KB slabs. */
   const storeMany = (from: number, count: number) =>
-    Array.from({ length: count }, (_, k) => EncodedAuditEntry.store('acme', row(from + k)));
+    Array.from({ length: count }, (_, k) => encodeAuditEntry(row(from + k)));
+  const correlationOf = (entry: EncodedAuditEntry) => JSON.parse(entry.row).c;
 
   it('reuses a released slab: its old entries can no longer be read (an error, never other rows)', () => {
     const first = storeMany(0, 4000);
     for (const entry of first) entry.release();
     const second = storeMany(4000, 4000);
-    expect(second.map((e) => e.row)).toEqual(second.map((_, k) => row(4000 + k)));
+    expect(second.map(correlationOf)).toEqual(second.map((_, k) => `id-${4000 + k}`));
     let unreadable = 0;
     first.forEach((entry, k) => {
       let text: string;
       try {
-        text = entry.row;
+        text = correlationOf(entry);
       } catch (error) {
         expect((error as Error).message).toMatch(/released and its slab reused/);
         unreadable++;
         return;
       }
-      expect(text).toBe(row(k)); // a slab not reused yet still holds the row
+      expect(text).toBe(`id-${k}`); // a slab not reused yet still holds the entry
     });
     expect(unreadable).toBeGreaterThan(0);
   });
@@ -223,58 +263,56 @@ describe('EncodedAuditEntry: slabs reused once every entry in them is released',
     for (const entry of first) if (entry !== kept) entry.release();
     first[0].release();
     const later = storeMany(20_000, 8000);
-    expect(kept.row).toBe(row(11_500));
-    expect(later[7999].row).toBe(row(27_999));
-    const batch = jsonbArray([kept, later[0], later[1]]).subarray(1).toString('utf8');
-    expect(JSON.parse(batch).map((r: { i: string }) => r.i)).toEqual(['id-11500', 'id-20000', 'id-20001']);
+    expect(correlationOf(kept)).toBe('id-11500');
+    expect(correlationOf(later[7999])).toBe('id-27999');
+    expect(bytesOf([kept, later[0], later[1]])).toEqual(
+      Buffer.concat([bytesOf([kept]), bytesOf([later[0]]), bytesOf([later[1]])]),
+    );
   });
 });
 
-describe('jsonbArray: a batch as one binary jsonb parameter', () => {
-  it('is the version byte, then the rows as a JSON array', () => {
-    const entries = [record(), record({ workflowName: 'wf 名 "q"' }), record({ errorCodes: ['E'] })].map(
+describe('auditRowArray: a batch as one binary array of execution_audit_row', () => {
+  it('writes the array header: one dimension, no NULL, the row type, the count, lower bound 1', () => {
+    const entries = [record(), record({ correlationId: 'other' })].map(encodeAuditEntry);
+    const parameter = auditRowArray(entries, OID);
+    expect([0, 4, 8, 12, 16].map((at) => parameter.readInt32BE(at))).toEqual([1, 0, OID, 2, 1]);
+  });
+
+  it('carries each entry as a length word and a 14-field record, entries one after another', () => {
+    const entries = [record(), record({ errorCodes: ['E1', 'É2'], shadowDiff: { severity: 'high' } })].map(
       encodeAuditEntry,
     );
-    const parameter = jsonbArray(entries);
-    expect(parameter[0]).toBe(1);
-    const text = parameter.subarray(1).toString('utf8');
-    expect(JSON.parse(text)).toEqual(entries.map((e) => JSON.parse(e.row)));
-    expect(parameter.length).toBe(1 + Buffer.byteLength(text));
-  });
-
-  it('holds the rows in the order given, whether they lie together, apart, reversed or in several slabs', () => {
-    const entries = Array.from({ length: 2500 }, (_, i) =>
-      encodeAuditEntry(
-        record({ tenantId: i % 3 ? 'acme' : 'globex', correlationId: `c-${i}-${'z'.repeat(i % 200)}` }),
-      ),
-    );
-    const acme = entries.filter((e) => e.tenantId === 'acme');
-    for (const batch of [
-      entries,
-      acme,
-      [...acme].reverse(),
-      entries.slice(700, 1900),
-      [entries[5], entries[5]],
-    ]) {
-      const text = jsonbArray(batch).subarray(1).toString('utf8');
-      expect(JSON.parse(text)).toEqual(batch.map((e) => JSON.parse(e.row)));
+    const body = bytesOf(entries);
+    let at = 0;
+    for (const entry of entries) {
+      const length = body.readInt32BE(at);
+      expect(length + 4).toBe(entry.byteLength);
+      expect(body.readInt32BE(at + 4)).toBe(14);
+      expect(body.readUInt32BE(at + 8)).toBe(2950); // uuid first
+      at += 4 + length;
     }
+    expect(at).toBe(body.length);
   });
 
-  it('writes into the buffer it is given when the batch fits, else into a new one', () => {
+  it('copies batches of entries stored apart, in the order given', () => {
+    const entries = Array.from({ length: 50 }, (_, k) => encodeAuditEntry(record({ correlationId: `c${k}` })));
+    const picked = [entries[3], entries[4], entries[40], entries[5], entries[49]];
+    expect(bytesOf(picked)).toEqual(Buffer.concat(picked.map((e) => bytesOf([e]))));
+  });
+
+  it('writes into the scratch buffer when it is large enough, else into a buffer of its own', () => {
     const entries = [record(), record({ correlationId: 'other' })].map(encodeAuditEntry);
     const scratch = Buffer.alloc(64 * 1024);
-    const inScratch = jsonbArray(entries, scratch);
+    const inScratch = auditRowArray(entries, OID, scratch);
     expect(inScratch.buffer).toBe(scratch.buffer);
-    const tooSmall = Buffer.alloc(10);
-    const fresh = jsonbArray(entries, tooSmall);
+    const tooSmall = Buffer.alloc(8);
+    const fresh = auditRowArray(entries, OID, tooSmall);
     expect(fresh.buffer).not.toBe(tooSmall.buffer);
-    expect(fresh.equals(inScratch)).toBe(true);
+    expect(fresh).toEqual(inScratch);
   });
 
-  it('is an empty array for no rows, and a single row without a separator', () => {
-    expect(jsonbArray([]).subarray(1).toString()).toBe('[]');
-    const one = encodeAuditEntry(record());
-    expect(jsonbArray([one]).subarray(1).toString()).toBe(`[${one.row}]`);
+  it('writes an empty batch as an empty array', () => {
+    expect(auditRowArray([], OID).length).toBe(20);
+    expect(auditRowArray([], OID).readInt32BE(12)).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { Quotas1732060000300 } from './1732060000300-quotas';
 import { ExecutionAudit1732060000400 } from './1732060000400-execution-audit';
 import { UiCatalog1732060000500 } from './1732060000500-ui-catalog';
 import { ExecutionAuditUuidKey1732060000600 } from './1732060000600-execution-audit-uuid-key';
+import { ExecutionAuditRowType1732060000700 } from './1732060000700-execution-audit-row-type';
 
 /** Every migration of the control plane, in order. */
 export const CONTROL_PLANE_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const CONTROL_PLANE_MIGRATIONS = [
   ExecutionAudit1732060000400,
   UiCatalog1732060000500,
   ExecutionAuditUuidKey1732060000600,
+  ExecutionAuditRowType1732060000700,
 ];
