@@ -173,7 +173,12 @@ describe('encodeAuditEntry: values as the columns take them', () => {
   it('replaces U+0000, which PostgreSQL text cannot hold, in every text value', () => {
     const row = JSON.parse(
       encodeAuditEntry(
-        record({ workflowName: 'w\u0000', correlationId: '\u0000c', errorCodes: ['E\u0000'], rulesMatched: ['n\u0000'] }),
+        record({
+          workflowName: 'w\u0000',
+          correlationId: '\u0000c',
+          errorCodes: ['E\u0000'],
+          rulesMatched: ['n\u0000'],
+        }),
       ).row,
     );
     expect([row.w, row.c, row.e, row.m]).toEqual(['w\ufffd', '\ufffdc', ['E\ufffd'], ['n\ufffd']]);
@@ -295,7 +300,9 @@ describe('auditRowArray: a batch as one binary array of execution_audit_row', ()
   });
 
   it('copies batches of entries stored apart, in the order given', () => {
-    const entries = Array.from({ length: 50 }, (_, k) => encodeAuditEntry(record({ correlationId: `c${k}` })));
+    const entries = Array.from({ length: 50 }, (_, k) =>
+      encodeAuditEntry(record({ correlationId: `c${k}` })),
+    );
     const picked = [entries[3], entries[4], entries[40], entries[5], entries[49]];
     expect(bytesOf(picked)).toEqual(Buffer.concat(picked.map((e) => bytesOf([e]))));
   });

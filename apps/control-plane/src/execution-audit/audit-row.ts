@@ -111,7 +111,11 @@ export class EncodedAuditEntry {
   ) {}
 
   /** Stores what `write` writes (at most `room` bytes) as an entry of the tenant. */
-  static store(tenantId: string, room: number, write: (out: Buffer, at: number) => number): EncodedAuditEntry {
+  static store(
+    tenantId: string,
+    room: number,
+    write: (out: Buffer, at: number) => number,
+  ): EncodedAuditEntry {
     const slab = slabWithRoom(room);
     const start = slab.used;
     const end = write(slab.bytes, start);
@@ -168,7 +172,11 @@ export class EncodedAuditEntry {
  * (the writer reuses one), else into a new buffer. Entries recorded one after another lie one after another:
  * a batch is copied in a few runs, not entry by entry.
  */
-export function auditRowArray(entries: readonly EncodedAuditEntry[], rowTypeOid: number, scratch?: Buffer): Buffer {
+export function auditRowArray(
+  entries: readonly EncodedAuditEntry[],
+  rowTypeOid: number,
+  scratch?: Buffer,
+): Buffer {
   let size = ARRAY_HEADER_BYTES;
   for (const entry of entries) size += entry.byteLength;
   // a buffer of its own when allocating (never a slice of Node's shared pool): the writer may keep it as its scratch
@@ -268,7 +276,8 @@ function pgMicros(iso: string): number {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) throw new TypeError(`Not an instant: ${JSON.stringify(iso)}`);
   const fraction = FRACTION.exec(iso)?.[1] ?? '';
-  const micros = (ms - PG_EPOCH_MS) * 1000 + (fraction.length > 3 ? Number(fraction.slice(3, 6).padEnd(3, '0')) : 0);
+  const micros =
+    (ms - PG_EPOCH_MS) * 1000 + (fraction.length > 3 ? Number(fraction.slice(3, 6).padEnd(3, '0')) : 0);
   lastInstant = iso;
   lastMicros = micros;
   return micros;
@@ -375,9 +384,12 @@ export function encodeAuditEntry(e: ExecutionRecord): EncodedAuditEntry {
   const mode = storable(e.mode);
   const rulesMatched = jsonStrings(e.rulesMatched);
   const shadowDiff =
-    e.shadowDiff === null || e.shadowDiff === undefined ? null : acceptedByJsonb(JSON.stringify(e.shadowDiff));
+    e.shadowDiff === null || e.shadowDiff === undefined
+      ? null
+      : acceptedByJsonb(JSON.stringify(e.shadowDiff));
   const version = e.version ?? null;
-  if (version !== null && !isInt4(version)) throw new TypeError(`Not a version number: ${JSON.stringify(version)}`);
+  if (version !== null && !isInt4(version))
+    throw new TypeError(`Not a version number: ${JSON.stringify(version)}`);
   const micros = pgMicros(e.executedAt);
   let room = 8 + 24 + 16 + 12 + 16 + 16 + 8 + 20 + 9 + 9; // length, count, fixed fields, array header, jsonb
   room += textRoom(tenantId) + textRoom(workflowName) + textRoom(correlationId) + textRoom(status);
