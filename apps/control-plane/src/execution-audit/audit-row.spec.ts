@@ -284,9 +284,13 @@ describe('auditRowArray: a batch as one binary array of execution_audit_row', ()
   });
 
   it('carries each entry as a length word and a 14-field record, entries one after another', () => {
-    const entries = [record(), record({ errorCodes: ['E1', 'É2'], shadowDiff: { severity: 'high' } })].map(
-      encodeAuditEntry,
-    );
+    const entries = [
+      record(),
+      record({
+        errorCodes: ['E1', 'É2'],
+        shadowDiff: { candidateVersion: 4, severity: 'high', differences: [] },
+      }),
+    ].map(encodeAuditEntry);
     const body = bytesOf(entries);
     let at = 0;
     for (const entry of entries) {
