@@ -303,24 +303,16 @@ class RecordWriter {
   at = 0;
 
   text(value: string | null): void {
+    if (value === null) return this.nullField(TEXT_OID);
     this.out.writeUInt32BE(TEXT_OID, this.at);
-    if (value === null) {
-      this.out.writeInt32BE(-1, this.at + 4);
-      this.at += 8;
-      return;
-    }
     const n = this.out.write(value, this.at + 8);
     this.out.writeInt32BE(n, this.at + 4);
     this.at += 8 + n;
   }
 
   jsonb(json: string | null): void {
+    if (json === null) return this.nullField(JSONB_OID);
     this.out.writeUInt32BE(JSONB_OID, this.at);
-    if (json === null) {
-      this.out.writeInt32BE(-1, this.at + 4);
-      this.at += 8;
-      return;
-    }
     this.out[this.at + 8] = JSONB_VERSION;
     const n = this.out.write(json, this.at + 9);
     this.out.writeInt32BE(n + 1, this.at + 4);
