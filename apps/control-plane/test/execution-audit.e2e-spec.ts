@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { controlPlaneService } from '../src';
+import { RolloutArmCounts1732060000800 } from '../src/database/migrations/1732060000800-rollout-arm-counts';
 import { BatchedExecutionAuditSink } from '../src/execution-audit/batched-execution-audit.sink';
 import {
   ExecutionAuditQueries,
@@ -208,16 +209,23 @@ describe('execution audit (batched sink, GET /api/v1/audit/workflow/{workflowNam
     ]);
   });
 
-  it('stores an entry once however often it is recorded (idempotent by execution id)', async () => {
-    const e = entry({ workflowName: 'twice' });
+  it('stores an entry once however often it is recorded, and counts it once in its rollout', async () => {
+    const rolloutId = randomUUID();
+    const e = entry({ workflowName: 'twice', rolloutId, arm: 'canary', status: 'error' });
     const sink = sinkOf(sut);
     sink.record(e);
     await sink.flush();
     const before = (await api.get(METRICS)).body.duplicates;
-    sink.record(e);
+    // again, in a batch with a new entry: the batch is written again skipping the stored one
+    await recordAll(sink, [e, entry({ workflowName: 'twice', rolloutId, arm: 'canary' })]);
     await sink.flush();
-    expect((await api.get(`${AUDIT}/twice`)).body.items).toHaveLength(1);
+    expect((await api.get(`${AUDIT}/twice`)).body.items).toHaveLength(2);
     expect((await api.get(METRICS)).body.duplicates).toBe(before + 1);
+    const { RequestContext } = await import('@arbiter/platform');
+    const stats = await RequestContext.run({ tenantId: 'acme' }, () =>
+      sut.service.app.get(ExecutionAuditQueries).armStatistics('twice', rolloutId),
+    );
+    expect(stats).toEqual([{ arm: 'canary', version: 3, executions: 2, errors: 1, errorRate: 0.5 }]);
   });
 
   it('stores text with U+0000 (refused by jsonb) as U+FFFD, and keeps a literal backslash-u0000 as it is', async () => {
@@ -363,13 +371,53 @@ describe('execution audit across restarts (shutdown flush, spill replay)', () =>
     expect(readdirSync(spillDir).filter((f) => !f.endsWith('.rejected'))).toEqual([]);
   });
 
+  it('fills the rollout counters from the entries stored before they existed (migration 1732060000800)', async () => {
+    const rolloutId = randomUUID();
+    const app = await startOn(databaseUrl, {});
+    try {
+      const sink = app.app.get(ExecutionAuditSink) as BatchedExecutionAuditSink;
+      await recordAll(sink, [
+        entry({ workflowName: 'before-counters', rolloutId }),
+        entry({ workflowName: 'before-counters', rolloutId, status: 'error' }),
+        entry({ workflowName: 'before-counters', rolloutId, arm: 'canary', version: 4 }),
+        entry({ workflowName: 'before-counters', tenantId: 'globex', rolloutId, arm: 'canary', version: 4 }),
+      ]);
+      await sink.flush();
+      // back to the schema before the migration (entries stored, no counters), then the migration again
+      const runner = app.app.get(DataSource).createQueryRunner();
+      const migration = new RolloutArmCounts1732060000800();
+      try {
+        await runner.startTransaction();
+        await migration.down(runner);
+        await migration.up(runner);
+        await runner.commitTransaction();
+      } finally {
+        await runner.release();
+      }
+      const { RequestContext } = await import('@arbiter/platform');
+      const stats = await RequestContext.run({ tenantId: 'acme' }, () =>
+        app.app.get(ExecutionAuditQueries).armStatistics('before-counters', rolloutId),
+      );
+      expect(stats).toEqual([
+        { arm: 'active', version: 3, executions: 2, errors: 1, errorRate: 0.5 },
+        { arm: 'canary', version: 4, executions: 2, errors: 0, errorRate: 0 },
+      ]);
+      // and the entries still read back newest first through the new key
+      expect(await count(app.url, 'before-counters')).toHaveLength(3);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('replays spill files found at startup (once, skipping entries already stored, keeping unreadable lines)', async () => {
-    const stored = entry({ workflowName: 'replay' });
+    const stored = entry({ workflowName: 'replay', rolloutId: randomUUID() });
     const boot = await startOn(databaseUrl, { 'ExecutionAudit:SpillDirectory': spillDir });
     boot.app.get(ExecutionAuditSink).record(stored);
     await boot.close();
 
-    const spilled = Array.from({ length: 5 }, () => entry({ workflowName: 'replay' }));
+    const spilled = Array.from({ length: 5 }, () =>
+      entry({ workflowName: 'replay', rolloutId: stored.rolloutId }),
+    );
     const lines = [...spilled, stored].map((e) => JSON.stringify(e));
     writeFileSync(join(spillDir, 'other-instance-0.ndjson'), `${lines.join('\n')}\n{"truncated`);
     const next = await startOn(databaseUrl, { 'ExecutionAudit:SpillDirectory': spillDir });
@@ -380,6 +428,12 @@ describe('execution audit across restarts (shutdown flush, spill replay)', () =>
       );
       const metrics = (await client(next.url).get(METRICS)).body;
       expect(metrics).toMatchObject({ replayed: 5, duplicates: 1, rejected: 1 });
+      // the rollout counts the stored entry once and the replayed ones once each
+      const { RequestContext } = await import('@arbiter/platform');
+      const stats = await RequestContext.run({ tenantId: 'acme' }, () =>
+        next.app.get(ExecutionAuditQueries).armStatistics('replay', stored.rolloutId!),
+      );
+      expect(stats).toEqual([{ arm: 'active', version: 3, executions: 6, errors: 0, errorRate: 0 }]);
       const left = readdirSync(spillDir);
       expect(left.filter((f) => f.includes('.ndjson'))).toEqual([]);
       const rejected = left.filter((f) => f.endsWith('.rejected'));

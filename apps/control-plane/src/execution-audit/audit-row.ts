@@ -98,11 +98,22 @@ function spare(slab: Slab) {
  * released is reused. An entry that is never released (spilled to a file, refused) keeps its slab from
  * reuse and is freed with it by the collector.
  */
+/** The counter of `rollout_arm_counts` an entry adds to (its tenant aside), and whether it adds an error. */
+export interface RolloutArmOfEntry {
+  rolloutId: string;
+  workflowName: string;
+  arm: string;
+  version: number | null;
+  failed: boolean;
+}
+
 export class EncodedAuditEntry {
   private released = false;
 
   private constructor(
     readonly tenantId: string,
+    /** Where rollout metrics count the entry (null: it ran in no rollout). */
+    readonly rolloutArm: RolloutArmOfEntry | null,
     private readonly slab: Slab,
     private readonly generation: number,
     private readonly start: number,
@@ -113,6 +124,7 @@ export class EncodedAuditEntry {
   /** Stores what `write` writes (at most `room` bytes) as an entry of the tenant. */
   static store(
     tenantId: string,
+    rolloutArm: RolloutArmOfEntry | null,
     room: number,
     write: (out: Buffer, at: number) => number,
   ): EncodedAuditEntry {
@@ -121,7 +133,7 @@ export class EncodedAuditEntry {
     const end = write(slab.bytes, start);
     slab.used = end;
     slab.live++;
-    return new EncodedAuditEntry(tenantId, slab, slab.generation, start, end - start);
+    return new EncodedAuditEntry(tenantId, rolloutArm, slab, slab.generation, start, end - start);
   }
 
   /** The entry as a spill line (JSON with one-letter keys; spill files, log lines, tests: not the hot path). */
@@ -388,7 +400,9 @@ export function encodeAuditEntry(e: ExecutionRecord): EncodedAuditEntry {
   room += textRoom(arm) + textRoom(rolloutId) + textRoom(mode);
   room += rulesMatched.length * 3 + (shadowDiff ? shadowDiff.length * 3 : 0);
   for (const code of e.errorCodes) room += 4 + code.length * 3;
-  return EncodedAuditEntry.store(tenantId, room, (out, start) => {
+  const rolloutArm =
+    rolloutId === null ? null : { rolloutId, workflowName, arm, version, failed: status === 'error' };
+  return EncodedAuditEntry.store(tenantId, rolloutArm, room, (out, start) => {
     const w = writer;
     w.out = out;
     w.at = start + 8;

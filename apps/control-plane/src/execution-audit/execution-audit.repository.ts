@@ -1,6 +1,8 @@
 import { UnitOfWork } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
 import { AUDIT_ROW_TYPE, auditRowArray, EncodedAuditEntry } from './audit-row';
+import { tallyRolloutArms } from './rollout-arm-tally';
 import type { ArmStatistics, ExecutionArm, ExecutionRecord, ShadowDiffRecord } from './execution-record';
 
 /** One page position: entries strictly older than (executedAt, executionId), newest first. */
@@ -23,8 +25,46 @@ const BATCH_ROWS = `
 
 /** A batch never tried before: ids are new (UUID version 7), so a plain INSERT, the cheapest statement. */
 const INSERT_BATCH = `INSERT INTO execution_audit (${COLUMNS}) ${BATCH_ROWS}`;
-/** A batch that may be stored already, whole or in part (a retry, a spill file): stored entries are skipped. */
-const INSERT_BATCH_SKIPPING_STORED = `${INSERT_BATCH} ON CONFLICT (execution_id) DO NOTHING`;
+
+/** Adds to the rollout counters (`c`) in the statement's order (the same lock order in every writer). */
+const ADD_TO_COUNTERS = `
+  ON CONFLICT ON CONSTRAINT ux_rollout_arm_counts
+  DO UPDATE SET executions = c.executions + excluded.executions, errors = c.errors + excluded.errors`;
+
+/**
+ * A batch never tried before with entries of a rollout: the counters its entries add to (counted here, see
+ * `rollout-arm-tally.ts`, six arrays from $3) are added to by the same statement. Should an entry be stored
+ * already, the statement fails whole and the batch is written again skipping stored entries.
+ */
+const INSERT_BATCH_COUNTING = `
+  WITH counted AS (
+    INSERT INTO rollout_arm_counts AS c (tenant_id, rollout_id, workflow_name, arm, version, executions, errors)
+    SELECT $2, t.rollout_id, t.workflow_name, t.arm, t.version, t.executions, t.errors
+      FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::bigint[])
+        AS t(rollout_id, workflow_name, arm, version, executions, errors)
+     ORDER BY t.rollout_id, t.workflow_name, t.arm, t.version
+    ${ADD_TO_COUNTERS}
+  )
+  ${INSERT_BATCH}`;
+
+/**
+ * A batch that may be stored already, whole or in part (a retry, a spill file): stored entries are skipped,
+ * and only the entries stored now are counted (by the database, from what the INSERT returns).
+ */
+const INSERT_BATCH_SKIPPING_STORED = `
+  WITH stored AS (
+    ${INSERT_BATCH} ON CONFLICT ON CONSTRAINT execution_audit_pkey DO NOTHING
+    RETURNING rollout_id, workflow_name, arm, version, status
+  ), counted AS (
+    INSERT INTO rollout_arm_counts AS c (tenant_id, rollout_id, workflow_name, arm, version, executions, errors)
+    SELECT $2, rollout_id, workflow_name, arm, version, count(*), count(*) FILTER (WHERE status = 'error')
+      FROM stored
+     WHERE rollout_id IS NOT NULL
+     GROUP BY rollout_id, workflow_name, arm, version
+     ORDER BY rollout_id, workflow_name, arm, version
+    ${ADD_TO_COUNTERS}
+  )
+  SELECT count(*)::int AS stored FROM stored`;
 
 /** Size of the reusable batch parameter buffer (1,000 rows of about 330 bytes fit three times over). */
 const BATCH_BUFFER_BYTES = 1024 * 1024;
@@ -37,16 +77,17 @@ const isUniqueViolation = (error: unknown) => {
   return (e?.driverError?.code ?? e?.code) === UNIQUE_VIOLATION;
 };
 
-function groupByTenant(entries: EncodedAuditEntry[]): Map<string, EncodedAuditEntry[]> {
+/** The entries per tenant, tenants in order (every writer locks the counters of several tenants in one order). */
+function groupByTenant(entries: EncodedAuditEntry[]): [string, EncodedAuditEntry[]][] {
   if (entries.every((entry) => entry.tenantId === entries[0].tenantId))
-    return new Map([[entries[0].tenantId, entries]]);
+    return [[entries[0].tenantId, entries]];
   const groups = new Map<string, EncodedAuditEntry[]>();
   for (const entry of entries) {
     const group = groups.get(entry.tenantId);
     if (group) group.push(entry);
     else groups.set(entry.tenantId, [entry]);
   }
-  return groups;
+  return [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 interface AuditRow {
@@ -98,17 +139,17 @@ export class ExecutionAuditRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   /**
-   * Inserts a batch in one transaction: one multi-row INSERT per tenant of the batch, each after
-   * setting that tenant (transaction-locally) so the row-level security check holds. Returns how many
-   * rows were new. `mayBeStored`: the batch may be in the table already (a retry after a failed write, a
-   * spill file), so stored entries are skipped; otherwise a plain INSERT, and should an id be stored
-   * after all (an entry recorded twice), the batch is written again skipping stored entries.
+   * Inserts a batch in one transaction: one multi-row INSERT per tenant of the batch (tenants in order),
+   * each after setting that tenant (transaction-locally) so the row-level security check holds, and adding
+   * its entries to the rollout counters in the same statement. Returns how many rows were new.
+   * `mayBeStored`: the batch may be in the table already (a retry after a failed write, a spill file), so
+   * stored entries are skipped (and not counted again); otherwise a plain INSERT, and should an entry be
+   * stored after all (an entry recorded twice), the batch is written again skipping stored entries.
    */
   async insert(entries: EncodedAuditEntry[], mayBeStored = false): Promise<number> {
     if (entries.length === 0) return 0;
     const groups = groupByTenant(entries);
-    const first = entries[0].tenantId;
-    const statement = mayBeStored ? INSERT_BATCH_SKIPPING_STORED : INSERT_BATCH;
+    const first = groups[0][0];
     try {
       return await this.uow.run(
         async (m) => {
@@ -121,8 +162,7 @@ export class ExecutionAuditRepository {
             this.spareBatchBuffer = null;
             const parameter = auditRowArray(group, this.rowTypeOid, buffer);
             try {
-              const result = await m.queryRunner!.query(statement, [parameter, tenantId], true);
-              inserted += result.affected ?? 0;
+              inserted += await this.write(m.queryRunner!, mayBeStored, parameter, tenantId, group);
             } finally {
               // the driver has copied the parameter by the time its statement settles; a larger one is kept
               this.spareBatchBuffer = parameter.buffer === buffer.buffer ? buffer : parameter;
@@ -137,6 +177,38 @@ export class ExecutionAuditRepository {
       if (mayBeStored || !isUniqueViolation(error)) throw error;
       return this.insert(entries, true);
     }
+  }
+
+  /** Stores one tenant's entries and adds them to the rollout counters; returns how many were stored now. */
+  private async write(
+    runner: QueryRunner,
+    mayBeStored: boolean,
+    entries: Buffer,
+    tenantId: string,
+    group: EncodedAuditEntry[],
+  ): Promise<number> {
+    if (mayBeStored) {
+      const [row] = await runner.query(INSERT_BATCH_SKIPPING_STORED, [entries, tenantId]);
+      return row.stored;
+    }
+    const tally = tallyRolloutArms(group);
+    const result = tally
+      ? await runner.query(
+          INSERT_BATCH_COUNTING,
+          [
+            entries,
+            tenantId,
+            tally.rolloutIds,
+            tally.workflowNames,
+            tally.arms,
+            tally.versions,
+            tally.executions,
+            tally.errors,
+          ],
+          true,
+        )
+      : await runner.query(INSERT_BATCH, [entries, tenantId], true);
+    return result.affected ?? 0;
   }
 
   private async readRowTypeOid(m: { query(sql: string): Promise<{ oid: number }[]> }): Promise<number> {
@@ -166,30 +238,34 @@ export class ExecutionAuditRepository {
 
   /**
    * Executions and errors per arm and version of a rollout, of every tenant its rule set serves (a
-   * shared `default` rollout runs for other tenants, whose rows carry their own tenant id). Callers
-   * resolve the rollout as its owner first; only counts leave this query.
+   * shared `default` rollout runs for other tenants, whose counters carry their own tenant id), read from
+   * the rollout counters the batches add to. Callers resolve the rollout as its owner first; only counts
+   * leave this query.
    */
   async armStatistics(workflowName: string, rolloutId: string): Promise<ArmStatistics[]> {
-    const rows: { arm: ExecutionArm; version: number | null; executions: number; errors: number }[] =
+    const rows: { arm: ExecutionArm; version: number | null; executions: string; errors: string }[] =
       await this.uow.run(
         (m) =>
           m.query(
-            `SELECT arm, version, count(*)::int AS executions,
-                  count(*) FILTER (WHERE status = 'error')::int AS errors
-             FROM execution_audit
-            WHERE workflow_name = $1 AND rollout_id = $2
-            GROUP BY arm, version
-            ORDER BY arm, version`,
+            `SELECT arm, version, sum(executions)::bigint AS executions, sum(errors)::bigint AS errors
+               FROM rollout_arm_counts
+              WHERE workflow_name = $1 AND rollout_id = $2
+              GROUP BY arm, version
+              ORDER BY arm, version`,
             [workflowName, rolloutId],
           ),
         { acrossTenants: true },
       );
-    return rows.map((r) => ({
-      arm: r.arm,
-      version: r.version,
-      executions: r.executions,
-      errors: r.errors,
-      errorRate: r.executions ? r.errors / r.executions : 0,
-    }));
+    return rows.map((r) => {
+      const executions = Number(r.executions);
+      const errors = Number(r.errors);
+      return {
+        arm: r.arm,
+        version: r.version,
+        executions,
+        errors,
+        errorRate: executions ? errors / executions : 0,
+      };
+    });
   }
 }

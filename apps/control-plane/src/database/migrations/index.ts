@@ -6,6 +6,7 @@ import { ExecutionAudit1732060000400 } from './1732060000400-execution-audit';
 import { UiCatalog1732060000500 } from './1732060000500-ui-catalog';
 import { ExecutionAuditUuidKey1732060000600 } from './1732060000600-execution-audit-uuid-key';
 import { ExecutionAuditRowType1732060000700 } from './1732060000700-execution-audit-row-type';
+import { RolloutArmCounts1732060000800 } from './1732060000800-rollout-arm-counts';
 
 /** Every migration of the control plane, in order. */
 export const CONTROL_PLANE_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const CONTROL_PLANE_MIGRATIONS = [
   UiCatalog1732060000500,
   ExecutionAuditUuidKey1732060000600,
   ExecutionAuditRowType1732060000700,
+  RolloutArmCounts1732060000800,
 ];
