@@ -184,12 +184,17 @@ describe('encodeAuditEntry: values as the columns take them', () => {
     expect([row.w, row.c, row.e, row.m]).toEqual(['w\ufffd', '\ufffdc', ['E\ufffd'], ['n\ufffd']]);
   });
 
-  it('refuses an execution id that is not a UUID, and an instant that does not parse', () => {
+  it('refuses an execution id that is not a UUID, and an instant that is not ISO-8601', () => {
     expect(() => encodeAuditEntry(record({ executionId: '019ab5a2-1c2d-7abc-8def-0123456789ax' }))).toThrow(
       /Not a UUID/,
     );
     expect(() => encodeAuditEntry(record({ executionId: 'not-a-uuid' }))).toThrow(/Not a UUID/);
     expect(() => encodeAuditEntry(record({ executedAt: 'yesterday' }))).toThrow(/Not an instant/);
+    // Date.parse reads these, PostgreSQL would read them otherwise or not at all: refused
+    expect(() => encodeAuditEntry(record({ executedAt: 'Nov 24 2026 10:00' }))).toThrow(/Not an instant/);
+    expect(() => encodeAuditEntry(record({ executedAt: '2026-11-24' }))).toThrow(/Not an instant/);
+    expect(() => encodeAuditEntry(record({ executedAt: 1_732_060_000_000 as never }))).toThrow(/Not an instant/);
+    expect(() => encodeAuditEntry(record({ executionId: undefined as never }))).toThrow(TypeError);
   });
 
   it('reads the execution id back from its 16 bytes', () => {

@@ -100,11 +100,11 @@ function spare(slab: Slab) {
  */
 /** The counter of `rollout_arm_counts` an entry adds to (its tenant aside), and whether it adds an error. */
 export interface RolloutArmOfEntry {
-  rolloutId: string;
-  workflowName: string;
-  arm: string;
-  version: number | null;
-  failed: boolean;
+  readonly rolloutId: string;
+  readonly workflowName: string;
+  readonly arm: string;
+  readonly version: number | null;
+  readonly failed: boolean;
 }
 
 export class EncodedAuditEntry {
@@ -277,15 +277,17 @@ function readUuid(bytes: Buffer, at: number): string {
 let lastInstant = '';
 let lastMicros = 0;
 const FRACTION = /\.(\d+)/;
+/** An ISO-8601 instant as `toISOString` writes it (an offset is allowed). */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * Microseconds since 2000-01-01 of an ISO-8601 instant (`Date.parse` for the milliseconds, the fraction's
- * fourth to sixth digits for the rest, as PostgreSQL keeps them). The last one is remembered: executions of
- * one millisecond share their stamp.
+ * fourth to sixth digits for the rest, as PostgreSQL keeps them); anything else is refused (TypeError). The
+ * last one is remembered: executions of one millisecond share their stamp.
  */
 function pgMicros(iso: string): number {
   if (iso === lastInstant) return lastMicros;
-  const ms = Date.parse(iso);
+  const ms = typeof iso === 'string' && ISO_INSTANT.test(iso) ? Date.parse(iso) : NaN;
   if (!Number.isFinite(ms)) throw new TypeError(`Not an instant: ${JSON.stringify(iso)}`);
   const fraction = FRACTION.exec(iso)?.[1] ?? '';
   const micros =
@@ -371,6 +373,33 @@ class RecordWriter {
 
 const writer = new RecordWriter();
 
+let lastRolloutArm: RolloutArmOfEntry | null = null;
+
+/**
+ * An entry's rollout counter, the last one again when it is the same (consecutive executions nearly always
+ * run in the same arm): one object for a run of entries, not one more per buffered entry.
+ */
+function rolloutArmOf(
+  rolloutId: string,
+  workflowName: string,
+  arm: string,
+  version: number | null,
+  status: string,
+): RolloutArmOfEntry {
+  const failed = status === 'error';
+  const last = lastRolloutArm;
+  if (
+    last !== null &&
+    last.rolloutId === rolloutId &&
+    last.workflowName === workflowName &&
+    last.arm === arm &&
+    last.version === version &&
+    last.failed === failed
+  )
+    return last;
+  return (lastRolloutArm = { rolloutId, workflowName, arm, version, failed });
+}
+
 /**
  * An execution record as an entry: written field by field into the slab, with no intermediate string but
  * the two jsonb values' JSON (a string that needs no escape — nearly all of them — is put between quotes as
@@ -400,8 +429,7 @@ export function encodeAuditEntry(e: ExecutionRecord): EncodedAuditEntry {
   room += textRoom(arm) + textRoom(rolloutId) + textRoom(mode);
   room += rulesMatched.length * 3 + (shadowDiff ? shadowDiff.length * 3 : 0);
   for (const code of e.errorCodes) room += 4 + code.length * 3;
-  const rolloutArm =
-    rolloutId === null ? null : { rolloutId, workflowName, arm, version, failed: status === 'error' };
+  const rolloutArm = rolloutId === null ? null : rolloutArmOf(rolloutId, workflowName, arm, version, status);
   return EncodedAuditEntry.store(tenantId, rolloutArm, room, (out, start) => {
     const w = writer;
     w.out = out;

@@ -14,10 +14,11 @@ export interface RolloutArmTally {
 }
 
 const sameCounter = (a: RolloutArmOfEntry, b: RolloutArmOfEntry) =>
-  a.rolloutId === b.rolloutId &&
-  a.workflowName === b.workflowName &&
-  a.arm === b.arm &&
-  a.version === b.version;
+  a === b ||
+  (a.rolloutId === b.rolloutId &&
+    a.workflowName === b.workflowName &&
+    a.arm === b.arm &&
+    a.version === b.version);
 
 /**
  * Executions and errors per rollout, workflow, arm and version of the entries; null when none ran in a
