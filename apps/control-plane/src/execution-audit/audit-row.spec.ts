@@ -193,7 +193,9 @@ describe('encodeAuditEntry: values as the columns take them', () => {
     // Date.parse reads these, PostgreSQL would read them otherwise or not at all: refused
     expect(() => encodeAuditEntry(record({ executedAt: 'Nov 24 2026 10:00' }))).toThrow(/Not an instant/);
     expect(() => encodeAuditEntry(record({ executedAt: '2026-11-24' }))).toThrow(/Not an instant/);
-    expect(() => encodeAuditEntry(record({ executedAt: 1_732_060_000_000 as never }))).toThrow(/Not an instant/);
+    expect(() => encodeAuditEntry(record({ executedAt: 1_732_060_000_000 as never }))).toThrow(
+      /Not an instant/,
+    );
     expect(() => encodeAuditEntry(record({ executionId: undefined as never }))).toThrow(TypeError);
   });
 
