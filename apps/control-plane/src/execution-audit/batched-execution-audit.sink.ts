@@ -72,7 +72,7 @@ function assertRecord(e: ExecutionRecord): void {
  *   or with `ExecutionAudit:SpillWhenFull` while writes fail, the buffer goes to an NDJSON spill file;
  * - shutdown with the database still down after `ShutdownFlushMs`: the buffer is spilled;
  * - spill files are replayed at startup and once the database answers again (idempotent: the
- *   execution id is the primary key and duplicates are skipped);
+ *   primary key holds the execution id with its tenant, workflow and instant, and duplicates are skipped);
  * - every step is counted (`ExecutionAuditMetrics`) and failures are logged.
  */
 @Injectable()
