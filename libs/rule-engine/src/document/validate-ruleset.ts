@@ -181,8 +181,12 @@ function validateLegacyRules(rules: unknown, path: string, problems: Problem[]):
   });
 }
 
-function validateLegacy(doc: Record<string, unknown>, workflowName: string, problems: Problem[]): void {
-  if (doc.WorkflowName !== undefined && doc.WorkflowName !== workflowName)
+function validateLegacy(
+  doc: Record<string, unknown>,
+  workflowName: string | undefined,
+  problems: Problem[],
+): void {
+  if (workflowName !== undefined && doc.WorkflowName !== undefined && doc.WorkflowName !== workflowName)
     problems.push({
       path: 'WorkflowName',
       message: `'${String(doc.WorkflowName)}' differs from the workflow '${workflowName}' in the path`,
@@ -227,10 +231,14 @@ function validateCodeBased(
   });
 }
 
-/** Validates a rule set document of any shape; never throws. */
+/**
+ * Validates a rule set document of any shape; never throws. `workflowName` is the workflow that owns the
+ * document (a legacy `WorkflowName` must equal it, a sub flow may not call it); unknown, those checks are
+ * skipped.
+ */
 export function validateRuleSet(
   doc: unknown,
-  workflowName: string,
+  workflowName: string | undefined,
   registry: KnownRuleCodes,
 ): ValidationOutcome {
   const errors: Problem[] = [];

@@ -214,8 +214,7 @@ class CompiledFlowGraph implements CompiledRuleSet {
 /**
  * Compiles a flow-graph document (shape `flow-graph`); stored tables are fetched through the context. The
  * document goes through `validateFlowGraph` first — the validation the control plane runs on save — and
- * a document it refuses throws a `FlowCompileError` with every problem; each node kind then compiles its
- * (valid) node.
+ * a document it refuses throws a `FlowCompileError` with every problem.
  */
 export async function compileFlowGraph(
   doc: unknown,
@@ -223,7 +222,17 @@ export async function compileFlowGraph(
 ): Promise<CompiledRuleSet> {
   const problems = validateFlowGraph(doc, ctx.workflowName);
   if (problems.length) throw new FlowCompileError(problems);
-  const flow = doc as FlowGraph;
+  return compileValidFlowGraph(doc as FlowGraph, ctx);
+}
+
+/**
+ * Compiles a document `validateFlowGraph` accepted (`compileRuleSet` validates every shape once, then
+ * calls this): each node kind compiles its node, edges become node indexes.
+ */
+export async function compileValidFlowGraph(
+  flow: FlowGraph,
+  ctx: RuleSetCompileContext = {},
+): Promise<CompiledRuleSet> {
   const index = new Map(flow.nodes.map((n, i) => [n.id, i]));
   const runners = await Promise.all(
     flow.nodes.map((n, i) => flowNodeKind(n.kind)!.compile(n, `nodes[${i}]`, ctx)),

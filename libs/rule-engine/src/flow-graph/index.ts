@@ -1,4 +1,4 @@
-export { compileFlowGraph } from './flow-graph';
+export { compileFlowGraph, compileValidFlowGraph } from './flow-graph';
 export {
   FLOW_EDGE_KINDS,
   FLOW_GRAPH_SCHEMA,
