@@ -2,7 +2,6 @@
  * The rule set document (spec 1): shape detection, the one validation used by save and compile, the
  * rules of a document and their diff. The flow-graph part (schema, node kinds) lives in `../flow-graph`.
  */
-export { checkFeel } from './checks';
 export { formatProblem, type Problem } from './problems';
 export { RULE_SET_SHAPES, detectShape, type RuleSetShape } from './shape';
 export { validateRuleSet, type KnownRuleCodes, type ValidationOutcome } from './validate-ruleset';

@@ -22,8 +22,6 @@ import { FLOW_NODE_KIND_DEFINITIONS, FLOW_NODE_KINDS, flowNodeKind, type FlowNod
  * happened (also after a failure) and never halts the flow. A node without edges ends its branch.
  * The graph must be acyclic (loops belong in a sub flow or a connector).
  */
-export { FLOW_NODE_KINDS, type FlowNodeKind };
-
 export const FLOW_EDGE_KINDS = ['next', 'on-true', 'on-false', 'on-error', 'always'] as const;
 export type FlowEdgeKind = (typeof FLOW_EDGE_KINDS)[number];
 

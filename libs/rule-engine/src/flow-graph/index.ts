@@ -2,13 +2,11 @@ export { compileFlowGraph, compileValidFlowGraph } from './flow-graph';
 export {
   FLOW_EDGE_KINDS,
   FLOW_GRAPH_SCHEMA,
-  FLOW_NODE_KINDS,
   validateFlowGraph,
   type FlowEdge,
   type FlowEdgeKind,
   type FlowGraph,
   type FlowNode,
-  type FlowNodeKind,
 } from './contract';
 export {
   FlowCompileError,
@@ -17,5 +15,5 @@ export {
   type FlowNodeKindDefinition,
   type FlowValidationContext,
 } from './node-kind';
-export { FLOW_NODE_KIND_DEFINITIONS, flowNodeKind } from './nodes';
+export { FLOW_NODE_KIND_DEFINITIONS, FLOW_NODE_KINDS, flowNodeKind, type FlowNodeKind } from './nodes';
 export type { NodeRunner, Outcome, RunState } from './runtime';
