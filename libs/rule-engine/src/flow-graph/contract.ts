@@ -20,7 +20,9 @@ import { FLOW_NODE_KIND_DEFINITIONS, FLOW_NODE_KINDS, flowNodeKind, type FlowNod
  * Edges live on their source node. `next` is the success path; `on-true` / `on-false` branch after a
  * condition; `on-error` is taken when the node fails; `always` continues after the node whatever
  * happened (also after a failure) and never halts the flow. A node without edges ends its branch.
- * The graph must be acyclic (loops belong in a sub flow or a connector).
+ * The graph must be acyclic (loops belong in a sub flow or a connector). Each node kind — its
+ * `config` schema and checks, how it runs, what the catalog derives from it — is one file in `nodes/`;
+ * this file holds what is common to every node: ids, edges, start, cycles.
  */
 export const FLOW_EDGE_KINDS = ['next', 'on-true', 'on-false', 'on-error', 'always'] as const;
 export type FlowEdgeKind = (typeof FLOW_EDGE_KINDS)[number];
