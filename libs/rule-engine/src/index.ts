@@ -1,7 +1,8 @@
 /**
- * @arbiter/rule-engine — decision-table compiler (index + hit policies), table analysis, and the rule
+ * @arbiter/rule-engine — decision-table compiler (index + hit policies), table analysis, the rule set
+ * document (shapes, the one validation used by save and compile, rules and their diff), and the rule
  * set evaluators (rules form and legacy workflows, code-based rules from the rule library, flow graphs
- * with the JavaScript sandbox and Liquid templates), plus the shadow diff.
+ * with one file per node kind, the JavaScript sandbox and Liquid templates), plus the shadow diff.
  * Pure TypeScript on top of @arbiter/feel: no Nest, no I/O of its own (ports bring stored tables,
  * sub flows and connectors in).
  */
@@ -21,5 +22,6 @@ export * from './rulesets';
 export * from './library';
 export * from './templates';
 export * from './sandbox';
+export * from './document';
 export * from './flow-graph';
 export * from './rulesets/compile-ruleset';

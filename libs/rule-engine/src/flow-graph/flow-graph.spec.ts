@@ -1,6 +1,7 @@
 import type { DecisionTableDefinition } from '../types';
 import type { CompiledRuleSet, ConnectorInvoker, RuleSetCompileContext } from '../rulesets/types';
-import { FlowCompileError, compileFlowGraph } from './flow-graph';
+import { compileFlowGraph } from './flow-graph';
+import { FlowCompileError } from './node-kind';
 
 type Edge = { kind: string; target: string };
 const node = (id: string, kind: string, config: Record<string, unknown>, edges: Edge[] = []) => ({
@@ -170,7 +171,7 @@ describe('compileFlowGraph', () => {
     it('runs a node reached twice only once', async () => {
       const flow = await compileFlowGraph({
         nodes: [
-          node('a', 'feel-expression', { expression: '1', outputVariable: 'a' }, [next('b'), next('c')]),
+          node('a', 'feel-expression', { expression: '1', outputVariable: 'a' }, [next('b'), always('c')]),
           node('b', 'feel-expression', { expression: '2', outputVariable: 'b' }, [next('d')]),
           node('c', 'feel-expression', { expression: '3', outputVariable: 'c' }, [next('d')]),
           node('d', 'feel-expression', { expression: 'b + c', outputVariable: 'd' }),
@@ -452,10 +453,10 @@ describe('compileFlowGraph', () => {
 
   describe('compile errors name the place', () => {
     it.each([
-      [{ nodes: [] }, 'nodes', /at least one node/],
+      [{ nodes: [] }, 'nodes', /must be a non-empty array/],
       [{ nodes: [node('a', 'teleport', {})] }, 'nodes[0].kind', /unknown node kind 'teleport'/],
       [
-        { nodes: [node('a', 'condition', { expression: '1', outputVariable: 'x' }, [next('nowhere')])] },
+        { nodes: [node('a', 'condition', { expression: '1' }, [onTrue('nowhere')])] },
         'nodes[0].edges[0].target',
         /unknown node 'nowhere'/,
       ],
@@ -464,7 +465,7 @@ describe('compileFlowGraph', () => {
       [
         { nodes: [node('a', 'condition', { expression: '1' }), node('a', 'condition', { expression: '1' })] },
         'nodes[1].id',
-        /duplicate id 'a'/,
+        /duplicate node id 'a'/,
       ],
       [{ start: 'zz', nodes: [node('a', 'condition', { expression: '1' })] }, 'start', /unknown node 'zz'/],
     ])('%#: %j', async (doc, path, message) => {

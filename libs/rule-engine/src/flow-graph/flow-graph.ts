@@ -1,5 +1,4 @@
-import { compileExpression, Scope, toJs, type CompiledExpression } from '@arbiter/feel';
-import { compileDecisionTable } from '../compile';
+import { Scope } from '@arbiter/feel';
 import type {
   CompiledRuleSet,
   Facts,
@@ -8,10 +7,10 @@ import type {
   RuleSetEvaluationOptions,
   RuleTrace,
 } from '../rulesets/types';
-import { MAX_SUB_FLOW_DEPTH } from '../rulesets/types';
-import { sharedJavaScriptSandbox } from '../sandbox';
-import { compileTemplate } from '../templates';
-import type { DecisionTableDefinition } from '../types';
+import { validateFlowGraph, type FlowGraph } from './contract';
+import { FlowCompileError } from './node-kind';
+import { flowNodeKind } from './nodes';
+import { emitAll, errorOutcome, type NodeRunner, type Outcome, type RunState } from './runtime';
 
 /**
  * Flow-graph rule sets (the control plane's `flow-graph` document, published at
@@ -20,58 +19,14 @@ import type { DecisionTableDefinition } from '../types';
  * Semantics:
  * - The working facts are the input plus every fact produced by a node so far; `outputs` are only the
  *   produced facts. FEEL sees the working facts by name, and `input` / `facts` as the original input.
- * - `condition` (FEEL) and `javascript-condition` (QuickJS sandbox, `input` and `facts` in scope) must
- *   give a boolean and branch with `on-true` / `on-false`; anything else is a failure of the node.
- * - `feel-expression` and `template` (Liquid) store their value under `outputVariable`; `decision-table`
- *   (embedded `table`, or `tableRef` fetched at compile time) stores the output values under
- *   `outputVariable`, or merges them at the top level without one.
- * - `sub-flow` runs another workflow's compiled rule set (resolved at run time; pinned `version` or the
- *   active one) with `inputMapping` (`{ childField: "dotted.path" }`, none: the working facts) and
- *   `outputMapping` (`{ field: "dotted.path.in.child.outputs" }`, none: merge); depth ≤ 8, no cycles.
- * - `connector` is a side effect through the `connectors` port (`timeoutMs` default 5000, `retries`).
- *   With `sideEffects: false` (dry-run, shadow candidate) it is skipped — traced as skipped — and the
- *   flow goes on along `next` with no outputs.
+ * - Each node kind (what its `config` holds, how it runs, what it produces) is one file in `nodes/`,
+ *   listed in `nodes/index.ts`; conditions (`condition`, `javascript-condition`) must give a boolean.
  * - Edges: success → `next` (conditions: `on-true` / `on-false`); failure → `on-error`; `always` fires
  *   after the node whatever happened and never halts. A failure without `on-error` is recorded in
  *   `errors` (and ends that branch unless an `always` edge continues it). A node runs at most once
  *   (first arrival), breadth first from `start` (default: the first node).
  * - The plain path is synchronous: only sub flows and connectors make the evaluation wait.
  */
-
-interface FlowNodeDoc {
-  id: string;
-  kind: string;
-  config?: Record<string, unknown>;
-  edges?: { kind: string; target: string }[];
-}
-
-interface FlowDoc {
-  start?: string;
-  nodes: FlowNodeDoc[];
-}
-
-/** What a node run gives back. */
-type Outcome =
-  | { ok: true; branch?: boolean; outputs?: Facts; skipped?: string; sideEffect?: boolean }
-  | { ok: false; code: string; message: string };
-
-/** Shared outcomes of the plain path (no allocation per node); produced facts are written by `emit`. */
-const DONE: Outcome = { ok: true };
-const TRUE: Outcome = { ok: true, branch: true };
-const FALSE: Outcome = { ok: true, branch: false };
-
-interface RunState {
-  /** facts the current node produced (only collected for traces) */
-  emitted: Facts | null;
-  input: Facts;
-  /** input + produced facts */
-  view: Facts;
-  produced: Facts;
-  feel: Scope;
-  options: RuleSetEvaluationOptions;
-}
-
-type NodeRunner = (state: RunState) => Outcome | Promise<Outcome>;
 
 interface CompiledNode {
   id: string;
@@ -84,51 +39,6 @@ interface CompiledNode {
   always: number[];
 }
 
-export class FlowCompileError extends Error {
-  readonly code = 'FLOW_COMPILE_FAILED';
-  constructor(readonly problems: { path: string; message: string }[]) {
-    super(`flow graph does not compile: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
-    this.name = 'FlowCompileError';
-  }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function readPath(source: unknown, path: string): unknown {
-  let current = source;
-  for (const part of path.split('.')) {
-    if (!isObject(current)) return undefined;
-    current = current[part];
-  }
-  return current;
-}
-
-function mapFacts(source: Facts, mapping: unknown): Facts {
-  if (!isObject(mapping)) return source;
-  const out: Facts = {};
-  for (const [target, path] of Object.entries(mapping)) out[target] = readPath(source, String(path));
-  return out;
-}
-
-function feel(source: string, path: string): CompiledExpression {
-  try {
-    return compileExpression(source, { scope: ['input', 'facts'] });
-  } catch (error) {
-    throw new FlowCompileError([{ path, message: (error as Error).message }]);
-  }
-}
-
-function emit(s: RunState, key: string, value: unknown): void {
-  s.produced[key] = value;
-  s.view[key] = value;
-  if (s.emitted) s.emitted[key] = value;
-}
-
-function emitAll(s: RunState, facts: Facts): void {
-  for (const key of Object.keys(facts)) emit(s, key, facts[key]);
-}
-
 /**
  * A shallow copy of the input that later writes extend. Not `{ ...input }`: V8 (Node 20) gives a spread
  * clone a map that every added property then transitions slowly (≈ 10 µs for six writes, measured).
@@ -137,186 +47,6 @@ function copyFacts(input: Facts): Facts {
   const copy: Facts = {};
   for (const key in input) if (Object.prototype.hasOwnProperty.call(input, key)) copy[key] = input[key];
   return copy;
-}
-
-function fail(code: string, message: string): Outcome {
-  return { ok: false, code, message };
-}
-
-function errorOutcome(error: unknown, fallback: string): Outcome {
-  const e = error as { code?: unknown; message?: string };
-  return fail(typeof e?.code === 'string' ? e.code : fallback, e?.message ?? String(error));
-}
-
-async function compileNode(node: FlowNodeDoc, at: string, ctx: RuleSetCompileContext): Promise<NodeRunner> {
-  const config = node.config ?? {};
-  const outputVariable = typeof config.outputVariable === 'string' ? config.outputVariable : undefined;
-  switch (node.kind) {
-    case 'condition': {
-      const expr = feel(String(config.expression ?? ''), `${at}.config.expression`);
-      return (s) => {
-        const v = expr.evaluateIn(s.feel);
-        return v === true
-          ? TRUE
-          : v === false
-            ? FALSE
-            : fail(
-                'CONDITION_NOT_BOOLEAN',
-                `condition gave ${v === null ? 'null' : typeof v}, not a boolean`,
-              );
-      };
-    }
-    case 'feel-expression': {
-      const expr = feel(String(config.expression ?? ''), `${at}.config.expression`);
-      const name = outputVariable ?? node.id;
-      return (s) => {
-        const v = expr.evaluateIn(s.feel);
-        if (v === null && !/^\s*null\s*$/.test(expr.source))
-          return fail('EXPRESSION_FAILED', `'${expr.source}' evaluated to null`);
-        emit(s, name, toJs(v));
-        return DONE;
-      };
-    }
-    case 'template': {
-      let render: (scope: Record<string, unknown>) => string;
-      try {
-        render = compileTemplate(String(config.template ?? ''));
-      } catch (error) {
-        throw new FlowCompileError([{ path: `${at}.config.template`, message: (error as Error).message }]);
-      }
-      const name = outputVariable ?? node.id;
-      return (s) => {
-        try {
-          emit(s, name, render(s.view));
-          return DONE;
-        } catch (error) {
-          return errorOutcome(error, 'TEMPLATE_FAILED');
-        }
-      };
-    }
-    case 'decision-table': {
-      let definition: DecisionTableDefinition;
-      if (config.table !== undefined) definition = config.table as DecisionTableDefinition;
-      else if (ctx.resolveDecisionTable)
-        definition = await ctx.resolveDecisionTable(
-          config.tableRef as { id?: string; name?: string; version?: number },
-        );
-      else
-        throw new FlowCompileError([{ path: `${at}.config.tableRef`, message: 'no decision table source' }]);
-      let table: ReturnType<typeof compileDecisionTable>;
-      try {
-        table = compileDecisionTable(definition);
-      } catch (error) {
-        throw new FlowCompileError([{ path: `${at}.config.table`, message: (error as Error).message }]);
-      }
-      return (s) => {
-        try {
-          const values = table.evaluate(s.view).outputValues;
-          if (outputVariable) emit(s, outputVariable, values);
-          else if (values) emitAll(s, values);
-          return DONE;
-        } catch (error) {
-          return errorOutcome(error, 'DECISION_TABLE_FAILED');
-        }
-      };
-    }
-    case 'javascript-condition': {
-      const sandbox = await sharedJavaScriptSandbox();
-      let condition: ReturnType<typeof sandbox.compileCondition>;
-      try {
-        condition = sandbox.compileCondition(String(config.script ?? ''), {
-          timeoutMs: typeof config.timeoutMs === 'number' ? config.timeoutMs : undefined,
-        });
-      } catch (error) {
-        throw new FlowCompileError([{ path: `${at}.config.script`, message: (error as Error).message }]);
-      }
-      return (s) => {
-        try {
-          return condition(s.input, s.view) ? TRUE : FALSE;
-        } catch (error) {
-          return errorOutcome(error, 'SANDBOX_ERROR');
-        }
-      };
-    }
-    case 'sub-flow': {
-      const workflowName = String(config.workflowName ?? '');
-      const version = typeof config.version === 'number' ? config.version : undefined;
-      const resolve = ctx.resolveSubFlow;
-      if (!resolve)
-        throw new FlowCompileError([{ path: `${at}.config`, message: 'sub flows are not available here' }]);
-      return async (s) => {
-        const depth = (s.options.depth ?? 0) + 1;
-        const stack = s.options.callStack ?? (ctx.workflowName ? [ctx.workflowName] : []);
-        if (depth > MAX_SUB_FLOW_DEPTH)
-          return fail('SUB_FLOW_DEPTH_EXCEEDED', `sub flows nest deeper than ${MAX_SUB_FLOW_DEPTH}`);
-        if (stack.includes(workflowName))
-          return fail('SUB_FLOW_CYCLE', `sub flow cycle: ${[...stack, workflowName].join(' → ')}`);
-        try {
-          const child = await resolve(workflowName, version);
-          const result = await child.evaluate(mapFacts(s.view, config.inputMapping), {
-            ...s.options,
-            trace: false,
-            depth,
-            callStack: [...stack, workflowName],
-          });
-          if (result.errors.length)
-            return fail(result.errors[0].code, `sub flow '${workflowName}': ${result.errors[0].message}`);
-          return {
-            ok: true,
-            outputs: isObject(config.outputMapping)
-              ? mapFacts(result.outputs, config.outputMapping)
-              : result.outputs,
-            sideEffect: result.sideEffectsApplied,
-          };
-        } catch (error) {
-          return errorOutcome(error, 'SUB_FLOW_FAILED');
-        }
-      };
-    }
-    case 'connector': {
-      const connector = String(config.connector ?? '');
-      const timeoutMs = typeof config.timeoutMs === 'number' ? config.timeoutMs : 5000;
-      const retries = typeof config.retries === 'number' ? config.retries : 0;
-      return (s) => {
-        if (s.options.sideEffects === false)
-          return {
-            ok: true,
-            skipped: 'side effects are off (dry-run or shadow): the connector was not called',
-          };
-        const invoker = ctx.connectors;
-        if (!invoker) return fail('CONNECTOR_UNAVAILABLE', `no connector invoker for '${connector}'`);
-        return (async (): Promise<Outcome> => {
-          let last: unknown;
-          for (let attempt = 0; attempt <= retries; attempt++) {
-            try {
-              const answer = await invoker.invoke(
-                {
-                  connector,
-                  operation: typeof config.operation === 'string' ? config.operation : undefined,
-                  input: mapFacts(s.view, config.inputMapping),
-                  timeoutMs,
-                  tenantId: s.options.tenantId,
-                  correlationId: s.options.correlationId,
-                },
-                s.options.signal,
-              );
-              return {
-                ok: true,
-                outputs: isObject(config.outputMapping) ? mapFacts(answer, config.outputMapping) : answer,
-                sideEffect: true,
-              };
-            } catch (error) {
-              last = error;
-              if (s.options.signal?.aborted) break;
-            }
-          }
-          return fail('CONNECTOR_FAILED', `connector '${connector}': ${(last as Error)?.message ?? last}`);
-        })();
-      };
-    }
-    default:
-      throw new FlowCompileError([{ path: `${at}.kind`, message: `unknown node kind '${node.kind}'` }]);
-  }
 }
 
 /** Queues each target not reached before: a node runs at most once, on its first arrival. */
@@ -481,35 +211,35 @@ class CompiledFlowGraph implements CompiledRuleSet {
   }
 }
 
-/** Compiles a flow-graph document (shape `flow-graph`); stored tables are fetched through the context. */
+/**
+ * Compiles a flow-graph document (shape `flow-graph`); stored tables are fetched through the context. The
+ * document goes through `validateFlowGraph` first — the validation the control plane runs on save — and
+ * a document it refuses throws a `FlowCompileError` with every problem.
+ */
 export async function compileFlowGraph(
   doc: unknown,
   ctx: RuleSetCompileContext = {},
 ): Promise<CompiledRuleSet> {
-  if (!isObject(doc) || !Array.isArray(doc.nodes) || doc.nodes.length === 0)
-    throw new FlowCompileError([{ path: 'nodes', message: 'a flow graph needs at least one node' }]);
-  const flow = doc as unknown as FlowDoc;
-  const index = new Map<string, number>();
-  flow.nodes.forEach((n, i) => {
-    if (!isObject(n) || typeof n.id !== 'string')
-      throw new FlowCompileError([{ path: `nodes[${i}].id`, message: 'required' }]);
-    if (index.has(n.id))
-      throw new FlowCompileError([{ path: `nodes[${i}].id`, message: `duplicate id '${n.id}'` }]);
-    index.set(n.id, i);
-  });
-  const runners = await Promise.all(flow.nodes.map((n, i) => compileNode(n, `nodes[${i}]`, ctx)));
+  const problems = validateFlowGraph(doc, ctx.workflowName);
+  if (problems.length) throw new FlowCompileError(problems);
+  return compileValidFlowGraph(doc as FlowGraph, ctx);
+}
+
+/**
+ * Compiles a document `validateFlowGraph` accepted (`compileRuleSet` validates every shape once, then
+ * calls this): each node kind compiles its node, edges become node indexes.
+ */
+export async function compileValidFlowGraph(
+  flow: FlowGraph,
+  ctx: RuleSetCompileContext = {},
+): Promise<CompiledRuleSet> {
+  const index = new Map(flow.nodes.map((n, i) => [n.id, i]));
+  const runners = await Promise.all(
+    flow.nodes.map((n, i) => flowNodeKind(n.kind)!.compile(n, `nodes[${i}]`, ctx)),
+  );
   const compiled: CompiledNode[] = flow.nodes.map((n, i) => {
     const byKind = (kind: string) =>
-      (n.edges ?? [])
-        .filter((e) => e.kind === kind)
-        .map((e, j) => {
-          const target = index.get(e.target);
-          if (target === undefined)
-            throw new FlowCompileError([
-              { path: `nodes[${i}].edges[${j}].target`, message: `unknown node '${e.target}'` },
-            ]);
-          return target;
-        });
+      (n.edges ?? []).filter((e) => e.kind === kind).map((e) => index.get(e.target)!);
     return {
       id: n.id,
       kind: n.kind,
@@ -521,8 +251,5 @@ export async function compileFlowGraph(
       always: byKind('always'),
     };
   });
-  const start = flow.start === undefined ? 0 : index.get(flow.start);
-  if (start === undefined)
-    throw new FlowCompileError([{ path: 'start', message: `unknown node '${flow.start}'` }]);
-  return new CompiledFlowGraph(compiled, start);
+  return new CompiledFlowGraph(compiled, flow.start === undefined ? 0 : index.get(flow.start)!);
 }

@@ -141,4 +141,9 @@ export interface CodeRuleImplementation {
 
 export interface CodeRuleResolver {
   get(code: string): CodeRuleImplementation | undefined;
+  /**
+   * Whether the code is known, also without an implementation in this process (a manifest-only code):
+   * the validation's notion of a known code. Without it, a code is known when `get` finds it.
+   */
+  has?(code: string): boolean;
 }

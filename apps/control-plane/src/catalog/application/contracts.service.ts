@@ -1,10 +1,10 @@
 import { AppError, RequestContext } from '@arbiter/platform';
-import type { RuleContract } from '@arbiter/rule-engine';
+import { embeddedTable, type RuleContract } from '@arbiter/rule-engine';
 import { Inject, Injectable } from '@nestjs/common';
 import { assertWorkflowName } from '../../rulesets/application/errors';
 import { composeAuthoringContract, composeFlowContract, NodeContract } from '../domain/flow-contracts';
 import { CONTRACT_SOURCE_TYPES, contractSourceType, ContractSourceType } from '../domain/contract-source';
-import { buildFlowModel, embeddedTable, FlowModel } from '../domain/flow-model';
+import { buildFlowModel, FlowModel } from '../domain/flow-model';
 import { DecisionTableClient } from '../../execution/adapters/decision-table-client';
 import { CatalogErrors } from './errors';
 import { RuleCatalog } from './rule-catalog';

@@ -50,20 +50,3 @@ export function dataTypeOfValue(value: unknown): RuleContractDataType {
   if (value !== null && typeof value === 'object') return 'object';
   return 'any';
 }
-
-/** The contract data type of a decision-table column type (`time`/`duration` are strings on the wire). */
-export function dataTypeOfColumn(type: unknown): RuleContractDataType {
-  switch (type) {
-    case 'string':
-    case 'number':
-    case 'boolean':
-    case 'date':
-    case 'dateTime':
-      return type;
-    case 'time':
-    case 'duration':
-      return 'string';
-    default:
-      return 'any';
-  }
-}

@@ -1,10 +1,17 @@
-import type { RuleContractField } from '@arbiter/rule-engine';
-import { dataTypeOfColumn, dataTypeOfValue } from './contract-fields';
+import {
+  embeddedTable,
+  flowNodeKind,
+  type EmbeddedTable,
+  type RuleContractField,
+} from '@arbiter/rule-engine';
+import { dataTypeOfValue } from './contract-fields';
 
 /**
  * A shape-independent view of a stored rule set for contract composition: its declared inputs and its
  * nodes (flow-graph nodes, code-based rules, rules of the rules form / legacy JSON), each with its
  * rule code, the facts it is known to produce, its direct predecessors and what it references.
+ *
+ * Flow-graph nodes are read through the rule engine's node-kind registry (each kind's `contract`).
  *
  * Predecessors: flow graph = sources of edges into the node; code-based = the previous enabled rule
  * (each rule sees the outputs of the ones before it); rules form / legacy = none (every rule reads the
@@ -24,12 +31,6 @@ export interface FlowModelNode {
   /** Decision tables the node evaluates (`name`, or `id:<id>` for a reference by id). */
   tables: string[];
   subFlows: string[];
-}
-
-export interface EmbeddedTable {
-  name: string;
-  inputs: RuleContractField[];
-  outputs: RuleContractField[];
 }
 
 export interface FlowModel {
@@ -57,55 +58,21 @@ function contractFields(value: unknown): RuleContractField[] | undefined {
     }));
 }
 
-/** A decision table's contract (its columns) from its JSON definition (embedded or stored). */
-export function embeddedTable(table: unknown): EmbeddedTable | undefined {
-  if (!isObject(table) || !text(table.name)) return undefined;
-  const columns = (list: unknown) =>
-    asArray(list)
-      .filter((c): c is Json => isObject(c) && !!text(c.name))
-      .map((c) => ({ path: c.name as string, dataType: dataTypeOfColumn(c.type) }));
-  return {
-    name: table.name as string,
-    inputs: columns(table.inputColumns),
-    outputs: columns(table.outputColumns),
-  };
-}
-
+/** A flow-graph node: what its kind's registry entry derives from its configuration. */
 function flowGraphNode(node: Json, tables: EmbeddedTable[]): FlowModelNode {
-  const config = isObject(node.config) ? node.config : {};
-  const kind = String(node.kind);
-  const outputVariable = text(config.outputVariable);
-  const out: FlowModelNode = {
+  const contract = flowNodeKind(node.kind)?.contract(isObject(node.config) ? node.config : {});
+  tables.push(...(contract?.embeddedTables ?? []));
+  return {
     id: String(node.id),
-    kind,
+    kind: String(node.kind),
     ...(text(node.name) ? { name: node.name as string } : {}),
-    ruleCode: kind === 'connector' ? (text(config.connector) ?? null) : null,
+    ruleCode: contract?.ruleCode ?? null,
     declaredOutputs: contractFields(node.outputs),
-    derivedOutputs: [],
+    derivedOutputs: contract?.derivedOutputs ?? [],
     predecessors: [],
-    tables: [],
-    subFlows: [],
+    tables: contract?.tables ?? [],
+    subFlows: contract?.subFlows ?? [],
   };
-  if (kind === 'feel-expression' && outputVariable)
-    out.derivedOutputs = [{ path: outputVariable, dataType: 'any' }];
-  if (kind === 'template' && outputVariable)
-    out.derivedOutputs = [{ path: outputVariable, dataType: 'string' }];
-  if (kind === 'sub-flow' && text(config.workflowName)) out.subFlows.push(config.workflowName as string);
-  if (kind === 'decision-table') {
-    const table = embeddedTable(config.table);
-    const ref = isObject(config.tableRef) ? config.tableRef : undefined;
-    if (table) {
-      tables.push(table);
-      out.tables.push(table.name);
-      out.derivedOutputs = outputVariable
-        ? [{ path: outputVariable, dataType: 'object' }]
-        : table.outputs.map((f) => ({ ...f }));
-    } else if (ref) {
-      out.tables.push(text(ref.name) ?? `id:${String(ref.id)}`);
-      if (outputVariable) out.derivedOutputs = [{ path: outputVariable, dataType: 'object' }];
-    }
-  }
-  return out;
 }
 
 function fromFlowGraph(doc: Json): FlowModel {

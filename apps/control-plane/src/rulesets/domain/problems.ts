@@ -1,10 +1,6 @@
-/** One validation problem: a JSON path into the submitted document and what is wrong there. */
-export interface Problem {
-  path: string;
-  message: string;
-}
-
-/** `nodes[3].edges[0].target: unknown node 'x'`. */
-export function formatProblem(problem: Problem): string {
-  return problem.path ? `${problem.path}: ${problem.message}` : problem.message;
-}
+/**
+ * Merge shim: `Problem` and `formatProblem` live in `@arbiter/rule-engine` (`src/document/problems.ts`).
+ * Application files being split in a parallel branch still import this path; import from
+ * `@arbiter/rule-engine` instead and delete this file once they are merged.
+ */
+export { formatProblem, type Problem } from '@arbiter/rule-engine';

@@ -1,9 +1,9 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
 import { RequestContext } from '@arbiter/platform';
+import { FLOW_EDGE_KINDS, FLOW_GRAPH_SCHEMA, FLOW_NODE_KINDS } from '@arbiter/rule-engine';
 import { Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RuleSetsService } from '../application/rulesets.service';
-import { FLOW_EDGE_KINDS, FLOW_GRAPH_SCHEMA, FLOW_NODE_KINDS } from '../domain/flow-contract';
 import { HUB_PATHS, SignalRHub } from '../hub/signalr-hub';
 
 @ApiTags('rule flow')

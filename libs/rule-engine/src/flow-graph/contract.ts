@@ -1,7 +1,6 @@
-import { tryCompileExpression } from '@arbiter/feel';
-import { compileTemplate, validateDecisionTable } from '@arbiter/rule-engine';
-import { compileFunction } from 'node:vm';
-import type { Problem } from './problems';
+import { isObject, nonEmptyString } from '../document/checks';
+import type { Problem } from '../document/problems';
+import { FLOW_NODE_KIND_DEFINITIONS, FLOW_NODE_KINDS, flowNodeKind, type FlowNodeKind } from './nodes';
 
 /**
  * The flow-graph rule set (our design; the spec names the node and edge kinds but not the fields).
@@ -21,24 +20,12 @@ import type { Problem } from './problems';
  * Edges live on their source node. `next` is the success path; `on-true` / `on-false` branch after a
  * condition; `on-error` is taken when the node fails; `always` continues after the node whatever
  * happened (also after a failure) and never halts the flow. A node without edges ends its branch.
- * The graph must be acyclic (loops belong in a sub flow or a connector).
+ * The graph must be acyclic (loops belong in a sub flow or a connector). Each node kind — its
+ * `config` schema and checks, how it runs, what the catalog derives from it — is one file in `nodes/`;
+ * this file holds what is common to every node: ids, edges, start, cycles.
  */
-export const FLOW_NODE_KINDS = [
-  'condition',
-  'decision-table',
-  'sub-flow',
-  'connector',
-  'javascript-condition',
-  'feel-expression',
-  'template',
-] as const;
-export type FlowNodeKind = (typeof FLOW_NODE_KINDS)[number];
-
 export const FLOW_EDGE_KINDS = ['next', 'on-true', 'on-false', 'on-error', 'always'] as const;
 export type FlowEdgeKind = (typeof FLOW_EDGE_KINDS)[number];
-
-/** Kinds that evaluate to a boolean and may branch with `on-true` / `on-false`. */
-const BRANCHING_KINDS: FlowNodeKind[] = ['condition', 'javascript-condition'];
 
 export interface FlowEdge {
   kind: FlowEdgeKind;
@@ -77,7 +64,7 @@ const contractField = {
   },
 };
 
-function nodeSchema(kind: FlowNodeKind, config: Record<string, unknown>) {
+function nodeSchema(kind: string, config: Readonly<Record<string, unknown>>) {
   return {
     if: { properties: { kind: { const: kind } }, required: ['kind'] },
     then: { properties: { config } },
@@ -134,138 +121,10 @@ export const FLOW_GRAPH_SCHEMA = {
         },
         edges: { type: 'array', items: { $ref: '#/$defs/edge' } },
       },
-      allOf: [
-        nodeSchema('condition', {
-          type: 'object',
-          required: ['expression'],
-          properties: { expression: { type: 'string', minLength: 1 }, language: { const: 'feel' } },
-        }),
-        nodeSchema('decision-table', {
-          type: 'object',
-          description: 'Exactly one of table (embedded definition) or tableRef (stored table).',
-          oneOf: [
-            { required: ['table'], properties: { table: { type: 'object' } } },
-            {
-              required: ['tableRef'],
-              properties: {
-                tableRef: {
-                  type: 'object',
-                  properties: {
-                    id: { type: 'string' },
-                    name: { type: 'string' },
-                    version: { type: 'integer', minimum: 1 },
-                  },
-                  anyOf: [{ required: ['id'] }, { required: ['name'] }],
-                },
-              },
-            },
-          ],
-          properties: { outputVariable: { type: 'string' } },
-        }),
-        nodeSchema('sub-flow', {
-          type: 'object',
-          required: ['workflowName'],
-          properties: {
-            workflowName: { type: 'string', minLength: 1 },
-            version: { type: 'integer', minimum: 1, description: 'Pinned version; default the active one.' },
-            inputMapping: { type: 'object', additionalProperties: { type: 'string' } },
-            outputMapping: { type: 'object', additionalProperties: { type: 'string' } },
-          },
-        }),
-        nodeSchema('connector', {
-          type: 'object',
-          required: ['connector'],
-          properties: {
-            connector: { type: 'string', minLength: 1 },
-            operation: { type: 'string' },
-            inputMapping: { type: 'object', additionalProperties: { type: 'string' } },
-            outputMapping: { type: 'object', additionalProperties: { type: 'string' } },
-            timeoutMs: { type: 'integer', minimum: 1, maximum: 60000 },
-            retries: { type: 'integer', minimum: 0, maximum: 10 },
-          },
-        }),
-        nodeSchema('javascript-condition', {
-          type: 'object',
-          required: ['script'],
-          properties: {
-            script: {
-              type: 'string',
-              minLength: 1,
-              description: 'Function body returning a boolean; `input` and `facts` in scope.',
-            },
-            timeoutMs: { type: 'integer', minimum: 1, maximum: 10000 },
-          },
-        }),
-        nodeSchema('feel-expression', {
-          type: 'object',
-          required: ['expression', 'outputVariable'],
-          properties: {
-            expression: { type: 'string', minLength: 1 },
-            outputVariable: { type: 'string', minLength: 1 },
-          },
-        }),
-        nodeSchema('template', {
-          type: 'object',
-          required: ['template', 'outputVariable'],
-          properties: {
-            template: {
-              type: 'string',
-              description: 'Liquid-style template ({{ value }}, {% if %}…{% endif %}).',
-            },
-            outputVariable: { type: 'string', minLength: 1 },
-          },
-        }),
-      ],
+      allOf: FLOW_NODE_KIND_DEFINITIONS.map((d) => nodeSchema(d.kind, d.configSchema)),
     },
   },
 } as const;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function nonEmptyString(value: unknown): value is string {
-  return typeof value === 'string' && value.trim().length > 0;
-}
-
-/** FEEL syntax check: `nodes[2].config.expression: FEEL syntax error at line 1, column 4: …`. */
-export function checkFeel(path: string, source: string, problems: Problem[]): void {
-  const result = tryCompileExpression(source);
-  if (!result.ok) {
-    const e = result.error;
-    problems.push({
-      path,
-      message: `FEEL syntax error at line ${e.line}, column ${e.column}: ${e.message}`,
-    });
-  }
-}
-
-function checkJavaScript(path: string, source: string, problems: Problem[]): void {
-  try {
-    // Compiled as a function body (a body that closes the function early is a syntax error), never run:
-    // execution happens in the QuickJS sandbox of the rule engine, which checks the same way.
-    compileFunction(`"use strict";\n${source}`, ['input', 'facts'], { filename: 'condition.js' });
-  } catch (error) {
-    const message = (error as Error).message;
-    const line = /condition\.js:(\d+)/.exec(String((error as Error).stack ?? ''))?.[1];
-    problems.push({
-      path,
-      message: `JavaScript syntax error${line ? ` at line ${Number(line) - 1}` : ''}: ${message}`,
-    });
-  }
-}
-
-/**
- * Templates are checked by the engine that renders them (liquidjs through `compileTemplate`): syntax,
- * unknown filters, refused file tags (`include`, `render`, `layout`) and the size limit.
- */
-function checkTemplate(path: string, source: string, problems: Problem[]): void {
-  try {
-    compileTemplate(source);
-  } catch (error) {
-    problems.push({ path, message: `template: ${(error as Error).message}` });
-  }
-}
 
 const NODE_KEYS = new Set(['id', 'kind', 'name', 'description', 'config', 'outputs', 'edges']);
 const TOP_KEYS = new Set(['type', 'schemaVersion', 'name', 'description', 'start', 'inputs', 'nodes']);
@@ -337,8 +196,8 @@ function checkNode(
     if (!NODE_KEYS.has(key)) problems.push({ path: `${at}.${key}`, message: 'unknown property' });
   if (typeof node.id !== 'string' || !ID.test(node.id))
     problems.push({ path: `${at}.id`, message: `must be a string matching ${ID_PATTERN}` });
-  const kind = node.kind as FlowNodeKind;
-  if (!FLOW_NODE_KINDS.includes(kind)) {
+  const definition = flowNodeKind(node.kind);
+  if (!definition) {
     problems.push({
       path: `${at}.kind`,
       message: `unknown node kind '${String(node.kind)}' (expected one of ${FLOW_NODE_KINDS.join(', ')})`,
@@ -347,7 +206,7 @@ function checkNode(
   if (node.outputs !== undefined) checkContractFields(`${at}.outputs`, node.outputs, problems);
   const config = node.config;
   if (!isObject(config)) problems.push({ path: `${at}.config`, message: 'must be an object' });
-  else if (FLOW_NODE_KINDS.includes(kind)) checkConfig(kind, config, `${at}.config`, problems, workflowName);
+  else if (definition) definition.validate(config, `${at}.config`, problems, { workflowName });
 
   if (node.edges === undefined) return;
   if (!Array.isArray(node.edges)) {
@@ -367,9 +226,9 @@ function checkNode(
         path: `${ep}.kind`,
         message: `unknown edge kind '${String(edge.kind)}' (expected one of ${FLOW_EDGE_KINDS.join(', ')})`,
       });
-    } else if ((ek === 'on-true' || ek === 'on-false') && !BRANCHING_KINDS.includes(kind)) {
+    } else if ((ek === 'on-true' || ek === 'on-false') && !definition?.branching) {
       problems.push({ path: `${ep}.kind`, message: `'${ek}' is only allowed on condition nodes` });
-    } else if (ek === 'next' && BRANCHING_KINDS.includes(kind)) {
+    } else if (ek === 'next' && definition?.branching) {
       problems.push({
         path: `${ep}.kind`,
         message: `a condition node branches with 'on-true' / 'on-false', not 'next'`,
@@ -387,102 +246,6 @@ function checkNode(
       if (!['kind', 'target', 'label'].includes(key))
         problems.push({ path: `${ep}.${key}`, message: 'unknown property' });
   });
-}
-
-function mapping(path: string, value: unknown, problems: Problem[]) {
-  if (value === undefined) return;
-  if (!isObject(value) || Object.values(value).some((v) => typeof v !== 'string'))
-    problems.push({ path, message: 'must be an object of strings' });
-}
-
-function checkConfig(
-  kind: FlowNodeKind,
-  config: Record<string, unknown>,
-  at: string,
-  problems: Problem[],
-  workflowName?: string,
-): void {
-  const required = (key: string) => {
-    if (!nonEmptyString(config[key])) {
-      problems.push({ path: `${at}.${key}`, message: 'required (non-empty string)' });
-      return false;
-    }
-    return true;
-  };
-  switch (kind) {
-    case 'condition':
-      if (config.language !== undefined && config.language !== 'feel')
-        problems.push({
-          path: `${at}.language`,
-          message: `unsupported language '${String(config.language)}' (feel)`,
-        });
-      if (required('expression')) checkFeel(`${at}.expression`, config.expression as string, problems);
-      break;
-    case 'feel-expression':
-      if (required('expression')) checkFeel(`${at}.expression`, config.expression as string, problems);
-      required('outputVariable');
-      break;
-    case 'javascript-condition':
-      if (required('script')) checkJavaScript(`${at}.script`, config.script as string, problems);
-      break;
-    case 'template':
-      if (typeof config.template !== 'string')
-        problems.push({ path: `${at}.template`, message: 'required (string)' });
-      else checkTemplate(`${at}.template`, config.template, problems);
-      required('outputVariable');
-      break;
-    case 'sub-flow':
-      if (required('workflowName') && workflowName && config.workflowName === workflowName)
-        problems.push({
-          path: `${at}.workflowName`,
-          message: `a flow cannot call itself ('${workflowName}')`,
-        });
-      if (
-        config.version !== undefined &&
-        !(Number.isInteger(config.version) && (config.version as number) >= 1)
-      )
-        problems.push({ path: `${at}.version`, message: 'must be a positive integer' });
-      mapping(`${at}.inputMapping`, config.inputMapping, problems);
-      mapping(`${at}.outputMapping`, config.outputMapping, problems);
-      break;
-    case 'connector':
-      required('connector');
-      mapping(`${at}.inputMapping`, config.inputMapping, problems);
-      mapping(`${at}.outputMapping`, config.outputMapping, problems);
-      if (
-        config.timeoutMs !== undefined &&
-        !(Number.isInteger(config.timeoutMs) && (config.timeoutMs as number) >= 1)
-      )
-        problems.push({ path: `${at}.timeoutMs`, message: 'must be a positive integer' });
-      break;
-    case 'decision-table': {
-      const hasTable = config.table !== undefined;
-      const hasRef = config.tableRef !== undefined;
-      if (hasTable === hasRef) {
-        problems.push({
-          path: at,
-          message: 'exactly one of table (embedded) or tableRef (reference) is required',
-        });
-      } else if (hasTable) {
-        const result = validateDecisionTable(config.table);
-        for (const e of result.errors)
-          problems.push({
-            path: `${at}.table${e.rowId ? `.rows[${e.rowId}]` : ''}${e.column ? `.${e.column}` : ''}`,
-            message: e.message,
-          });
-      } else {
-        const ref = config.tableRef;
-        if (!isObject(ref) || (!nonEmptyString(ref.id) && !nonEmptyString(ref.name)))
-          problems.push({ path: `${at}.tableRef`, message: 'must name the table by id or name' });
-        else if (
-          ref.version !== undefined &&
-          !(Number.isInteger(ref.version) && (ref.version as number) >= 1)
-        )
-          problems.push({ path: `${at}.tableRef.version`, message: 'must be a positive integer' });
-      }
-      break;
-    }
-  }
 }
 
 function checkCycles(nodes: FlowNode[], index: Map<string, number>, problems: Problem[]): void {
