@@ -21,7 +21,7 @@ const NODE_IO = [
   'cluster',
   'tls',
 ];
-const NODE_IO_ALSO = ['worker_threads', 'os', 'readline', 'dns', 'inspector', 'v8', 'vm'];
+const NODE_IO_ALSO = ['worker_threads', 'os', 'readline', 'dns', 'inspector', 'v8'];
 
 const appPackages = (except) =>
   APPS.filter((app) => app !== except).map((app) => ({
