@@ -1,4 +1,5 @@
 /** FEEL operators: arithmetic, membership, type tests. */
+import { warn } from './evaluation-context';
 import type { TypeNode } from './ast';
 import {
   addDurationToDateTime,
@@ -28,7 +29,6 @@ import {
   normNum,
   toDecimal,
   typeName,
-  warn,
   hasOwn,
 } from './values';
 
@@ -376,3 +376,18 @@ export function parseAtLiteral(s: string): FeelValue {
 }
 
 export { toDecimal };
+
+/** The range `[start..end]` (`undefined`: no bound); null with a warning when the bounds are not comparable or out of order. */
+export function makeRange(
+  si: boolean,
+  st: FeelValue | undefined,
+  en: FeelValue | undefined,
+  ei: boolean,
+): FeelValue {
+  if (st !== undefined && en !== undefined && st !== null && en !== null) {
+    const c = feelCompare(st, en);
+    if (c === null) return warn('range endpoints are not comparable');
+    if (c > 0) return warn('range start is after its end');
+  }
+  return new FeelRange(si, st, en, ei);
+}
