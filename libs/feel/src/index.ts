@@ -12,7 +12,7 @@ export { isInstanceOf, parseAtLiteral, normalizeTypeName } from './ops';
 export { parseDate, parseTime, parseDateTime, parseDuration } from './temporal';
 export { Scope } from './scope';
 export type { CompileOptions } from './compiler';
-export { EvaluationContext, runEvaluation, warn } from './evaluation-context';
+export { runEvaluation, warn } from './evaluation-context';
 export { parse, parseTypeExpression, type CompileResult, type FeelCompileOptions } from './parse';
 export { parseExpression as parseExpressionAst, parseUnaryTests as parseUnaryTestsAst } from './parser';
 export {
