@@ -55,7 +55,8 @@ export function leave(outer: EvaluationContext | null): void {
 export function currentEvaluation(): EvaluationContext | null {
   return current;
 }
-function activeContext(): EvaluationContext {
+/** The context of the evaluation in progress, created now if it has none yet (kept out of the hot paths). */
+function createdContext(): EvaluationContext {
   return current ?? (current = new EvaluationContext(null));
 }
 
@@ -68,7 +69,7 @@ export function warn(message: string): null {
 
 /** Spend `n` steps of the evaluation's budget; throws EvaluationAborted when it runs out. */
 export function step(n = 1): void {
-  const ctx = activeContext();
+  const ctx = current ?? createdContext();
   ctx.stepsLeft -= n;
   if (ctx.stepsLeft < 0) throw new EvaluationAborted('evaluation step budget exhausted');
 }
@@ -78,7 +79,7 @@ export function step(n = 1): void {
  * decrements `callDepth` of the returned context when the call returns.
  */
 export function enterCall(): EvaluationContext {
-  const ctx = activeContext();
+  const ctx = current ?? createdContext();
   if (++ctx.callDepth > MAX_CALL_DEPTH) {
     ctx.callDepth--;
     throw new EvaluationAborted('function call depth limit exceeded');
