@@ -2,11 +2,12 @@
  * The state of one FEEL evaluation: its step budget, its user-function call depth and the list its
  * warnings go to.
  *
- * Every top-level evaluation (`evaluate`, `evaluateDetailed`, `test`, `testDetailed`, `runEvaluation`, and
- * `evaluateIn` / `testIn` / `callFeelFunction` when no evaluation is in progress) creates its own context, so
- * two evaluations never share a budget, a depth or warnings, however they nest: a built-in or an external
- * function that starts another evaluation gets a fresh context, and the outer one resumes with its own
- * budget and warnings untouched.
+ * `evaluate`, `evaluateDetailed`, `test`, `testDetailed` and `runEvaluation` each start an evaluation with a
+ * context of its own, so two evaluations never share a budget, a depth or warnings, however they nest: a
+ * built-in or an external function that starts another evaluation gets a fresh context, and the outer one
+ * resumes with its own budget and warnings untouched. `evaluateIn`, `testIn` and `callFeelFunction` are
+ * pieces of a host's evaluation: they run in the context of the evaluation in progress (as the DMN
+ * evaluator's `runEvaluation` sets up), or in one of their own when there is none.
  *
  * The operators and built-ins that report a warning receive values, not a scope, so the context of the
  * evaluation in progress is found through `current`, which `enter` / `leave` set and restore around each

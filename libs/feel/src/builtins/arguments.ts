@@ -1,7 +1,6 @@
 /** Argument checks and result normalisation shared by the built-in categories. */
 import { warn } from '../evaluation-context';
-import { Decimal, FeelDate, FeelDateTime, normNum } from '../values';
-import type { FeelValue } from '../values';
+import { Decimal, FeelDate, FeelDateTime, normNum, type FeelValue } from '../values';
 import type { V } from './builtin-function';
 
 export function isStr(v: V): v is string {

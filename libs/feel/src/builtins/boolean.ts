@@ -1,7 +1,6 @@
 /** Boolean built-ins: `not`, `is`. */
 import { FeelDate, FeelDateTime, FeelTime, feelEquals, typeName } from '../values';
-import { sig } from './builtin-function';
-import type { DefineBuiltin } from './builtin-function';
+import { sig, type DefineBuiltin } from './builtin-function';
 
 export function defineBooleanBuiltins(def: DefineBuiltin): void {
   def(

@@ -1,7 +1,6 @@
 /** A built-in function: its signatures, and how a call picks one by arity or by argument names. */
 import { warn } from '../evaluation-context';
-import { FeelFunction, hasOwn } from '../values';
-import type { FeelValue } from '../values';
+import { FeelFunction, hasOwn, type FeelValue } from '../values';
 
 /** an argument as a signature implementation receives it (`undefined`: not passed) */
 export type V = FeelValue | undefined;

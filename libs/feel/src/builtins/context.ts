@@ -1,9 +1,7 @@
 /** Context built-ins: `get value`, `get entries`, `context`, `context put`, `context merge`. */
-import { hasOwn, isContext, defineKey } from '../values';
-import type { FeelContext, FeelValue } from '../values';
+import { hasOwn, isContext, defineKey, type FeelContext, type FeelValue } from '../values';
 import { isStr, bad } from './arguments';
-import { sig } from './builtin-function';
-import type { DefineBuiltin } from './builtin-function';
+import { sig, type DefineBuiltin } from './builtin-function';
 
 function putPath(c: FeelContext, keys: string[], v: FeelValue): FeelValue {
   const r: FeelContext = { ...c };

@@ -21,9 +21,7 @@ import {
   valueToString,
 } from '../values';
 import { isStr, num, int, isDate, bad, out } from './arguments';
-import type { V } from './builtin-function';
-import { sig } from './builtin-function';
-import type { DefineBuiltin } from './builtin-function';
+import { type V, sig, type DefineBuiltin } from './builtin-function';
 import { parseRangeLiteral } from './range-literal';
 
 export function defineConversionBuiltins(def: DefineBuiltin): void {

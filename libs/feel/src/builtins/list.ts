@@ -1,10 +1,7 @@
 /** List built-ins (`count`, `sum`, `sort`, `union`, `list replace`, …). */
-import { Decimal, FeelFunction, feelCompare, feelEquals, normNum } from '../values';
-import type { FeelValue } from '../values';
+import { Decimal, FeelFunction, feelCompare, feelEquals, normNum, type FeelValue } from '../values';
 import { num, int, bad, listArg, out } from './arguments';
-import type { V } from './builtin-function';
-import { sig } from './builtin-function';
-import type { DefineBuiltin } from './builtin-function';
+import { type V, sig, type DefineBuiltin } from './builtin-function';
 
 function minmax(name: string, sign: number) {
   return sig(

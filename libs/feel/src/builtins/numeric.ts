@@ -1,8 +1,7 @@
 /** Numeric built-ins (rounding, `abs`, `modulo`, `sqrt`, `log`, `exp`, `odd`, `even`). */
 import { Decimal, DaysTimeDuration, YearsMonthsDuration, isNumber, toDecimal } from '../values';
 import { num, bad, out } from './arguments';
-import { sig } from './builtin-function';
-import type { DefineBuiltin } from './builtin-function';
+import { sig, type DefineBuiltin } from './builtin-function';
 
 function rounder(name: string, mode: number, scaleOptional: boolean) {
   return sig(

@@ -1,9 +1,7 @@
 /** Range built-ins of DMN 1.4 (`before`, `after`, `meets`, `overlaps`, `includes`, `coincides`, …), over points and ranges. */
-import { FeelRange, feelCompare, feelEquals, isContext } from '../values';
-import type { FeelValue } from '../values';
+import { FeelRange, feelCompare, feelEquals, isContext, type FeelValue } from '../values';
 import { bad } from './arguments';
-import { sig } from './builtin-function';
-import type { DefineBuiltin, Sig, V } from './builtin-function';
+import { sig, type DefineBuiltin, type Sig, type V } from './builtin-function';
 
 const NEG = Symbol('-inf');
 

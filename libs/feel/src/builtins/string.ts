@@ -1,8 +1,7 @@
 /** String built-ins (`substring`, `matches`, `replace`, `split`, `string join`, …). */
 import { MAX_REGEX_INPUT, xpathRegex } from '../regex';
 import { isStr, num, bad, chars } from './arguments';
-import { sig } from './builtin-function';
-import type { DefineBuiltin } from './builtin-function';
+import { sig, type DefineBuiltin } from './builtin-function';
 
 export function defineStringBuiltins(def: DefineBuiltin): void {
   def(

@@ -2,9 +2,7 @@
 import { nowDateTime, dayOfWeek, isoWeek } from '../temporal';
 import { FeelDate, FeelDateTime } from '../values';
 import { bad } from './arguments';
-import type { V } from './builtin-function';
-import { sig } from './builtin-function';
-import type { DefineBuiltin } from './builtin-function';
+import { type V, sig, type DefineBuiltin } from './builtin-function';
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
