@@ -33,15 +33,18 @@ export interface CompiledExpression {
 
 /** Run `fn` on `scope` as a new evaluation in `ctx`; a runaway evaluation is cut off and gives null. */
 function evaluateNew(fn: Evaluator, scope: Scope, ctx: EvaluationContext | null): FeelValue {
+  // leave on each path rather than in `finally`: V8 optimises this shape better on the hottest path
   const outer = enter(ctx);
+  let result: FeelValue;
   try {
-    return fn(scope);
+    result = fn(scope);
   } catch (e) {
+    leave(outer);
     abortWarning(ctx, e);
     return null;
-  } finally {
-    leave(outer);
   }
+  leave(outer);
+  return result;
 }
 
 /** Run `fn` on `scope` as part of the evaluation in progress, or as a new one outside any. */

@@ -33,15 +33,18 @@ function testNew(
   scope: Scope,
   ctx: EvaluationContext | null,
 ): boolean | null {
+  // leave on each path rather than in `finally`: V8 optimises this shape better on the hottest path
   const outer = enter(ctx);
+  let result: boolean | null;
   try {
-    return pred(input, scope);
+    result = pred(input, scope);
   } catch (e) {
+    leave(outer);
     abortWarning(ctx, e);
     return null;
-  } finally {
-    leave(outer);
   }
+  leave(outer);
+  return result;
 }
 
 /** Parse and compile FEEL unary tests (a decision-table input entry). Throws FeelSyntaxError. */
