@@ -21,7 +21,7 @@ import {
   isInstanceOf,
   normalizeTypeName,
   parseTypeExpression,
-  setWarningSink,
+  runEvaluation,
 } from '@arbiter/feel';
 import { evaluateDecisionTable } from './decision-table';
 import { DecisionService, DmnModel, Expression, ItemDefinition, collectNames } from './model';
@@ -368,11 +368,9 @@ export class DmnEvaluator {
     const warnings: string[] = [];
     const prevW = this.warnings;
     this.warnings = warnings;
-    const prevSink = setWarningSink(warnings);
     try {
-      return { value: fn(), warnings };
+      return { value: runEvaluation(warnings, fn), warnings };
     } finally {
-      setWarningSink(prevSink);
       this.warnings = prevW;
     }
   }

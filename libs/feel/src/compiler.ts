@@ -3,7 +3,11 @@
  * never uses eval/new Function, and reads variables straight from the caller's context object.
  */
 import type { Iteration, Node, TypeNode } from './ast';
-import { BuiltinFunction, builtins, defineKey, MAX_LIST_SIZE, dayOfWeek } from './builtins';
+import { builtins } from './builtins';
+import { step, warn } from './evaluation-context';
+import { callFunction, callNamed } from './function-calls';
+import { domainItems } from './iteration';
+import { externalJava } from './java-functions';
 import {
   add,
   div,
@@ -14,6 +18,7 @@ import {
   isInstanceOf,
   le,
   lt,
+  makeRange,
   matchesValue,
   mul,
   ne,
@@ -22,34 +27,20 @@ import {
   pow,
   sub,
 } from './ops';
-import { toDateTime } from './temporal';
+import { getProperty } from './properties';
+import { Scope, lookup } from './scope';
 import {
   Decimal,
-  DaysTimeDuration,
   FeelContext,
-  FeelDate,
-  FeelDateTime,
   FeelFunction,
   FeelRange,
-  FeelTime,
   FeelValue,
-  YearsMonthsDuration,
-  feelCompare,
-  hasOwn,
+  defineKey,
   isContext,
   isNumber,
-  formatOffset,
   toDecimal,
   typeName,
-  warn,
 } from './values';
-
-export class Scope {
-  constructor(
-    readonly vars: Record<string, unknown> | null,
-    readonly parent: Scope | null,
-  ) {}
-}
 
 export type Evaluator = (s: Scope) => FeelValue;
 export type Predicate = (v: FeelValue, s: Scope) => boolean | null;
@@ -59,32 +50,6 @@ export interface CompileOptions {
   resolveType?: (name: string) => TypeNode | null;
   /** hook for `function(...) external {...}` definitions */
   externalFunction?: (definition: FeelValue) => FeelFunction | null;
-}
-
-/** thrown to abort a runaway evaluation; caught at the top level */
-export class EvaluationAborted extends Error {}
-
-let budget = 0;
-export const STEP_BUDGET = 20_000_000;
-export function resetBudget(): void {
-  budget = STEP_BUDGET;
-}
-function step(n = 1): void {
-  budget -= n;
-  if (budget < 0) throw new EvaluationAborted('evaluation step budget exhausted');
-}
-let callDepth = 0;
-export const MAX_CALL_DEPTH = 400;
-
-export function lookup(s: Scope | null, name: string): FeelValue | undefined {
-  for (let c = s; c !== null; c = c.parent) {
-    const v = c.vars;
-    if (v !== null && hasOwn(v, name)) {
-      const x = v[name];
-      return x === undefined ? null : (x as FeelValue);
-    }
-  }
-  return undefined;
 }
 
 function truthy3(v: FeelValue): boolean | null {
@@ -587,20 +552,6 @@ export class Compiler {
   }
 }
 
-function makeRange(
-  si: boolean,
-  st: FeelValue | undefined,
-  en: FeelValue | undefined,
-  ei: boolean,
-): FeelValue {
-  if (st !== undefined && en !== undefined && st !== null && en !== null) {
-    const c = feelCompare(st, en);
-    if (c === null) return warn('range endpoints are not comparable');
-    if (c > 0) return warn('range start is after its end');
-  }
-  return new FeelRange(si, st, en, ei);
-}
-
 function indexList(list: FeelValue[], idx: number | Decimal): FeelValue {
   const d = toDecimal(idx);
   if (!d.isInteger()) return null;
@@ -610,169 +561,6 @@ function indexList(list: FeelValue[], idx: number | Decimal): FeelValue {
   else i = i - 1;
   if (i < 0 || i >= list.length) return null;
   return list[i];
-}
-
-function domainItems(v: FeelValue, end: FeelValue | undefined, hasEnd: boolean): FeelValue[] | null {
-  if (hasEnd) return rangeItems(v, end ?? null, true, true);
-  if (Array.isArray(v)) return v;
-  if (v instanceof FeelRange) {
-    if (v.start === undefined || v.end === undefined || v.start === null || v.end === null)
-      return warn('cannot iterate over an unbounded range');
-    return rangeItems(v.start, v.end, v.startIncluded, v.endIncluded);
-  }
-  if (v === null) return warn('cannot iterate over null');
-  return [v];
-}
-
-function rangeItems(a: FeelValue, b: FeelValue, si: boolean, ei: boolean): FeelValue[] | null {
-  if (isNumber(a) && isNumber(b)) {
-    const x = toDecimal(a);
-    const y = toDecimal(b);
-    if (!x.isInteger() || !y.isInteger()) return warn('range iteration needs integer endpoints');
-    const from = x.toNumber();
-    const to = y.toNumber();
-    if (Math.abs(to - from) > MAX_LIST_SIZE) return warn('range too large to iterate');
-    const r: FeelValue[] = [];
-    const dir = to >= from ? 1 : -1;
-    for (let i = from; dir > 0 ? i <= to : i >= to; i += dir) {
-      if ((i === from && !si) || (i === to && !ei)) continue;
-      r.push(i);
-    }
-    step(r.length);
-    return r;
-  }
-  if (
-    a instanceof FeelDate &&
-    b instanceof FeelDate &&
-    !(a instanceof FeelDateTime) &&
-    !(b instanceof FeelDateTime)
-  ) {
-    const from = a.epochDay;
-    const to = b.epochDay;
-    if (Math.abs(to - from) > MAX_LIST_SIZE) return warn('range too large to iterate');
-    const dir = to >= from ? 1 : -1;
-    const r: FeelValue[] = [];
-    for (let i = from; dir > 0 ? i <= to : i >= to; i += dir) {
-      if ((i === from && !si) || (i === to && !ei)) continue;
-      r.push(FeelDate.fromEpochDay(i));
-    }
-    step(r.length);
-    return r;
-  }
-  return warn('cannot iterate over this range');
-}
-
-export function callFunction(f: FeelFunction, args: FeelValue[]): FeelValue {
-  if (f instanceof BuiltinFunction) return f.call(args);
-  if (args.length > f.params.length && !f.options.variadic)
-    return warn(`too many arguments for ${f.name ?? 'function'}`);
-  if (++callDepth > MAX_CALL_DEPTH) {
-    callDepth--;
-    throw new EvaluationAborted('function call depth limit exceeded');
-  }
-  try {
-    return f.invoke(args);
-  } finally {
-    callDepth--;
-  }
-}
-
-export function callNamed(f: FeelFunction, named: Record<string, FeelValue>): FeelValue {
-  if (f instanceof BuiltinFunction) return f.callNamed(named);
-  const args: FeelValue[] = [];
-  for (const k of Object.keys(named))
-    if (!f.params.some((p) => p.name === k)) return warn(`unknown parameter '${k}'`);
-  for (const p of f.params) args.push(hasOwn(named, p.name) ? named[p.name] : null);
-  return callFunction(f, args);
-}
-
-const WEEKDAY_ISO = (d: FeelDate) => dayOfWeek(d) + 1;
-
-export function getProperty(v: FeelValue, name: string): FeelValue {
-  if (v === null) return null;
-  if (isContext(v)) return hasOwn(v, name) ? (v[name] ?? null) : null;
-  if (Array.isArray(v)) return v.map((e) => getProperty(e, name));
-  if (v instanceof FeelDateTime) {
-    switch (name) {
-      case 'year':
-      case 'month':
-      case 'day':
-        return v.date[name];
-      case 'weekday':
-        return WEEKDAY_ISO(v.date);
-      case 'hour':
-      case 'minute':
-      case 'second':
-        return v.time[name];
-      case 'time offset': {
-        const o = v.time.offset ?? (v.time.zone ? v.effectiveOffset() : null);
-        return o === null ? null : new DaysTimeDuration(new Decimal(o));
-      }
-      case 'timezone':
-        return v.time.zone;
-    }
-    return warn(`no property '${name}' on date and time`);
-  }
-  if (v instanceof FeelDate) {
-    switch (name) {
-      case 'year':
-      case 'month':
-      case 'day':
-        return v[name];
-      case 'weekday':
-        return WEEKDAY_ISO(v);
-    }
-    return warn(`no property '${name}' on date`);
-  }
-  if (v instanceof FeelTime) {
-    switch (name) {
-      case 'hour':
-      case 'minute':
-      case 'second':
-        return v[name];
-      case 'time offset':
-        return v.offset === null ? null : new DaysTimeDuration(new Decimal(v.offset));
-      case 'timezone':
-        return v.zone;
-    }
-    return warn(`no property '${name}' on time`);
-  }
-  if (v instanceof DaysTimeDuration) {
-    const secs = v.seconds;
-    const sign = secs.isNegative() ? -1 : 1;
-    const a = secs.abs().floor().toNumber();
-    switch (name) {
-      case 'days':
-        return sign * Math.floor(a / 86400) || 0;
-      case 'hours':
-        return sign * Math.floor((a % 86400) / 3600) || 0;
-      case 'minutes':
-        return sign * Math.floor((a % 3600) / 60) || 0;
-      case 'seconds':
-        return sign * (a % 60) || 0;
-    }
-    return warn(`no property '${name}' on duration`);
-  }
-  if (v instanceof YearsMonthsDuration) {
-    const sign = v.months < 0 ? -1 : 1;
-    const a = Math.abs(v.months);
-    if (name === 'years') return sign * Math.floor(a / 12) || 0;
-    if (name === 'months') return sign * (a % 12) || 0;
-    return warn(`no property '${name}' on duration`);
-  }
-  if (v instanceof FeelRange) {
-    switch (name) {
-      case 'start':
-        return v.start ?? null;
-      case 'end':
-        return v.end ?? null;
-      case 'start included':
-        return v.startIncluded;
-      case 'end included':
-        return v.endIncluded;
-    }
-  }
-  return warn(`no property '${name}' on ${typeName(v)}`);
 }
 
 export function typeToString(t: TypeNode): string {
@@ -789,138 +577,3 @@ export function typeToString(t: TypeNode): string {
       return `function<${t.params.map(typeToString).join(', ')}> -> ${typeToString(t.result)}`;
   }
 }
-
-// ------------------------------------------------------------ external java functions (a safe whitelist)
-const JAVA_MATH: Record<string, (...a: number[]) => number> = {
-  max: Math.max,
-  min: Math.min,
-  abs: Math.abs,
-  floor: Math.floor,
-  ceil: Math.ceil,
-  sqrt: Math.sqrt,
-  pow: Math.pow,
-  exp: Math.exp,
-  log: Math.log,
-  log10: Math.log10,
-  sin: Math.sin,
-  cos: Math.cos,
-  tan: Math.tan,
-  atan: Math.atan,
-  asin: Math.asin,
-  acos: Math.acos,
-  round: Math.round,
-  signum: Math.sign,
-  cbrt: Math.cbrt,
-};
-export function externalJava(def: FeelValue, paramNames: string[]): FeelFunction | null {
-  if (!isContext(def) || !isContext(def.java)) return null;
-  const cls = def.java.class;
-  const sigStr = def.java['method signature'];
-  if (typeof cls !== 'string' || typeof sigStr !== 'string') return null;
-  const m = /^\s*([\w$]+)\s*\(([^)]*)\)\s*$/.exec(sigStr);
-  if (!m) return null;
-  const method = m[1];
-  const types = m[2]
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
-  const params = paramNames.map((name) => ({ name }));
-  if (cls === 'java.lang.Math' && JAVA_MATH[method]) {
-    const fn = JAVA_MATH[method];
-    return new FeelFunction(params, (args) => {
-      const nums: number[] = [];
-      for (const a of args) {
-        if (!isNumber(a)) return null;
-        nums.push(toDecimal(a).toNumber());
-      }
-      const r = fn(...nums);
-      if (!Number.isFinite(r)) return null;
-      const isInt = types.every((t) => t === 'int' || t === 'long') && method !== 'sqrt';
-      return isInt ? Math.trunc(r) : new Decimal(r);
-    });
-  }
-  const INT_CLASSES: Record<string, [number, number]> = {
-    'java.lang.Byte': [-128, 127],
-    'java.lang.Short': [-32768, 32767],
-    'java.lang.Integer': [-2147483648, 2147483647],
-    'java.lang.Long': [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-  };
-  if (INT_CLASSES[cls] && method === 'valueOf' && types.length === 1) {
-    const [lo, hi] = INT_CLASSES[cls];
-    return new FeelFunction(params, (args) => {
-      const a = args[0];
-      let d: Decimal | null = null;
-      if (types[0] === 'java.lang.String')
-        d = typeof a === 'string' && /^[+-]?\d+$/.test(a.trim()) ? new Decimal(a.trim()) : null;
-      else if (isNumber(a)) d = toDecimal(a).trunc();
-      if (!d || d.lt(lo) || d.gt(hi)) return null;
-      return d.toNumber();
-    });
-  }
-  if (
-    (cls === 'java.lang.Double' || cls === 'java.lang.Float') &&
-    method === 'valueOf' &&
-    types.length === 1
-  ) {
-    return new FeelFunction(params, (args) => {
-      const a = args[0];
-      if (typeof a === 'string')
-        return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(a.trim()) ? new Decimal(a.trim()) : null;
-      return isNumber(a) ? a : null;
-    });
-  }
-  if (cls === 'java.lang.String' && method === 'format') {
-    return new FeelFunction(
-      params,
-      (args) => {
-        const [fmt, ...rest] = args;
-        if (typeof fmt !== 'string') return null;
-        const vals = rest.length === 1 && Array.isArray(rest[0]) ? rest[0] : rest;
-        let k = 0;
-        let bad = false;
-        const out = fmt.replace(/%([sdf%n])/g, (_m, c: string) => {
-          if (c === '%') return '%';
-          if (c === 'n') return '\n';
-          const v = vals[k++];
-          if (v === undefined) {
-            bad = true;
-            return '';
-          }
-          if (c === 'd') {
-            if (!isNumber(v) || !toDecimal(v).isInteger()) bad = true;
-            return isNumber(v) ? toDecimal(v).toFixed() : '';
-          }
-          if (c === 'f') return isNumber(v) ? toDecimal(v).toFixed(6) : ((bad = true), '');
-          return v === null
-            ? 'null'
-            : typeof v === 'string'
-              ? v
-              : isNumber(v)
-                ? toDecimal(v).toFixed()
-                : String(v);
-        });
-        return bad ? null : out;
-      },
-      { variadic: true },
-    );
-  }
-  if (cls === 'java.lang.String' && method === 'valueOf') {
-    return new FeelFunction(params, (args) => {
-      const a = args[0];
-      if (types[0] === 'char') return typeof a === 'string' && [...a].length === 1 ? a : null;
-      if (a === null || a === undefined) return 'null';
-      if (isNumber(a)) {
-        const n = toDecimal(a);
-        return types[0] === 'double' || types[0] === 'float'
-          ? n.isInteger()
-            ? n.toFixed(1)
-            : String(n.toNumber())
-          : n.toFixed();
-      }
-      return typeof a === 'string' ? a : String(a);
-    });
-  }
-  return null;
-}
-
-export const _internal = { toDateTime, formatOffset };

@@ -1,4 +1,5 @@
 /** FEEL operators: arithmetic, membership, type tests. */
+import { warn } from './evaluation-context';
 import type { TypeNode } from './ast';
 import {
   addDurationToDateTime,
@@ -28,7 +29,6 @@ import {
   normNum,
   toDecimal,
   typeName,
-  warn,
   hasOwn,
 } from './values';
 
@@ -218,6 +218,21 @@ export function ne(a: FeelValue | undefined, b: FeelValue | undefined): boolean 
 }
 
 /** value in range */
+/** The range `[start..end]` (`undefined`: no bound); null with a warning when the bounds are not comparable or out of order. */
+export function makeRange(
+  si: boolean,
+  st: FeelValue | undefined,
+  en: FeelValue | undefined,
+  ei: boolean,
+): FeelValue {
+  if (st !== undefined && en !== undefined && st !== null && en !== null) {
+    const c = feelCompare(st, en);
+    if (c === null) return warn('range endpoints are not comparable');
+    if (c > 0) return warn('range start is after its end');
+  }
+  return new FeelRange(si, st, en, ei);
+}
+
 export function inRange(v: FeelValue | undefined, r: FeelRange): boolean | null {
   if (v == null) return null;
   let okStart: boolean | null = true;

@@ -41,7 +41,7 @@ interface NameEntry {
   /** gaps[k]: whitespace before words[k] */
   gaps: boolean[];
 }
-type Frame = Map<string, NameEntry[]>;
+export type Frame = Map<string, NameEntry[]>;
 
 const entryCache = new Map<string, NameEntry | null>();
 function nameEntry(name: string): NameEntry | null {

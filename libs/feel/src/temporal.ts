@@ -229,4 +229,16 @@ export function nowDateTime(): FeelDateTime {
   );
 }
 
+export function dayOfWeek(d: FeelDate): number {
+  // 0 = Monday
+  return (((d.epochDay + 3) % 7) + 7) % 7;
+}
+export function isoWeek(d: FeelDate): number {
+  const dow = dayOfWeek(d);
+  const thursday = d.epochDay - dow + 3;
+  const ty = FeelDate.fromEpochDay(thursday).year;
+  const jan1 = new FeelDate(ty, 1, 1).epochDay;
+  return Math.floor((thursday - jan1) / 7) + 1;
+}
+
 export { zoneOffsetForLocal };

@@ -45,20 +45,6 @@ export interface FeelContext {
   [key: string]: FeelValue;
 }
 
-// ---------------------------------------------------------------- warnings
-
-/** Warnings of the evaluation in progress (evaluation is synchronous, so a module-level sink is safe). */
-let warnings: string[] | null = null;
-export function warn(message: string): null {
-  if (warnings && warnings.length < 100) warnings.push(message);
-  return null;
-}
-export function setWarningSink(sink: string[] | null): string[] | null {
-  const prev = warnings;
-  warnings = sink;
-  return prev;
-}
-
 // ---------------------------------------------------------------- numbers
 
 export function isNumber(v: unknown): v is number | Decimal {
@@ -394,6 +380,13 @@ export function typeName(v: FeelValue | undefined): string {
 
 export function hasOwn(o: object, k: string): boolean {
   return Object.prototype.hasOwnProperty.call(o, k);
+}
+
+/** Set a context entry as an own key, `__proto__` included (a plain key in FEEL, never the prototype). */
+export function defineKey(o: FeelContext, k: string, v: FeelValue): void {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
 }
 
 // ---------------------------------------------------------------- equality & ordering

@@ -35,7 +35,7 @@ import {
   FeelSyntaxError,
   Scope,
   compileExpression,
-  setWarningSink,
+  runEvaluation,
   toJs,
 } from '@arbiter/feel';
 import { CompiledDecisionTable, compileDecisionTable } from '../compile';
@@ -172,12 +172,7 @@ function feelEvaluator(expr: CompiledExpression, output: boolean): Evaluator {
     if (v === null) {
       // FEEL reports errors as null plus warnings: fetch them for the message (rare path)
       const sink: string[] = [];
-      const previous = setWarningSink(sink);
-      try {
-        expr.evaluateIn(scope);
-      } finally {
-        setWarningSink(previous);
-      }
+      runEvaluation(sink, () => expr.evaluateIn(scope));
       if (sink.length) throw new FeelNullResult(sink);
       return null;
     }
