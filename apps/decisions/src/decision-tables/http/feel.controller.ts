@@ -11,15 +11,17 @@ import {
 } from '@arbiter/feel';
 import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DecisionTablesService } from '../application/decision-tables.service';
-import { DecisionTableErrors as E } from '../application/errors';
+import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
+import { DecisionTableErrors as E } from '../errors';
 import { FeelAutocompleteDto, FeelEvaluateDto, FeelValidateDto } from './dto';
 
 /** FEEL helpers for the table editor: validate, evaluate with sample input, autocomplete. */
 @ApiTags('decision tables: FEEL')
 @Controller('api/v1/decision-tables')
 export class FeelController {
-  constructor(@Inject(DecisionTablesService) private readonly tables: DecisionTablesService) {}
+  constructor(
+    @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
+  ) {}
 
   /**
    * What an expression of this table may use: the input column names and, for computed columns

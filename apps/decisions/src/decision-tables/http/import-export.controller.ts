@@ -1,12 +1,12 @@
 import { AppError } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DecisionTablesService, parseVersion } from '../application/decision-tables.service';
-import { DecisionTableErrors as E } from '../application/errors';
-import { StoredDefinition } from '../application/table-model';
+import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
+import { DecisionTableErrors as E } from '../errors';
 import { fromCsv, toCsv } from '../formats/csv';
 import { fromDmn, toDmn } from '../formats/dmn';
 import { fromXlsx, toXlsx } from '../formats/xlsx';
+import { optionalVersion } from '../request-values';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -14,7 +14,9 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 @ApiTags('decision tables: import/export')
 @Controller('api/v1/decision-tables')
 export class ImportExportController {
-  constructor(@Inject(DecisionTablesService) private readonly tables: DecisionTablesService) {}
+  constructor(
+    @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
+  ) {}
 
   @Post('import')
   @HttpCode(200)
@@ -72,17 +74,8 @@ export class ImportExportController {
         E.InvalidFormat,
         `Unknown export format '${format}' (json, excel, dmn, xml, csv)`,
       );
-    const table = await this.tables.get(id, version === undefined ? undefined : parseVersion(version));
-    const { name, description, hitPolicy, inputColumns, outputColumns, rows } = table;
-    const def: StoredDefinition = {
-      name,
-      ...(description ? { description } : {}),
-      hitPolicy,
-      inputColumns,
-      outputColumns,
-      rows,
-    };
-    const file = name.replace(/[^A-Za-z0-9_.-]+/g, '_') || 'table';
+    const { id: tableId, definition: def } = await this.tables.exportDefinition(id, optionalVersion(version));
+    const file = def.name.replace(/[^A-Za-z0-9_.-]+/g, '_') || 'table';
     switch (kind) {
       case 'excel':
         reply
@@ -92,7 +85,7 @@ export class ImportExportController {
       case 'dmn':
       case 'xml':
         reply.header('content-type', 'application/xml; charset=utf-8');
-        return toDmn(def, table.id);
+        return toDmn(def, tableId);
       case 'csv':
         reply.header('content-type', 'text/csv; charset=utf-8');
         return toCsv(def);
