@@ -2,7 +2,7 @@ import { CurrentUser, Public, RequirePermissions } from '@arbiter/auth';
 import { AppError, AuthenticatedUser } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { ok } from '../crud/envelope';
+import { ok } from '../crud';
 import { TokenSettings } from '../settings/identity.settings';
 import { AuthService } from './auth.service';
 import { AuthErrors } from './auth-errors';

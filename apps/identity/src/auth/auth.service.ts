@@ -8,7 +8,7 @@ import {
 import { AppError, AuthenticatedUser, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { CrudService } from '../crud/crud.service';
+import { CrudService } from '../crud';
 import { IdentityAuthSettings } from '../settings/identity.settings';
 import { AuthErrors as E } from './auth-errors';
 import { ROLE_DEFINITION, userDefinition } from './entities';

@@ -10,7 +10,7 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
-import { EntityDefinition } from '../crud/entity-definition';
+import { EntityDefinition } from '../crud';
 import { PasswordHasher } from './password-hasher';
 
 const USER_NAME = /^[A-Za-z0-9._@+-]{1,128}$/;

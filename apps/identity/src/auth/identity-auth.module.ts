@@ -1,10 +1,8 @@
 import { AuthModule } from '@arbiter/auth';
 import { Configuration, ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { createCrudController } from '../crud/crud.controller';
-import { CrudRepository } from '../crud/crud.repository';
-import { CrudService } from '../crud/crud.service';
-import { createSecretProvider, SecretProvider } from '../secrets/secret-provider';
+import { createCrudController, CrudRepository, CrudService } from '../crud';
+import { createSecretProvider, SecretProvider } from '../secrets';
 import {
   IdentityAuthSettings,
   IdentityHostSettings,

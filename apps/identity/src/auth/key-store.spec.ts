@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { decodeProtectedHeader } from 'jose';
 import { MigratedDatabase, startMigratedDatabase } from '../../test/migrated-database';
 import { IDENTITY_MIGRATIONS } from '../database/migrations';
-import { SecretProvider } from '../secrets/secret-provider';
+import { SecretProvider } from '../secrets';
 import { TokenSettings } from '../settings/identity.settings';
 import { KeyStore } from './key-store';
 import { SigningKeyRepository } from './persistence/signing-key.repository';

@@ -18,7 +18,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { SignJWT, type JWK, type JWTPayload } from 'jose';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { SecretProvider } from '../secrets/secret-provider';
+import { SecretProvider } from '../secrets';
 import { TokenSettings } from '../settings/identity.settings';
 import { AuthErrors } from './auth-errors';
 import { SigningKeyRepository } from './persistence/signing-key.repository';

@@ -1,31 +1,6 @@
-import { UnitOfWork } from '@arbiter/platform';
-import type { EntityManager } from 'typeorm';
+import { InMemoryLoginAttempts, inMemoryUnitOfWork } from '../../test/in-memory-repositories';
 import { IdentityAuthSettings } from '../settings/identity.settings';
 import { LoginThrottle } from './login-throttle';
-import { LoginAttemptRepository } from './persistence/login-attempt.repository';
-
-/** The attempts table in memory; `now` is the test's clock. */
-class InMemoryLoginAttempts extends LoginAttemptRepository {
-  readonly rows = new Map<string, { failures: number; lockedUntil?: Date }>();
-  now = Date.now();
-  override async lockedUntil(_m: EntityManager, key: string) {
-    return this.rows.get(key)?.lockedUntil;
-  }
-  override async addFailure(_m: EntityManager, key: string) {
-    const row = this.rows.get(key) ?? { failures: 0 };
-    row.failures++;
-    this.rows.set(key, row);
-    return row.failures;
-  }
-  override async lockFor(_m: EntityManager, key: string, seconds: number) {
-    this.rows.get(key)!.lockedUntil = new Date(this.now + seconds * 1000);
-  }
-  override async clear(_m: EntityManager, key: string) {
-    this.rows.delete(key);
-  }
-}
-
-const uow = { run: (work: (m: EntityManager) => unknown) => work({} as EntityManager) } as UnitOfWork;
 
 describe('LoginThrottle', () => {
   let attempts: InMemoryLoginAttempts;
@@ -38,7 +13,7 @@ describe('LoginThrottle', () => {
       loginLockoutSeconds: 30,
       loginMaxLockoutSeconds: 100,
     });
-    throttle = new LoginThrottle(uow, attempts, settings);
+    throttle = new LoginThrottle(inMemoryUnitOfWork, attempts, settings);
   });
 
   it('keys by tenant, identifier (trimmed, case-insensitive) and client address', () => {

@@ -1,69 +1,23 @@
-import { RevocationEntry, RevocationList, TokenVerifier } from '@arbiter/auth';
-import { InProcessEventBus, UnitOfWork } from '@arbiter/platform';
+import { RevocationList, TokenVerifier } from '@arbiter/auth';
+import { InProcessEventBus } from '@arbiter/platform';
 import { decodeJwt } from 'jose';
 import type { EntityManager } from 'typeorm';
-import { SecretProvider } from '../secrets/secret-provider';
+import {
+  InMemoryAudit,
+  InMemoryRefreshTokens,
+  InMemoryRevokedTokens,
+  inMemoryUnitOfWork as uow,
+  NoStoredKeys,
+} from '../../test/in-memory-repositories';
+import { SecretProvider } from '../secrets';
 import { TokenSettings } from '../settings/identity.settings';
 import { KeyStore } from './key-store';
-import { AuthAuditRepository } from './persistence/auth-audit.repository';
-import { RefreshTokenRepository, RefreshTokenRow } from './persistence/refresh-token.repository';
-import { RevokedTokenRepository } from './persistence/revoked-token.repository';
-import { SigningKeyRepository } from './persistence/signing-key.repository';
 import { UserRecord, UserRepository } from './persistence/user.repository';
 import { TokenService } from './token.service';
 
 // Unit test: the token service over in-memory repositories and an HS256 key store (no database).
 
 const m = {} as EntityManager;
-const uow = { run: (work: (m: EntityManager) => unknown) => work(m) } as UnitOfWork;
-
-class InMemoryRefreshTokens extends RefreshTokenRepository {
-  readonly rows: RefreshTokenRow[] = [];
-  override async insert(_m: EntityManager, t: Parameters<RefreshTokenRepository['insert']>[1]) {
-    this.rows.push({
-      id: t.id,
-      tenant_id: t.tenantId,
-      token_hash: t.tokenHash,
-      family_id: t.familyId,
-      user_id: t.userId,
-      access_jti: t.accessJti,
-      access_expires_at: new Date(t.accessExpiresAt * 1000),
-      expired_date: t.expiresAt,
-      is_revoked: false,
-      reason_revoked: null,
-    });
-  }
-  override async findByHashForUpdate(_m: EntityManager, hash: string) {
-    return this.rows.find((r) => r.token_hash === hash);
-  }
-  override async markRotated(_m: EntityManager, id: string) {
-    Object.assign(
-      this.rows.find((r) => r.id === id)!,
-      { is_revoked: true, reason_revoked: 'Rotated' },
-    );
-  }
-  override async revokeFamily(_m: EntityManager, familyId: string, reason: string) {
-    const family = this.rows.filter((r) => r.family_id === familyId);
-    for (const r of family) if (!r.is_revoked) Object.assign(r, { is_revoked: true, reason_revoked: reason });
-    return family
-      .filter((r) => r.access_expires_at.getTime() > Date.now())
-      .map((r) => ({ jti: r.access_jti, expiresAt: r.access_expires_at.toISOString() }));
-  }
-}
-
-class InMemoryRevokedTokens extends RevokedTokenRepository {
-  readonly entries: (RevocationEntry & { reason: string })[] = [];
-  override async insert(_m: EntityManager, entry: RevocationEntry, _tenantId: string, reason: string) {
-    this.entries.push({ ...entry, reason });
-  }
-}
-
-class InMemoryAudit extends AuthAuditRepository {
-  readonly events: string[] = [];
-  override async record(_m: EntityManager, _tenantId: string, event: string) {
-    this.events.push(event);
-  }
-}
 
 const alice: UserRecord = {
   id: '0b7c6f3e-7f0e-4f35-9d6e-2f1d2a3b4c5d',
@@ -76,14 +30,6 @@ const alice: UserRecord = {
 class OneUser extends UserRepository {
   override async findWithPermissions(_m: EntityManager, id: string) {
     return id === alice.id ? alice : undefined;
-  }
-}
-
-/** Signing keys only in memory: an HS256 key store never needs a stored row. */
-class NoStoredKeys extends SigningKeyRepository {
-  override async retireOthers() {}
-  override async verifiable() {
-    return [];
   }
 }
 
