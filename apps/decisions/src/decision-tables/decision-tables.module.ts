@@ -4,6 +4,7 @@ import { DecisionTablesSettings } from '../settings/decision-tables.settings';
 import { CompiledTableCache } from './application/compiled-table-cache';
 import { DecisionTableAuthoringService } from './application/decision-table-authoring.service';
 import { DecisionTableEvaluationService } from './application/decision-table-evaluation.service';
+import { TableFeelService } from './application/table-feel.service';
 import { DecisionTablesController } from './http/decision-tables.controller';
 import { EvaluateHotRoute } from './http/evaluate.route';
 import { FeelController } from './http/feel.controller';
@@ -31,6 +32,7 @@ import {
     },
     DecisionTableAuthoringService,
     DecisionTableEvaluationService,
+    TableFeelService,
     EvaluateHotRoute,
   ],
 })
