@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { CrudService } from '../crud';
 import { IdentityAuthSettings } from '../settings/identity.settings';
 import { AuthErrors as E } from './auth-errors';
-import { ROLE_DEFINITION, userDefinition } from './entities';
+import { ROLE_DEFINITION, userDefinition } from './user-role-crud';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import { AuthAuditRepository } from './persistence/auth-audit.repository';

@@ -11,7 +11,7 @@ import {
 } from '../settings/identity.settings';
 import { createAuthController, JwksController } from './auth.controller';
 import { AuthService } from './auth.service';
-import { ROLE_DEFINITION, userDefinition } from './entities';
+import { ROLE_DEFINITION, userDefinition } from './user-role-crud';
 import { KeyStore } from './key-store';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MigratedDatabase, startMigratedDatabase } from '../../test/migrated-database';
-import { ROLE_DEFINITION } from '../auth/entities';
+import { ROLE_DEFINITION } from '../auth/user-role-crud';
 import { IDENTITY_MIGRATIONS } from '../database/migrations';
 import { CrudRepository } from './crud.repository';
 
