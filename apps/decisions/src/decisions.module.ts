@@ -2,8 +2,7 @@ import { ServiceContext, ServiceFoundationModule } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
 import { DecisionsAuthModule } from './auth/decisions-auth.module';
 import { DECISIONS_MIGRATIONS } from './database/migrations';
-import { DecisionTablesModule } from './decision-tables/decision-tables.module';
-import { DECISION_TABLE_ENTITIES } from './decision-tables/persistence/entities';
+import { DECISION_TABLE_ENTITIES, DecisionTablesModule } from './decision-tables';
 import { DECISIONS_SETTINGS } from './settings/decisions.settings';
 
 @Module({})

@@ -1,6 +1,6 @@
 import { ServiceContext, ServiceFoundationModule } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
-import { IdentityAuthModule } from './auth/identity-auth.module';
+import { IdentityAuthModule } from './auth';
 import { IDENTITY_MIGRATIONS } from './database/migrations';
 import { IDENTITY_SETTINGS } from './settings/identity.settings';
 

@@ -1,7 +1,10 @@
 import { bindConfig, Configuration } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
 import { DecisionTablesSettings } from '../settings/decision-tables.settings';
-import { DecisionTablesService } from './application/decision-tables.service';
+import { CompiledTableCache } from './application/compiled-table-cache';
+import { DecisionTableAuthoringService } from './application/decision-table-authoring.service';
+import { DecisionTableEvaluationService } from './application/decision-table-evaluation.service';
+import { TableFeelService } from './application/table-feel.service';
 import { DecisionTablesController } from './http/decision-tables.controller';
 import { EvaluateHotRoute } from './http/evaluate.route';
 import { FeelController } from './http/feel.controller';
@@ -22,9 +25,15 @@ import {
       useFactory: (configuration: Configuration) => bindConfig(DecisionTablesSettings, configuration),
     },
     { provide: DecisionTableRepository, useClass: TypeOrmDecisionTableRepository },
-    DecisionTablesService,
+    {
+      provide: CompiledTableCache,
+      inject: [DecisionTablesSettings],
+      useFactory: (settings: DecisionTablesSettings) => new CompiledTableCache(settings.compiledCacheSize),
+    },
+    DecisionTableAuthoringService,
+    DecisionTableEvaluationService,
+    TableFeelService,
     EvaluateHotRoute,
   ],
-  exports: [DecisionTablesService],
 })
 export class DecisionTablesModule {}

@@ -2,12 +2,21 @@ import { CurrentUser, Public, RequirePermissions } from '@arbiter/auth';
 import { AppError, AuthenticatedUser } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { ok } from '../crud/envelope';
+import { ok } from '../crud';
 import { TokenSettings } from '../settings/identity.settings';
 import { AuthService } from './auth.service';
-import { CreateRoleRequestDto, LoginDto, RefreshTokenDto, RegisterDto, UiManifestQuery } from './dto';
+import { AuthErrors } from './auth-errors';
+import {
+  CreateRoleRequestDto,
+  LoginDto,
+  readRefreshToken,
+  RefreshTokenDto,
+  RegisterDto,
+  UiManifestQuery,
+} from './dto';
 import { KeyStore } from './key-store';
-import { RevocationStore, TokenPair, TokenService } from './token.service';
+import { RevocationStore } from './revocation-store';
+import { TokenPair, TokenService } from './token.service';
 
 function bearer(req: { headers: Record<string, string | string[] | undefined> }): string | undefined {
   const value = req.headers.authorization;
@@ -66,7 +75,7 @@ export function createAuthController(version: string): Type<unknown> {
     @Public()
     @HttpCode(200)
     async refresh(@Body() dto: RefreshTokenDto, @Req() req: any, @Res({ passthrough: true }) reply: any) {
-      const pair = await this.tokens.refresh(bearer(req), this.tokens.assertRefreshBody(dto.refreshToken));
+      const pair = await this.tokens.refresh(bearer(req), readRefreshToken(dto.refreshToken));
       this.setCookie(reply, pair);
       return ok(pair);
     }
@@ -75,7 +84,7 @@ export function createAuthController(version: string): Type<unknown> {
     @ApiBearerAuth()
     @HttpCode(200)
     async logout(@CurrentUser() user: AuthenticatedUser, @Res({ passthrough: true }) reply: any) {
-      if (!user?.tokenId) throw AppError.badRequest('NOT_A_TOKEN', 'Logout needs an access token');
+      if (!user?.tokenId) throw AppError.badRequest(AuthErrors.NotAToken, 'Logout needs an access token');
       const result = await this.tokens.logout(user.claims);
       this.setCookie(reply, null);
       return ok(result);

@@ -8,14 +8,22 @@ import {
 import { AppError, AuthenticatedUser, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { CrudService } from '../crud/crud.service';
+import { CrudService } from '../crud';
 import { IdentityAuthSettings } from '../settings/identity.settings';
-import { ROLE_DEFINITION, userDefinition } from './entities';
+import { AuthErrors as E } from './auth-errors';
+import { ROLE_DEFINITION, userDefinition } from './user-role-crud';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
+import { AuthAuditRepository } from './persistence/auth-audit.repository';
+import { RoleRepository } from './persistence/role.repository';
+import { UserRepository } from './persistence/user.repository';
 import { TokenPair, TokenService } from './token.service';
 
-/** Register, login, roles, permissions, UI manifest. */
+/**
+ * Who may get a token and what they may do: the bootstrap administrator, registration, login (password
+ * check, throttling, audit), roles, a user's effective permissions, the UI manifest. Tokens themselves
+ * are `TokenService`'s.
+ */
 @Injectable()
 export class AuthService implements OnApplicationBootstrap {
   private readonly logger = new Logger('AuthService');
@@ -26,6 +34,9 @@ export class AuthService implements OnApplicationBootstrap {
     @Inject(LoginThrottle) private readonly throttle: LoginThrottle,
     @Inject(TokenService) private readonly tokens: TokenService,
     @Inject(CrudService) private readonly crud: CrudService,
+    @Inject(UserRepository) private readonly users: UserRepository,
+    @Inject(RoleRepository) private readonly roles: RoleRepository,
+    @Inject(AuthAuditRepository) private readonly auditLog: AuthAuditRepository,
     @Inject(IdentityAuthSettings) private readonly settings: IdentityAuthSettings,
   ) {}
 
@@ -37,20 +48,21 @@ export class AuthService implements OnApplicationBootstrap {
     const hash = await this.hasher.hash(s.bootstrapAdminPassword);
     await this.uow.run(
       async (m) => {
-        await m.query(
-          `INSERT INTO auth_roles (id, tenant_id, name, description, permissions)
-           SELECT $1, $2, 'Admin', 'Everything (seeded)', ARRAY['*']
-            WHERE NOT EXISTS (SELECT 1 FROM auth_roles WHERE lower(name) = 'admin' AND NOT is_deleted)`,
-          [randomUUID(), tenantId],
-        );
-        const inserted = await m.query(
-          `INSERT INTO auth_users (id, tenant_id, user_name, password_hash, roles)
-           SELECT $1, $2, $3, $4, ARRAY['Admin']
-            WHERE NOT EXISTS (SELECT 1 FROM auth_users WHERE lower(user_name) = lower($3) AND NOT is_deleted)
-           RETURNING id`,
-          [randomUUID(), tenantId, s.bootstrapAdminUserName.trim(), hash],
-        );
-        if (inserted.length)
+        await this.roles.insertIfNameFree(m, {
+          id: randomUUID(),
+          tenantId,
+          name: 'Admin',
+          description: 'Everything (seeded)',
+          permissions: ['*'],
+        });
+        const inserted = await this.users.insertIfNameFree(m, {
+          id: randomUUID(),
+          tenantId,
+          userName: s.bootstrapAdminUserName.trim(),
+          passwordHash: hash,
+          roles: ['Admin'],
+        });
+        if (inserted)
           this.logger.log({
             msg: 'bootstrap administrator created',
             userName: s.bootstrapAdminUserName,
@@ -63,7 +75,7 @@ export class AuthService implements OnApplicationBootstrap {
 
   async register(dto: { userName: string; password: string; email?: string; displayName?: string }) {
     if (!this.settings.allowSelfRegistration) {
-      throw AppError.forbidden('Self-registration is disabled', 'REGISTRATION_DISABLED');
+      throw AppError.forbidden('Self-registration is disabled', E.RegistrationDisabled);
     }
     if (dto.password.length < this.settings.minPasswordLength) {
       throw AppError.validation([
@@ -81,34 +93,26 @@ export class AuthService implements OnApplicationBootstrap {
     const tenantId = RequestContext.tenantId();
     const key = this.throttle.key(tenantId, userName, clientAddress);
     await this.throttle.assertNotLocked(key);
-    const found = await this.uow.run(async (m) => {
-      const rows = await m.query(
-        `SELECT id, password_hash, is_active FROM auth_users
-          WHERE NOT is_deleted AND (lower(user_name) = lower($1) OR lower(email) = lower($1))
-          ORDER BY (lower(user_name) = lower($1)) DESC LIMIT 1`,
-        [userName.trim()],
-      );
-      return rows[0] as { id: string; password_hash: string; is_active: boolean } | undefined;
-    });
+    const found = await this.uow.run((m) => this.users.findLoginCandidate(m, userName.trim()));
     const valid = await this.hasher.verify(found?.password_hash, password);
     if (!found || !valid || !found.is_active) {
       const lockout = await this.throttle.recordFailure(key);
       await this.uow.run((m) =>
-        this.tokens.audit(m, 'login-failed', found?.id ?? null, {
+        this.auditLog.record(m, RequestContext.tenantId(), 'login-failed', found?.id ?? null, {
           userName,
           clientAddress,
           lockoutSeconds: lockout ?? null,
         }),
       );
       if (lockout) throw AppError.tooManyRequests(lockout, 'Too many failed logins; try again later');
-      throw AppError.unauthorized('Invalid user name or password', 'INVALID_CREDENTIALS');
+      throw AppError.unauthorized('Invalid user name or password', E.InvalidCredentials);
     }
     await this.throttle.clear(key);
     const pair = await this.uow.run(async (m) => {
-      const user = await this.tokens.loadUser(m, found.id);
-      if (!user) throw AppError.unauthorized('Invalid user name or password', 'INVALID_CREDENTIALS');
+      const user = await this.users.findWithPermissions(m, found.id);
+      if (!user) throw AppError.unauthorized('Invalid user name or password', E.InvalidCredentials);
       const issued = await this.tokens.issue(m, user);
-      await this.tokens.audit(m, 'login', user.id, { clientAddress });
+      await this.auditLog.record(m, RequestContext.tenantId(), 'login', user.id, { clientAddress });
       return issued;
     });
     const { id: _id, ...result } = pair;
@@ -125,9 +129,11 @@ export class AuthService implements OnApplicationBootstrap {
       throw AppError.forbidden('Missing permission: Users.View (All)');
     }
     const user = await this.uow.run((m) =>
-      /^[0-9a-f-]{36}$/i.test(userId) ? this.tokens.loadUser(m, userId) : Promise.resolve(undefined),
+      /^[0-9a-f-]{36}$/i.test(userId)
+        ? this.users.findWithPermissions(m, userId)
+        : Promise.resolve(undefined),
     );
-    if (!user) throw AppError.notFound('NOT_FOUND', `User '${userId}' not found`);
+    if (!user) throw AppError.notFound(E.UserNotFound, `User '${userId}' not found`);
     return {
       userId: user.id,
       userName: user.userName,

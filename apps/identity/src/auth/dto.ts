@@ -1,3 +1,4 @@
+import { AppError } from '@arbiter/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -55,6 +56,16 @@ export class RefreshTokenDto {
   @MinLength(1)
   @MaxLength(512)
   refreshToken: string;
+}
+
+/** The refresh token of a body, trimmed: a non-empty string of at most 512 characters, else 400. */
+export function readRefreshToken(refreshToken: unknown): string {
+  if (typeof refreshToken !== 'string' || !refreshToken.trim() || refreshToken.length > 512) {
+    throw AppError.validation([
+      { field: 'refreshToken', message: 'refreshToken must be a non-empty string' },
+    ]);
+  }
+  return refreshToken.trim();
 }
 
 export class CreateRoleRequestDto {

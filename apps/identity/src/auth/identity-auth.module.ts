@@ -1,9 +1,8 @@
 import { AuthModule } from '@arbiter/auth';
 import { Configuration, ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { createCrudController } from '../crud/crud.controller';
-import { CrudService } from '../crud/crud.service';
-import { createSecretProvider, SecretProvider } from '../secrets/secret-provider';
+import { createCrudController, CrudRepository, CrudService } from '../crud';
+import { createSecretProvider, SecretProvider } from '../secrets';
 import {
   IdentityAuthSettings,
   IdentityHostSettings,
@@ -12,11 +11,19 @@ import {
 } from '../settings/identity.settings';
 import { createAuthController, JwksController } from './auth.controller';
 import { AuthService } from './auth.service';
-import { ROLE_DEFINITION, userDefinition } from './entities';
+import { ROLE_DEFINITION, userDefinition } from './user-role-crud';
 import { KeyStore } from './key-store';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
-import { RevocationStore, TokenService } from './token.service';
+import { AuthAuditRepository } from './persistence/auth-audit.repository';
+import { LoginAttemptRepository } from './persistence/login-attempt.repository';
+import { RefreshTokenRepository } from './persistence/refresh-token.repository';
+import { RevokedTokenRepository } from './persistence/revoked-token.repository';
+import { RoleRepository } from './persistence/role.repository';
+import { SigningKeyRepository } from './persistence/signing-key.repository';
+import { UserRepository } from './persistence/user.repository';
+import { RevocationStore } from './revocation-store';
+import { TokenService } from './token.service';
 
 /** Keys and the denylist store, global so the auth guard's factory can use them. */
 @Global()
@@ -28,10 +35,12 @@ import { RevocationStore, TokenService } from './token.service';
       useFactory: (vault: VaultSettings, configuration: Configuration) =>
         createSecretProvider(vault, configuration),
     },
+    SigningKeyRepository,
+    RevokedTokenRepository,
     KeyStore,
     RevocationStore,
   ],
-  exports: [SecretProvider, KeyStore, RevocationStore],
+  exports: [SecretProvider, KeyStore, RevocationStore, RevokedTokenRepository],
 })
 export class IdentityKeysModule {}
 
@@ -82,7 +91,20 @@ export class IdentityAuthModule {
           }),
         }),
       ],
-      providers: [PasswordHasher, LoginThrottle, TokenService, CrudService, AuthService, users],
+      providers: [
+        UserRepository,
+        RoleRepository,
+        RefreshTokenRepository,
+        AuthAuditRepository,
+        LoginAttemptRepository,
+        CrudRepository,
+        PasswordHasher,
+        LoginThrottle,
+        TokenService,
+        CrudService,
+        AuthService,
+        users,
+      ],
       controllers: [
         createAuthController(version),
         JwksController,

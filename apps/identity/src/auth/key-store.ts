@@ -18,8 +18,10 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { SignJWT, type JWK, type JWTPayload } from 'jose';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { SecretProvider } from '../secrets/secret-provider';
+import { SecretProvider } from '../secrets';
 import { TokenSettings } from '../settings/identity.settings';
+import { AuthErrors } from './auth-errors';
+import { SigningKeyRepository } from './persistence/signing-key.repository';
 
 interface SigningKey {
   kid: string;
@@ -27,15 +29,6 @@ interface SigningKey {
   key: KeyObject | Uint8Array;
   source: 'configured' | 'generated' | 'hmac' | 'tenant';
   tenantId?: string;
-}
-
-interface KeyRow {
-  kid: string;
-  alg: string;
-  tenant_id: string | null;
-  public_jwk: JWK;
-  private_pem: string | null;
-  source: string;
 }
 
 const SERVICE_TENANT = 'default';
@@ -70,6 +63,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
 
   constructor(
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(SigningKeyRepository) private readonly keys: SigningKeyRepository,
     @Inject(TokenSettings) private readonly settings: TokenSettings,
     @Inject(SecretProvider) private readonly secrets: SecretProvider,
     @Inject(ENVIRONMENT) private readonly environment: EnvironmentName,
@@ -115,41 +109,16 @@ export class KeyStore implements KeyResolver, OnModuleInit {
     const s = this.settings;
     return this.uow.run(
       (m) =>
-        m.query(
-          `UPDATE auth_signing_keys
-              SET retired_at = now(),
-                  publish_until = now() + make_interval(secs => $2),
-                  verify_until = now() + make_interval(secs => $3)
-            WHERE kid <> $1 AND retired_at IS NULL AND tenant_id IS NOT DISTINCT FROM $4`,
-          [
-            kid,
-            s.expiryMinutes * 60 + MAX_CLOCK_TOLERANCE_SECONDS,
-            Math.max(s.refreshTokenEim, s.expiryMinutes) * 60,
-            tenantId,
-          ],
-        ),
+        this.keys.retireOthers(m, kid, tenantId, {
+          publishSeconds: s.expiryMinutes * 60 + MAX_CLOCK_TOLERANCE_SECONDS,
+          verifySeconds: Math.max(s.refreshTokenEim, s.expiryMinutes) * 60,
+        }),
       { tenantId: SERVICE_TENANT },
     );
   }
 
-  private upsert(row: Omit<KeyRow, 'tenant_id'> & { tenant_id?: string | null }) {
-    return this.uow.run(
-      (m) =>
-        m.query(
-          `INSERT INTO auth_signing_keys (kid, alg, tenant_id, public_jwk, private_pem, source)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (kid) DO UPDATE SET retired_at = NULL, publish_until = NULL, verify_until = NULL`,
-          [
-            row.kid,
-            row.alg,
-            row.tenant_id ?? null,
-            JSON.stringify(row.public_jwk),
-            row.private_pem,
-            row.source,
-          ],
-        ),
-      { tenantId: SERVICE_TENANT },
-    );
+  private upsert(row: Parameters<SigningKeyRepository['upsert']>[1]) {
+    return this.uow.run((m) => this.keys.upsert(m, row), { tenantId: SERVICE_TENANT });
   }
 
   private async loadDefaultKey(): Promise<SigningKey> {
@@ -193,20 +162,13 @@ export class KeyStore implements KeyResolver, OnModuleInit {
         ['TokenConfigs:PrivateKeyPath'],
       );
     }
-    const rows: KeyRow[] = await this.uow.run(
-      (m) =>
-        m.query(
-          `SELECT * FROM auth_signing_keys WHERE tenant_id IS NULL AND retired_at IS NULL AND source = 'generated'
-             AND alg = 'RS256' AND private_pem IS NOT NULL ORDER BY created_at DESC LIMIT 1`,
-        ),
-      { tenantId: SERVICE_TENANT },
-    );
-    if (rows[0]?.private_pem) {
-      await this.retireOthers(rows[0].kid, null);
+    const stored = await this.uow.run((m) => this.keys.currentGenerated(m), { tenantId: SERVICE_TENANT });
+    if (stored?.private_pem) {
+      await this.retireOthers(stored.kid, null);
       return {
-        kid: rows[0].kid,
+        kid: stored.kid,
         alg: 'RS256',
-        key: createPrivateKey(rows[0].private_pem),
+        key: createPrivateKey(stored.private_pem),
         source: 'generated',
       };
     }
@@ -257,13 +219,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
   /** Reloads the verification keys from the database (other replicas may have rotated). */
   async reload(): Promise<void> {
     this.lastReload = Date.now();
-    const rows: KeyRow[] = await this.uow.run(
-      (m) =>
-        m.query(
-          `SELECT kid, alg, tenant_id, public_jwk FROM auth_signing_keys WHERE verify_until IS NULL OR verify_until > now()`,
-        ),
-      { tenantId: SERVICE_TENANT },
-    );
+    const rows = await this.uow.run((m) => this.keys.verifiable(m), { tenantId: SERVICE_TENANT });
     const next = new Map<string, VerificationKey>(this.memoryKeys);
     for (const row of rows) {
       next.set(row.kid, {
@@ -294,14 +250,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
 
   /** Public keys: current ones and retired ones whose last token has not expired yet. */
   async jwks(): Promise<{ keys: JWK[] }> {
-    const rows: KeyRow[] = await this.uow.run(
-      (m) =>
-        m.query(
-          `SELECT kid, alg, tenant_id, public_jwk FROM auth_signing_keys
-            WHERE alg LIKE 'RS%' AND (retired_at IS NULL OR publish_until > now()) ORDER BY created_at DESC`,
-        ),
-      { tenantId: SERVICE_TENANT },
-    );
+    const rows = await this.uow.run((m) => this.keys.published(m), { tenantId: SERVICE_TENANT });
     return {
       keys: rows.map((r) => ({
         ...r.public_jwk,
@@ -317,7 +266,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
   async rotate(): Promise<{ kid: string; previousKid: string }> {
     if (this.signing.source !== 'generated') {
       throw AppError.conflict(
-        'KEYS_CONFIGURED',
+        AuthErrors.KeysConfigured,
         'The signing key comes from configuration: rotate it by configuring the new key and restarting',
       );
     }

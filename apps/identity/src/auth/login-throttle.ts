@@ -1,6 +1,7 @@
 import { AppError, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { IdentityAuthSettings } from '../settings/identity.settings';
+import { LoginAttemptRepository } from './persistence/login-attempt.repository';
 
 /**
  * Login brute-force protection, on by default: failures are counted per (tenant, identifier, client
@@ -12,6 +13,7 @@ import { IdentityAuthSettings } from '../settings/identity.settings';
 export class LoginThrottle {
   constructor(
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(LoginAttemptRepository) private readonly attempts: LoginAttemptRepository,
     @Inject(IdentityAuthSettings) private readonly settings: IdentityAuthSettings,
   ) {}
 
@@ -20,10 +22,7 @@ export class LoginThrottle {
   }
 
   async assertNotLocked(key: string): Promise<void> {
-    const rows: { locked_until: Date | null }[] = await this.uow.run((m) =>
-      m.query(`SELECT locked_until FROM auth_login_attempts WHERE key = $1`, [key]),
-    );
-    const until = rows[0]?.locked_until ? new Date(rows[0].locked_until).getTime() : 0;
+    const until = (await this.uow.run((m) => this.attempts.lockedUntil(m, key)))?.getTime() ?? 0;
     if (until > Date.now()) {
       throw AppError.tooManyRequests((until - Date.now()) / 1000, 'Too many failed logins; try again later');
     }
@@ -33,27 +32,18 @@ export class LoginThrottle {
   async recordFailure(key: string): Promise<number | undefined> {
     const s = this.settings;
     return this.uow.run(async (m) => {
-      const rows: { failures: number }[] = await m.query(
-        `INSERT INTO auth_login_attempts (key, failures, last_failure) VALUES ($1, 1, now())
-         ON CONFLICT (key) DO UPDATE SET failures = auth_login_attempts.failures + 1, last_failure = now()
-         RETURNING failures`,
-        [key],
-      );
-      const failures = rows[0].failures;
+      const failures = await this.attempts.addFailure(m, key);
       if (failures < s.loginMaxFailures) return undefined;
       const seconds = Math.min(
         s.loginLockoutSeconds * 2 ** (failures - s.loginMaxFailures),
         s.loginMaxLockoutSeconds,
       );
-      await m.query(
-        `UPDATE auth_login_attempts SET locked_until = now() + make_interval(secs => $2) WHERE key = $1`,
-        [key, seconds],
-      );
+      await this.attempts.lockFor(m, key, seconds);
       return seconds;
     });
   }
 
   async clear(key: string): Promise<void> {
-    await this.uow.run((m) => m.query(`DELETE FROM auth_login_attempts WHERE key = $1`, [key]));
+    await this.uow.run((m) => this.attempts.clear(m, key));
   }
 }

@@ -1,7 +1,8 @@
-import { AppError, assertIdentifier, readPage, RequestContext, UnitOfWork } from '@arbiter/platform';
+import { AppError, readPage, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { CrudRepository, CrudRow } from './crud.repository';
 import { EntityDefinition } from './entity-definition';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -14,32 +15,18 @@ export interface Page<T> {
   totalPages: number;
 }
 
-function columnName(column: string): string {
-  return assertIdentifier(column, 'column name');
-}
-
-/** Generic tenant-scoped, soft-deleting repository behind the CRUD endpoints. */
+/**
+ * The use cases behind the generic CRUD endpoints: paging, 404 for a missing (or non-UUID) id, DTO to
+ * column values (with the definition's `prepare`, e.g. password hashing), 409 on a unique violation.
+ */
 @Injectable()
 export class CrudService {
-  constructor(@Inject(UnitOfWork) private readonly uow: UnitOfWork) {}
+  constructor(
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(CrudRepository) private readonly rows: CrudRepository,
+  ) {}
 
-  private selectList(def: EntityDefinition): string {
-    const fields = {
-      id: 'id',
-      ...def.fields,
-      creationTime: 'creation_time',
-      lastModificationTime: 'last_modification_time',
-    };
-    return Object.entries(fields)
-      .map(([api, column]) => `${columnName(column)} AS "${api.replace(/"/g, '')}"`)
-      .join(', ');
-  }
-
-  private table(def: EntityDefinition): string {
-    return assertIdentifier(def.table, 'table name');
-  }
-
-  async list(def: EntityDefinition, query: Record<string, unknown>): Promise<Page<Record<string, unknown>>> {
+  async list(def: EntityDefinition, query: Record<string, unknown>): Promise<Page<CrudRow>> {
     const page = readPage(query, {
       defaultSize: 20,
       maxSize: 200,
@@ -47,14 +34,8 @@ export class CrudService {
       sizeParam: 'pageSize',
     });
     return this.uow.run(async (m) => {
-      const [{ count }] = await m.query(
-        `SELECT count(*)::int AS count FROM ${this.table(def)} WHERE NOT is_deleted`,
-      );
-      const items = await m.query(
-        `SELECT ${this.selectList(def)} FROM ${this.table(def)} WHERE NOT is_deleted
-          ORDER BY creation_time, id LIMIT $1 OFFSET $2`,
-        [page.pageSize, page.offset],
-      );
+      const count = await this.rows.count(m, def);
+      const items = await this.rows.page(m, def, page.pageSize, page.offset);
       return {
         items,
         pageIndex: page.page,
@@ -65,20 +46,17 @@ export class CrudService {
     });
   }
 
-  private async find(def: EntityDefinition, m: EntityManager, id: string): Promise<Record<string, unknown>> {
-    if (!UUID.test(id)) throw AppError.notFound('NOT_FOUND', `${def.permissionPrefix} '${id}' not found`);
-    const rows = await m.query(
-      `SELECT ${this.selectList(def)} FROM ${this.table(def)} WHERE id = $1 AND NOT is_deleted`,
-      [id],
-    );
-    if (!rows[0]) throw AppError.notFound('NOT_FOUND', `${def.permissionPrefix} '${id}' not found`);
-    return rows[0];
+  private async find(def: EntityDefinition, m: EntityManager, id: string): Promise<CrudRow> {
+    const row = UUID.test(id) ? await this.rows.find(m, def, id) : undefined;
+    if (!row) throw AppError.notFound('NOT_FOUND', `${def.permissionPrefix} '${id}' not found`);
+    return row;
   }
 
-  get(def: EntityDefinition, id: string): Promise<Record<string, unknown>> {
+  get(def: EntityDefinition, id: string): Promise<CrudRow> {
     return this.uow.run((m) => this.find(def, m, id));
   }
 
+  /** API fields of the DTO that are writable, as columns, plus what the definition's `prepare` adds. */
   private async columns(
     def: EntityDefinition,
     dto: Record<string, unknown>,
@@ -87,12 +65,9 @@ export class CrudService {
   ) {
     const values: Record<string, unknown> = {};
     for (const [api, column] of Object.entries(def.writable ?? def.fields)) {
-      if (dto[api] !== undefined) values[columnName(column)] = dto[api];
+      if (dto[api] !== undefined) values[column] = dto[api];
     }
-    if (def.prepare) {
-      for (const [column, value] of Object.entries(await def.prepare(dto, mode, m)))
-        values[columnName(column)] = value;
-    }
+    if (def.prepare) Object.assign(values, await def.prepare(dto, mode, m));
     return values;
   }
 
@@ -109,17 +84,12 @@ export class CrudService {
     throw error;
   }
 
-  async create(def: EntityDefinition, dto: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async create(def: EntityDefinition, dto: Record<string, unknown>): Promise<CrudRow> {
     try {
       return await this.uow.run(async (m) => {
         const values = await this.columns(def, dto, 'create', m);
         const id = randomUUID();
-        const all: Record<string, unknown> = { id, tenant_id: RequestContext.tenantId(), ...values };
-        const names = Object.keys(all);
-        await m.query(
-          `INSERT INTO ${this.table(def)} (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`,
-          Object.values(all),
-        );
+        await this.rows.insert(m, def, { id, tenant_id: RequestContext.tenantId(), ...values });
         const row = await this.find(def, m, id);
         return { entityId: id, ...row };
       });
@@ -128,21 +98,11 @@ export class CrudService {
     }
   }
 
-  async update(
-    def: EntityDefinition,
-    id: string,
-    dto: Record<string, unknown>,
-  ): Promise<Record<string, unknown>> {
+  async update(def: EntityDefinition, id: string, dto: Record<string, unknown>): Promise<CrudRow> {
     try {
       return await this.uow.run(async (m) => {
         await this.find(def, m, id);
-        const values = await this.columns(def, dto, 'update', m);
-        const names = Object.keys(values);
-        await m.query(
-          `UPDATE ${this.table(def)} SET ${[...names.map((n, i) => `${n} = $${i + 2}`), 'last_modification_time = now()'].join(', ')}
-            WHERE id = $1 AND NOT is_deleted`,
-          [id, ...Object.values(values)],
-        );
+        await this.rows.update(m, def, id, await this.columns(def, dto, 'update', m));
         return { entityId: id, ...(await this.find(def, m, id)) };
       });
     } catch (error) {
@@ -156,13 +116,8 @@ export class CrudService {
   ): Promise<{ entityId: string; deleted: true; deletionTime: string }> {
     return this.uow.run(async (m) => {
       await this.find(def, m, id);
-      const rows = await m.query(
-        `UPDATE ${this.table(def)} SET is_deleted = true, deletion_time = now() WHERE id = $1 RETURNING deletion_time`,
-        [id],
-      );
-      // TypeORM's pg driver answers UPDATE … RETURNING with [rows, affected].
-      const row = Array.isArray(rows[0]) ? rows[0][0] : rows[0];
-      return { entityId: id, deleted: true, deletionTime: new Date(row.deletion_time).toISOString() };
+      const deletedAt = await this.rows.softDelete(m, def, id);
+      return { entityId: id, deleted: true, deletionTime: deletedAt.toISOString() };
     });
   }
 }

@@ -28,5 +28,3 @@ export interface EntityDefinition {
   /** Error code for a unique-constraint violation (409). */
   conflictCode?: string;
 }
-
-export const CRUD_DEFINITIONS = Symbol('arbiter:crud-definitions');

@@ -1,7 +1,9 @@
 import { readPage } from '@arbiter/platform';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DecisionTablesService, parseVersion } from '../application/decision-tables.service';
+import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
+import { DecisionTableEvaluationService } from '../application/decision-table-evaluation.service';
+import { optionalVersion, parseVersion } from '../request-values';
 import { DecisionTableDto } from './dto';
 
 export const TABLE_PAGE = { defaultSize: 50, maxSize: 200 };
@@ -10,7 +12,10 @@ const AUDIT_PAGE = { defaultSize: 20, maxSize: 100 };
 @ApiTags('decision tables')
 @Controller('api/v1/decision-tables')
 export class DecisionTablesController {
-  constructor(@Inject(DecisionTablesService) private readonly tables: DecisionTablesService) {}
+  constructor(
+    @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
+    @Inject(DecisionTableEvaluationService) private readonly evaluation: DecisionTableEvaluationService,
+  ) {}
 
   @Get()
   list(@Query() query: Record<string, unknown>) {
@@ -25,7 +30,7 @@ export class DecisionTablesController {
 
   @Get('metrics')
   metrics() {
-    return this.tables.metrics();
+    return this.evaluation.metrics();
   }
 
   @Post('validate')
@@ -48,7 +53,7 @@ export class DecisionTablesController {
 
   @Get('by-name/:name')
   getByName(@Param('name') name: string, @Query('version') version: string | undefined) {
-    return this.tables.getByName(name, version === undefined ? undefined : parseVersion(version));
+    return this.tables.getByName(name, optionalVersion(version));
   }
 
   @Get(':id')
@@ -70,7 +75,7 @@ export class DecisionTablesController {
   @Post(':id/execute')
   @HttpCode(200)
   execute(@Param('id') id: string, @Body() body: unknown) {
-    return this.tables.execute(id, body ?? {});
+    return this.evaluation.execute(id, body ?? {});
   }
 
   @Get(':id/versions')
@@ -98,7 +103,7 @@ export class DecisionTablesController {
   @Post(':id/analyze')
   @HttpCode(200)
   analyze(@Param('id') id: string, @Query('version') version?: string) {
-    return this.tables.analyze(id, version === undefined ? undefined : parseVersion(version));
+    return this.evaluation.analyze(id, optionalVersion(version));
   }
 
   @Get(':id/audit')

@@ -2,7 +2,8 @@ import { AuthPipeline, registerAuthorizedHotRoute } from '@arbiter/auth';
 import { traceEnvelope } from '@arbiter/platform';
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { DecisionTablesService, parseVersion } from '../application/decision-tables.service';
+import { DecisionTableEvaluationService } from '../application/decision-table-evaluation.service';
+import { optionalVersion } from '../request-values';
 
 /**
  * `POST /api/v1/decision-tables/{id}/evaluate` — the hot path — a hot route (registerAuthorizedHotRoute: a
@@ -15,7 +16,7 @@ import { DecisionTablesService, parseVersion } from '../application/decision-tab
 export class EvaluateHotRoute implements OnApplicationBootstrap {
   constructor(
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
-    @Inject(DecisionTablesService) private readonly tables: DecisionTablesService,
+    @Inject(DecisionTableEvaluationService) private readonly evaluation: DecisionTableEvaluationService,
     @Inject(AuthPipeline) private readonly auth: AuthPipeline,
   ) {}
 
@@ -30,11 +31,10 @@ export class EvaluateHotRoute implements OnApplicationBootstrap {
           body && typeof body === 'object' && !Array.isArray(body)
             ? (body as { input?: unknown }).input
             : body;
-        const version = request.query.version;
-        return this.tables.evaluate(
+        return this.evaluation.evaluate(
           request.params.id,
           input ?? {},
-          version === undefined ? undefined : parseVersion(String(version)),
+          optionalVersion(request.query.version),
         );
       },
     });

@@ -1,20 +1,26 @@
 import { AppError } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DecisionTablesService, parseVersion } from '../application/decision-tables.service';
-import { DecisionTableErrors as E } from '../application/errors';
-import { StoredDefinition } from '../application/table-model';
-import { fromCsv, toCsv } from '../formats/csv';
-import { fromDmn, toDmn } from '../formats/dmn';
-import { fromXlsx, toXlsx } from '../formats/xlsx';
+import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
+import { DecisionTableErrors as E } from '../errors';
+import {
+  isExportFormat,
+  isImportFileFormat,
+  readTableFile,
+  writeTableFile,
+} from '../application/table-files';
+import { optionalVersion } from '../request-values';
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/** Import (`json` body array; `excel`, `dmn`, `csv` as multipart file) and export in every format. */
+/**
+ * Import (`json` body array; `excel`, `dmn`, `csv` as multipart file) and export in every format: the
+ * upload and the response headers here, the formats in `application/table-files.ts`.
+ */
 @ApiTags('decision tables: import/export')
 @Controller('api/v1/decision-tables')
 export class ImportExportController {
-  constructor(@Inject(DecisionTablesService) private readonly tables: DecisionTablesService) {}
+  constructor(
+    @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
+  ) {}
 
   @Post('import')
   @HttpCode(200)
@@ -25,7 +31,7 @@ export class ImportExportController {
       if (!Array.isArray(body))
         throw AppError.badRequest(E.InvalidImport, 'format=json needs a JSON array of table definitions');
       definitions = body;
-    } else if (kind === 'excel' || kind === 'dmn' || kind === 'xml' || kind === 'csv') {
+    } else if (isImportFileFormat(kind)) {
       if (typeof req.isMultipart !== 'function' || !req.isMultipart())
         throw AppError.badRequest(
           E.InvalidImport,
@@ -41,19 +47,7 @@ export class ImportExportController {
           throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The uploaded file is too large');
         throw error;
       }
-      try {
-        definitions =
-          kind === 'excel'
-            ? await fromXlsx(data)
-            : kind === 'csv'
-              ? [fromCsv(data.toString('utf8'))]
-              : fromDmn(data.toString('utf8'));
-      } catch (error) {
-        throw AppError.badRequest(
-          E.InvalidImport,
-          `The ${kind} file cannot be read: ${(error as Error).message}`,
-        );
-      }
+      definitions = await readTableFile(kind, data);
     } else
       throw AppError.badRequest(E.InvalidFormat, `Unknown import format '${format}' (json, excel, dmn, csv)`);
     return this.tables.importMany(definitions);
@@ -67,37 +61,16 @@ export class ImportExportController {
     @Res({ passthrough: true }) reply: any,
   ) {
     const kind = (format ?? 'json').toLowerCase();
-    if (!['json', 'excel', 'dmn', 'xml', 'csv'].includes(kind))
+    if (!isExportFormat(kind))
       throw AppError.badRequest(
         E.InvalidFormat,
         `Unknown export format '${format}' (json, excel, dmn, xml, csv)`,
       );
-    const table = await this.tables.get(id, version === undefined ? undefined : parseVersion(version));
-    const { name, description, hitPolicy, inputColumns, outputColumns, rows } = table;
-    const def: StoredDefinition = {
-      name,
-      ...(description ? { description } : {}),
-      hitPolicy,
-      inputColumns,
-      outputColumns,
-      rows,
-    };
-    const file = name.replace(/[^A-Za-z0-9_.-]+/g, '_') || 'table';
-    switch (kind) {
-      case 'excel':
-        reply
-          .header('content-type', XLSX_TYPE)
-          .header('content-disposition', `attachment; filename="${file}.xlsx"`);
-        return toXlsx(def);
-      case 'dmn':
-      case 'xml':
-        reply.header('content-type', 'application/xml; charset=utf-8');
-        return toDmn(def, table.id);
-      case 'csv':
-        reply.header('content-type', 'text/csv; charset=utf-8');
-        return toCsv(def);
-      default:
-        return def;
-    }
+    const { id: tableId, definition } = await this.tables.exportDefinition(id, optionalVersion(version));
+    const file = await writeTableFile(kind, definition, tableId);
+    if (file.contentType) reply.header('content-type', file.contentType);
+    if (file.attachmentName)
+      reply.header('content-disposition', `attachment; filename="${file.attachmentName}"`);
+    return file.body;
   }
 }

@@ -1,6 +1,7 @@
 import { defineTool, readPage, ToolDefinition } from '@arbiter/platform';
 import { z } from 'zod';
-import { DecisionTablesService } from '../application/decision-tables.service';
+import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
+import { DecisionTableEvaluationService } from '../application/decision-table-evaluation.service';
 import { TABLE_PAGE } from '../http/decision-tables.controller';
 
 const id = z.string().min(1).max(128).describe('decision table id (UUID)');
@@ -20,10 +21,13 @@ const paging = (args: { page?: number; pageSize?: number }) =>
 /**
  * The tool-protocol tools of spec 2 (`svc_decision_table_*`). The spec names the tools but not their
  * arguments; ours follow the HTTP routes (`id`, `version`, `fromVersion`/`toVersion`, `input`,
- * `page`/`pageSize`). Each tool calls the same application service as the HTTP routes, so tenant,
+ * `page`/`pageSize`). Each tool calls the same application services as the HTTP routes, so tenant,
  * actor, row-level security, cache and error codes are the same.
  */
-export function decisionTableTools(tables: DecisionTablesService): ToolDefinition[] {
+export function decisionTableTools(
+  tables: DecisionTableAuthoringService,
+  evaluation: DecisionTableEvaluationService,
+): ToolDefinition[] {
   return [
     defineTool({
       name: 'svc_decision_table_list',
@@ -76,7 +80,7 @@ export function decisionTableTools(tables: DecisionTablesService): ToolDefinitio
         input: z.record(z.string(), z.unknown()).describe('input column name → value'),
         version: version.optional().describe('version to evaluate (default: latest)'),
       }),
-      handler: (a) => tables.evaluate(a.id, a.input, a.version),
+      handler: (a) => evaluation.evaluate(a.id, a.input, a.version),
     }),
   ];
 }

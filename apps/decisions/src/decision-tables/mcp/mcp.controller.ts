@@ -4,7 +4,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Controller, Inject } from '@nestjs/common';
 import { BUILD_VERSION } from '../../version';
-import { DecisionTablesService } from '../application/decision-tables.service';
+import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
+import { DecisionTableEvaluationService } from '../application/decision-table-evaluation.service';
 import { decisionTableTools } from './decision-table-tools';
 
 /**
@@ -16,12 +17,15 @@ import { decisionTableTools } from './decision-table-tools';
  */
 @Controller()
 export class McpController extends ToolProtocolController {
-  constructor(@Inject(DecisionTablesService) tables: DecisionTablesService) {
+  constructor(
+    @Inject(DecisionTableAuthoringService) tables: DecisionTableAuthoringService,
+    @Inject(DecisionTableEvaluationService) evaluation: DecisionTableEvaluationService,
+  ) {
     super(
       new ToolProtocolServer({
         name: 'arbiter-decisions',
         version: BUILD_VERSION,
-        tools: decisionTableTools(tables),
+        tools: decisionTableTools(tables, evaluation),
         sdk: { McpServer, StreamableHTTPServerTransport },
         errors: { unknownToolStatus: 404, invalidArgumentsCode: CommonErrorCodes.ValidationFailed },
       }),

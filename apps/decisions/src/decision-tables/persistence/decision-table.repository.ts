@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { StoredDefinition } from '../application/table-model';
 import { DecisionTableAuditEntity, DecisionTableEntity, DecisionTableVersionEntity } from './entities';
 
 export interface AuditRecord {
@@ -120,5 +119,3 @@ export class TypeOrmDecisionTableRepository extends DecisionTableRepository {
     });
   }
 }
-
-export type { StoredDefinition };

@@ -10,8 +10,10 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
-import { EntityDefinition } from '../crud/entity-definition';
+import { EntityDefinition } from '../crud';
 import { PasswordHasher } from './password-hasher';
+
+/** The users and roles served by the generic CRUD endpoints: their DTOs and `EntityDefinition`s. */
 
 const USER_NAME = /^[A-Za-z0-9._@+-]{1,128}$/;
 const PERMISSION = /^[A-Za-z0-9._:*-]{1,128}$/;

@@ -1,0 +1,333 @@
+import { DecisionTableChangedEvent, Subjects } from '@arbiter/contracts';
+import { AppError, EventBus, RequestContext, UnitOfWork } from '@arbiter/platform';
+import { AnalysisResult, ValidationResult } from '@arbiter/rule-engine';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DecisionTablesSettings } from '../../settings/decision-tables.settings';
+import { conflictOnUniqueViolation, DecisionTableErrors as E, invalidTable } from '../errors';
+import { DecisionTableRepository } from '../persistence/decision-table.repository';
+import { commentOrNull } from '../request-values';
+import { CompiledTableCache } from './compiled-table-cache';
+import { loadVersion, requireTable } from './stored-tables';
+import { diffVersions, summarizeChange, VersionDiff } from './table-diff';
+import { DecisionTableView, StoredDefinition, TableSummary } from './table-model';
+import { checkedDefinition, TableLimits, tableLimits, validateDefinition } from './table-validation';
+import { auditEntryView, tableSummary, tableView, versionView } from './table-views';
+
+export interface Page {
+  offset: number;
+  pageSize: number;
+}
+
+export interface ImportResult {
+  name: string;
+  id: string | null;
+  status: 'success' | 'skipped' | 'failed';
+  error?: string;
+}
+
+/**
+ * Authoring of decision tables per spec 2: reads, create/update (a new version each)/delete, versions,
+ * diff, import, validation and analysis of a definition, the audit trail; change events after commit.
+ * Evaluation is `DecisionTableEvaluationService`'s; a write drops this replica's compiled copies at once.
+ */
+@Injectable()
+export class DecisionTableAuthoringService {
+  private readonly logger = new Logger('DecisionTables');
+  private readonly limits: TableLimits;
+
+  constructor(
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(DecisionTableRepository) private readonly repo: DecisionTableRepository,
+    @Inject(EventBus) private readonly bus: EventBus,
+    @Inject(CompiledTableCache) private readonly cache: CompiledTableCache,
+    @Inject(DecisionTablesSettings) settings: DecisionTablesSettings,
+  ) {
+    this.limits = tableLimits(settings);
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  async list(page: Page, tenantFilter?: string): Promise<TableSummary[]> {
+    return this.uow.run(async (m) => {
+      const tables = await this.repo.list(m, page.offset, page.pageSize, tenantFilter);
+      return Promise.all(
+        tables.map(async (t) => tableSummary(t, (await this.repo.version(m, t.id, t.latestVersion))!)),
+      );
+    });
+  }
+
+  async get(id: string, version?: number): Promise<DecisionTableView> {
+    return this.uow.run(async (m) => {
+      const { table, stored } = await loadVersion(this.repo, m, id, version);
+      return tableView(table, stored);
+    });
+  }
+
+  /** The definition of a stored version as the export formats write it (`description` only when set). */
+  async exportDefinition(
+    id: string,
+    version?: number,
+  ): Promise<{ id: string; definition: StoredDefinition }> {
+    const table = await this.get(id, version);
+    const { name, description, hitPolicy, inputColumns, outputColumns, rows } = table;
+    return {
+      id: table.id,
+      definition: {
+        name,
+        ...(description ? { description } : {}),
+        hitPolicy,
+        inputColumns,
+        outputColumns,
+        rows,
+      },
+    };
+  }
+
+  /** A table by its (tenant-unique) name: how flow nodes of the control plane reference stored tables. */
+  async getByName(name: string, version?: number): Promise<DecisionTableView> {
+    return this.uow.run(async (m) => {
+      const found = await this.repo.findByName(m, name);
+      if (!found) throw AppError.notFound(E.TableNotFound, `Decision table named '${name}' does not exist`);
+      const { table, stored } = await loadVersion(this.repo, m, found.id, version);
+      return tableView(table, stored);
+    });
+  }
+
+  async versions(id: string, page: Page) {
+    return this.uow.run(async (m) => {
+      await requireTable(this.repo, m, id);
+      return (await this.repo.versions(m, id, page.offset, page.pageSize)).map(versionView);
+    });
+  }
+
+  async diff(id: string, from: number, to: number): Promise<VersionDiff> {
+    return this.uow.run(async (m) => {
+      await requireTable(this.repo, m, id);
+      const [a, b] = await Promise.all([this.repo.version(m, id, from), this.repo.version(m, id, to)]);
+      if (!a || !b)
+        throw AppError.notFound(
+          E.VersionNotFound,
+          `Version ${!a ? from : to} of table '${id}' does not exist`,
+        );
+      return diffVersions(from, a.definition, to, b.definition);
+    });
+  }
+
+  async audit(id: string, page: Page) {
+    return this.uow.run(async (m) => {
+      await requireTable(this.repo, m, id);
+      return (await this.repo.auditOf(m, id, page.offset, page.pageSize)).map(auditEntryView);
+    });
+  }
+
+  /** Administrators only (role `Admin`, or permission `decision-tables.audit.global` / `*`). */
+  async globalAudit(page: Page, tenantId?: string) {
+    const user = RequestContext.current()?.user;
+    const admin =
+      !!user &&
+      (user.roles.includes('Admin') ||
+        user.permissions.includes('decision-tables.audit.global') ||
+        user.permissions.includes('*'));
+    if (!admin) throw AppError.forbidden('The global audit is for administrators');
+    return this.uow.run(
+      async (m) =>
+        (await this.repo.auditAll(m, page.offset, page.pageSize, tenantId)).map((a) => ({
+          ...auditEntryView(a),
+          tableId: a.tableId,
+          tableName: a.tableName,
+          tenantId: a.tenantId,
+        })),
+      { acrossTenants: true },
+    );
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  async create(body: Record<string, unknown>) {
+    const definition = checkedDefinition(body, this.limits);
+    const now = new Date();
+    const id = randomUUID();
+    const tenantId = RequestContext.tenantId();
+    const actor = RequestContext.actor();
+    await this.uow.run(async (m) => {
+      if (await this.repo.findByName(m, definition.name))
+        throw AppError.conflict(E.DuplicateName, `A table named '${definition.name}' already exists`);
+      await this.repo
+        .insertTable(m, {
+          id,
+          tenantId,
+          name: definition.name,
+          description: definition.description ?? null,
+          latestVersion: 1,
+          createdAt: now,
+          modifiedAt: now,
+        })
+        .catch(
+          conflictOnUniqueViolation(E.DuplicateName, `A table named '${definition.name}' already exists`),
+        );
+      await this.repo.insertVersion(m, {
+        tableId: id,
+        version: 1,
+        tenantId,
+        definition,
+        createdAt: now,
+        createdBy: actor,
+        comment: commentOrNull(body.comment),
+      });
+      await this.repo.audit(m, {
+        tenantId,
+        tableId: id,
+        tableName: definition.name,
+        action: 'Create',
+        actor,
+        version: 1,
+        comment: commentOrNull(body.comment),
+        changesSummary: `Created with ${definition.rows.length} row(s), ${definition.inputColumns.length} input and ${definition.outputColumns.length} output column(s)`,
+        timestamp: now,
+      });
+    });
+    await this.publish(id, tenantId, 1, 'created');
+    return { id, name: definition.name, version: 1, createdAt: now.toISOString() };
+  }
+
+  async update(id: string, body: Record<string, unknown>) {
+    const definition = checkedDefinition(body, this.limits);
+    const now = new Date();
+    const tenantId = RequestContext.tenantId();
+    const actor = RequestContext.actor();
+    const version = await this.uow.run(async (m) => {
+      const table = await requireTable(this.repo, m, id);
+      const previous = (await this.repo.version(m, id, table.latestVersion))!;
+      if (definition.name !== table.name && (await this.repo.findByName(m, definition.name)))
+        throw AppError.conflict(E.DuplicateName, `A table named '${definition.name}' already exists`);
+      const next = table.latestVersion + 1;
+      await this.repo
+        .insertVersion(m, {
+          tableId: id,
+          version: next,
+          tenantId,
+          definition,
+          createdAt: now,
+          createdBy: actor,
+          comment: commentOrNull(body.comment),
+        })
+        .catch(
+          conflictOnUniqueViolation(E.ConcurrentModification, 'The table was modified concurrently; retry'),
+        );
+      await this.repo
+        .updateTable(m, {
+          ...table,
+          name: definition.name,
+          description: definition.description ?? null,
+          latestVersion: next,
+          modifiedAt: now,
+        })
+        .catch(
+          conflictOnUniqueViolation(E.DuplicateName, `A table named '${definition.name}' already exists`),
+        );
+      await this.repo.audit(m, {
+        tenantId,
+        tableId: id,
+        tableName: definition.name,
+        action: 'Update',
+        actor,
+        version: next,
+        comment: commentOrNull(body.comment),
+        changesSummary: summarizeChange(
+          diffVersions(table.latestVersion, previous.definition, next, definition),
+        ),
+        timestamp: now,
+      });
+      return next;
+    });
+    this.cache.invalidate(tenantId, id);
+    await this.publish(id, tenantId, version, 'updated');
+    return { id, version, modifiedAt: now.toISOString() };
+  }
+
+  async remove(id: string): Promise<void> {
+    const tenantId = RequestContext.tenantId();
+    await this.uow.run(async (m) => {
+      const table = await requireTable(this.repo, m, id);
+      const versions = await this.repo.countVersions(m, id);
+      await this.repo.deleteTable(m, id);
+      await this.repo.audit(m, {
+        tenantId,
+        tableId: id,
+        tableName: table.name,
+        action: 'Delete',
+        actor: RequestContext.actor(),
+        version: table.latestVersion,
+        comment: null,
+        changesSummary: `Deleted with ${versions} version(s)`,
+        timestamp: new Date(),
+      });
+    });
+    this.cache.invalidate(tenantId, id);
+    await this.publish(id, tenantId, null, 'deleted');
+  }
+
+  /** Creates each table; a duplicate name is `skipped`, an invalid one `failed` with its error. */
+  async importMany(definitions: unknown[]) {
+    const results: ImportResult[] = [];
+    for (const def of definitions) {
+      const name =
+        typeof (def as { name?: unknown })?.name === 'string' ? (def as { name: string }).name : '';
+      try {
+        if (typeof def !== 'object' || def === null || Array.isArray(def))
+          throw invalidTable([
+            { rowId: null, column: null, message: 'A table definition must be an object' },
+          ]);
+        const created = await this.create(def as Record<string, unknown>);
+        results.push({ name, id: created.id, status: 'success' });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        results.push({
+          name,
+          id: null,
+          status: error.status === 409 ? 'skipped' : 'failed',
+          error: error.message,
+        });
+      }
+    }
+    return {
+      imported: results.filter((r) => r.status === 'success').length,
+      skipped: results.filter((r) => r.status !== 'success').length,
+      results,
+    };
+  }
+
+  // ------------------------------------------------------------------ checks of an unsaved definition
+
+  validate(body: unknown): ValidationResult {
+    return validateDefinition(body, this.limits);
+  }
+
+  analyzeDefinition(body: unknown): AnalysisResult {
+    const result = validateDefinition(body, this.limits);
+    if (!result.valid) throw invalidTable(result.errors);
+    return result.analysis!;
+  }
+
+  // ------------------------------------------------------------------ events
+
+  private async publish(
+    tableId: string,
+    tenantId: string,
+    version: number | null,
+    change: DecisionTableChangedEvent['change'],
+  ) {
+    try {
+      await this.bus.publish(Subjects.DecisionTableChanged, {
+        tableId,
+        tenantId,
+        version,
+        change,
+        occurredAt: new Date().toISOString(),
+      });
+    } catch (error) {
+      this.logger.warn({ msg: 'decision-table change event not published', tableId, error: String(error) });
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { DecisionTableChangedEvent, Subjects } from '@arbiter/contracts';
+import { AppError, EventBus, RequestContext, UnitOfWork } from '@arbiter/platform';
+import {
+  AnalysisResult,
+  CompiledDecisionTable,
+  EvaluationError,
+  analyzeTable,
+  compileDecisionTable,
+} from '@arbiter/rule-engine';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { DecisionTablesSettings } from '../../settings/decision-tables.settings';
+import { DecisionTableErrors as E } from '../errors';
+import { DecisionTableRepository } from '../persistence/decision-table.repository';
+import { CompiledTableCache } from './compiled-table-cache';
+import { loadVersion } from './stored-tables';
+import { TableLimits, tableLimits } from './table-validation';
+
+export type EvaluationView = ReturnType<CompiledDecisionTable['evaluate']> & { evaluationTimeMs: number };
+
+/**
+ * Evaluation of stored tables (the hot evaluate route, execute, the evaluate tool) and analysis of a
+ * stored version, through the compiled-table cache: once a table is cached, evaluating its latest
+ * version reads no database and returns synchronously. Change events (this replica's and others')
+ * drop stale compiled copies.
+ */
+@Injectable()
+export class DecisionTableEvaluationService implements OnModuleInit {
+  private readonly limits: TableLimits;
+  private evaluations = 0;
+
+  constructor(
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(DecisionTableRepository) private readonly repo: DecisionTableRepository,
+    @Inject(EventBus) private readonly bus: EventBus,
+    @Inject(CompiledTableCache) private readonly cache: CompiledTableCache,
+    @Inject(DecisionTablesSettings) settings: DecisionTablesSettings,
+  ) {
+    // stored tables were checked against MaxRows when saved; a lowered limit must not stop them running
+    this.limits = { ...tableLimits(settings), maxRows: Number.MAX_SAFE_INTEGER };
+  }
+
+  async onModuleInit(): Promise<void> {
+    // other replicas' changes (NATS) and our own (in process) drop stale compiled tables
+    await this.bus.subscribe(Subjects.DecisionTableChanged, (event) => {
+      const data = event.data as DecisionTableChangedEvent;
+      this.cache.invalidate(data.tenantId, data.tableId);
+    });
+  }
+
+  /** The compiled table if cached (no I/O): the latest version is found through the cache's pointer. */
+  private cached(id: string, version?: number): CompiledDecisionTable | undefined {
+    const tenantId = RequestContext.tenantId();
+    const wanted = version ?? this.cache.latestVersion(tenantId, id);
+    return wanted === undefined ? undefined : this.cache.get(tenantId, id, wanted);
+  }
+
+  /** The compiled table (cache first; the latest version needs no database read once cached). */
+  async compiled(id: string, version?: number): Promise<CompiledDecisionTable> {
+    const hit = this.cached(id, version);
+    if (hit) return hit;
+    const tenantId = RequestContext.tenantId();
+    const { table, stored, number } = await this.uow.run((m) => loadVersion(this.repo, m, id, version));
+    const compiled = compileDecisionTable(stored.definition, { limits: this.limits });
+    this.cache.put(tenantId, id, number, compiled, number === table.latestVersion);
+    return compiled;
+  }
+
+  /**
+   * Evaluates a table. Synchronous when the compiled table is cached (the hot path: no promise, no
+   * database); a promise when it has to be loaded and compiled first.
+   */
+  evaluate(id: string, input: unknown, version?: number): EvaluationView | Promise<EvaluationView> {
+    if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input)))
+      throw AppError.badRequest(E.InvalidInput, 'input must be an object of column name to value');
+    const hit = this.cached(id, version);
+    if (hit) return this.timed(hit, input as Record<string, unknown>);
+    return this.compiled(id, version).then((c) => this.timed(c, input as Record<string, unknown>));
+  }
+
+  private timed(compiled: CompiledDecisionTable, input: Record<string, unknown>): EvaluationView {
+    const start = performance.now();
+    const result = this.run(compiled, input);
+    return { ...result, evaluationTimeMs: performance.now() - start };
+  }
+
+  /** `POST /{id}/execute`: flat facts in, `{ matchedRows, outputs }` out (latest version). */
+  async execute(id: string, facts: unknown) {
+    if (typeof facts !== 'object' || facts === null || Array.isArray(facts))
+      throw AppError.badRequest(E.InvalidInput, 'The body must be an object of input facts');
+    const compiled = await this.compiled(id);
+    const r = this.run(compiled, facts as Record<string, unknown>);
+    return { matchedRows: r.matchedRows, outputs: r.outputValues };
+  }
+
+  private run(compiled: CompiledDecisionTable, input: Record<string, unknown>) {
+    this.evaluations++;
+    try {
+      return compiled.evaluate(input);
+    } catch (e) {
+      if (e instanceof EvaluationError) {
+        if (e.code === 'HIT_POLICY_VIOLATION') throw AppError.unprocessable(E.HitPolicyViolation, e.message);
+        throw AppError.badRequest(
+          e.code,
+          e.message,
+          e.column ? [{ field: `input.${e.column}`, message: e.message }] : undefined,
+        );
+      }
+      throw e;
+    }
+  }
+
+  /** Overlaps, gaps, redundant rows and completeness of a stored version (the latest by default). */
+  async analyze(id: string, version?: number): Promise<AnalysisResult & { id: string; version: number }> {
+    const compiled = await this.compiled(id, version);
+    const v = version ?? this.cache.latestVersion(RequestContext.tenantId(), id) ?? 0;
+    return { id, version: v, ...analyzeTable(compiled) };
+  }
+
+  metrics() {
+    return { compiledCache: this.cache.metrics(), evaluations: this.evaluations };
+  }
+}

@@ -1,0 +1,43 @@
+import { AppError } from '@arbiter/platform';
+import { EntityManager } from 'typeorm';
+import { DecisionTableErrors as E } from '../errors';
+import { DecisionTableRepository } from '../persistence/decision-table.repository';
+import { DecisionTableEntity, DecisionTableVersionEntity } from '../persistence/entities';
+import { isTableId } from '../request-values';
+
+/**
+ * Lookups shared by authoring and evaluation: a table, or one of its versions, or the 404 that names
+ * what is missing. Run inside the caller's unit of work.
+ */
+
+export async function requireTable(
+  repo: DecisionTableRepository,
+  m: EntityManager,
+  id: string,
+): Promise<DecisionTableEntity> {
+  const table = isTableId(id) ? await repo.find(m, id) : null;
+  if (!table) throw AppError.notFound(E.TableNotFound, `Decision table '${id}' does not exist`);
+  return table;
+}
+
+export interface LoadedVersion {
+  table: DecisionTableEntity;
+  stored: DecisionTableVersionEntity;
+  /** The version number loaded: the one asked for, else the latest. */
+  number: number;
+}
+
+/** A table and one of its versions (the latest when `version` is absent). */
+export async function loadVersion(
+  repo: DecisionTableRepository,
+  m: EntityManager,
+  id: string,
+  version?: number,
+): Promise<LoadedVersion> {
+  const table = await requireTable(repo, m, id);
+  const number = version ?? table.latestVersion;
+  const stored = await repo.version(m, id, number);
+  if (!stored)
+    throw AppError.notFound(E.VersionNotFound, `Version ${number} of table '${id}' does not exist`);
+  return { table, stored, number };
+}

@@ -1,0 +1,27 @@
+import { validateDecisionTable, ValidationResult } from '@arbiter/rule-engine';
+import { DecisionTablesSettings } from '../../settings/decision-tables.settings';
+import { invalidTable } from '../errors';
+import { StoredDefinition, toStoredDefinition } from './table-model';
+
+/** The size limits a table definition is checked against (`DecisionTables:MaxRows` / `MaxColumns`). */
+export interface TableLimits {
+  maxRows: number;
+  maxColumns: number;
+  maxCellLength: number;
+}
+
+export function tableLimits(settings: DecisionTablesSettings): TableLimits {
+  return { maxRows: settings.maxRows, maxColumns: settings.maxColumns, maxCellLength: 10_000 };
+}
+
+/** The rule engine's verdict on a definition: `{ valid, errors, analysis? }` (the validate routes' answer). */
+export function validateDefinition(body: unknown, limits: TableLimits): ValidationResult {
+  return validateDecisionTable(body, limits);
+}
+
+/** A definition ready to store (row ids and priorities filled); 400 INVALID_TABLE when it is not valid. */
+export function checkedDefinition(body: Record<string, unknown>, limits: TableLimits): StoredDefinition {
+  const result = validateDecisionTable(body, limits);
+  if (!result.valid) throw invalidTable(result.errors);
+  return toStoredDefinition(body);
+}

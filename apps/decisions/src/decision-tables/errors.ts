@@ -1,0 +1,43 @@
+import { AppError } from '@arbiter/platform';
+import type { TableProblem } from '@arbiter/rule-engine';
+
+/** Stable `code` values of the decision-table API (the spec leaves them open). */
+export const DecisionTableErrors = {
+  TableNotFound: 'TABLE_NOT_FOUND',
+  VersionNotFound: 'VERSION_NOT_FOUND',
+  InvalidVersion: 'INVALID_VERSION',
+  DuplicateName: 'DUPLICATE_TABLE_NAME',
+  ConcurrentModification: 'CONCURRENT_MODIFICATION',
+  InvalidTable: 'INVALID_TABLE',
+  InvalidInput: 'INVALID_INPUT',
+  MissingRequiredInput: 'MISSING_REQUIRED_INPUT',
+  InputTypeMismatch: 'INPUT_TYPE_MISMATCH',
+  HitPolicyViolation: 'HIT_POLICY_VIOLATION',
+  InvalidFeel: 'INVALID_FEEL',
+  InvalidFormat: 'INVALID_FORMAT',
+  InvalidImport: 'INVALID_IMPORT',
+} as const;
+
+/** 400 INVALID_TABLE with one detail per bad row/column (`rows.<rowId>.<column>`, else `table`). */
+export function invalidTable(problems: TableProblem[]): AppError {
+  return AppError.badRequest(
+    DecisionTableErrors.InvalidTable,
+    `The table definition is invalid: ${problems[0]?.message ?? 'unknown problem'}`,
+    problems.map((p) => ({
+      field: [p.rowId ? `rows.${p.rowId}` : null, p.column].filter(Boolean).join('.') || 'table',
+      message: p.message,
+    })),
+  );
+}
+
+/**
+ * A `catch` handler turning PostgreSQL's unique violation (23505, raw or wrapped by TypeORM) into a 409
+ * with `code`: the constraint, not a prior read, is what decides a race between two writers.
+ */
+export function conflictOnUniqueViolation(code: string, message: string) {
+  return (error: unknown): never => {
+    const driver = (error as { driverError?: { code?: string }; code?: string })?.driverError ?? error;
+    if ((driver as { code?: string })?.code === '23505') throw AppError.conflict(code, message);
+    throw error;
+  };
+}

@@ -1,0 +1,2 @@
+export { DecisionTablesModule } from './decision-tables.module';
+export { DECISION_TABLE_ENTITIES } from './persistence/entities';

@@ -1,0 +1,1 @@
+export { IdentityAuthModule } from './identity-auth.module';

@@ -1,0 +1,71 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { decodeProtectedHeader } from 'jose';
+import { MigratedDatabase, startMigratedDatabase } from '../../test/migrated-database';
+import { IDENTITY_MIGRATIONS } from '../database/migrations';
+import { SecretProvider } from '../secrets';
+import { TokenSettings } from '../settings/identity.settings';
+import { KeyStore } from './key-store';
+import { SigningKeyRepository } from './persistence/signing-key.repository';
+
+// The key store over its repository on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL):
+// generated keys are shared by restarts and replicas, and rotation keeps the old key published.
+
+const noSecrets = { get: async () => undefined } as unknown as SecretProvider;
+
+describe('KeyStore', () => {
+  let db: MigratedDatabase;
+  beforeAll(async () => {
+    db = await startMigratedDatabase([], IDENTITY_MIGRATIONS);
+  });
+  afterAll(() => db?.stop());
+
+  const start = async (settings: Partial<TokenSettings> = {}, environment = 'Testing') => {
+    const store = new KeyStore(
+      db.uow,
+      new SigningKeyRepository(),
+      Object.assign(new TokenSettings(), settings),
+      noSecrets,
+      environment as never,
+    );
+    await store.onModuleInit();
+    return store;
+  };
+
+  it('generates an RS256 key once in Testing and reuses it after a restart (or on another replica)', async () => {
+    const first = await start();
+    const again = await start();
+    expect(first.current()).toMatchObject({ alg: 'RS256' });
+    expect(again.current()).toEqual(first.current());
+    const token = await first.sign({ sub: 'u' }, 'default');
+    expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'RS256', kid: first.current().kid });
+    expect((await again.jwks()).keys.map((k) => k.kid)).toEqual([first.current().kid]);
+  });
+
+  it('rotates a generated key: new tokens get the new kid, the old key stays published and verifying', async () => {
+    const store = await start();
+    const { kid, previousKid } = await store.rotate();
+    expect(previousKid).not.toBe(kid);
+    expect(store.current().kid).toBe(kid);
+    const published = (await store.jwks()).keys.map((k) => k.kid);
+    expect(published).toEqual(expect.arrayContaining([kid, previousKid]));
+    expect(await store.resolve(previousKid)).toMatchObject({ kid: previousKid, alg: 'RS256' });
+    // a replica that starts now signs with the new key
+    expect((await start()).current().kid).toBe(kid);
+  });
+
+  it('refuses to rotate a configured key (409 KEYS_CONFIGURED), and never publishes an HMAC secret', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const configured = await start({
+      privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    });
+    await expect(configured.rotate()).rejects.toMatchObject({ status: 409, code: 'KEYS_CONFIGURED' });
+    const hmac = await start({ useRsa: false, symmetricSecretKey: 'x'.repeat(40) });
+    expect(hmac.current().alg).toBe('HS256');
+    expect((await hmac.jwks()).keys.every((k) => k.alg === 'RS256')).toBe(true);
+    expect(await hmac.resolve(hmac.current().kid)).toMatchObject({ alg: 'HS256' });
+  });
+
+  it('refuses to start without a configured key outside Development and Testing', async () => {
+    await expect(start({}, 'Production')).rejects.toThrow(/PrivateKeyPath/);
+  });
+});

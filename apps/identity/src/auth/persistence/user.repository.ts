@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+/** A user as tokens carry it: effective permissions are the union of the user's roles' permissions. */
+export interface UserRecord {
+  id: string;
+  tenantId: string;
+  userName: string;
+  roles: string[];
+  permissions: string[];
+}
+
+/** What login needs to check a password: the hash and whether the account may sign in. */
+export interface LoginCandidate {
+  id: string;
+  password_hash: string;
+  is_active: boolean;
+}
+
+/** `auth_users` (tenant table under row-level security). Every method runs in the caller's unit of work. */
+@Injectable()
+export class UserRepository {
+  /** An active, undeleted user with the permissions of its (undeleted) roles, matched case-insensitively. */
+  async findWithPermissions(m: EntityManager, userId: string): Promise<UserRecord | undefined> {
+    const rows = await m.query(
+      `SELECT u.id, u.tenant_id, u.user_name, u.roles,
+              coalesce((SELECT array_agg(DISTINCT p) FROM auth_roles r, unnest(r.permissions) p
+                         WHERE NOT r.is_deleted AND lower(r.name) = ANY (SELECT lower(x) FROM unnest(u.roles) x)), '{}') AS permissions
+         FROM auth_users u WHERE u.id = $1 AND NOT u.is_deleted AND u.is_active`,
+      [userId],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      tenantId: row.tenant_id,
+      userName: row.user_name,
+      roles: row.roles ?? [],
+      permissions: row.permissions ?? [],
+    };
+  }
+
+  /** The user a login identifier names: user name or e-mail (case-insensitive), the user name first. */
+  async findLoginCandidate(m: EntityManager, identifier: string): Promise<LoginCandidate | undefined> {
+    const rows = await m.query(
+      `SELECT id, password_hash, is_active FROM auth_users
+        WHERE NOT is_deleted AND (lower(user_name) = lower($1) OR lower(email) = lower($1))
+        ORDER BY (lower(user_name) = lower($1)) DESC LIMIT 1`,
+      [identifier],
+    );
+    return rows[0];
+  }
+
+  /** Inserts a user unless an undeleted one has the name already; true when inserted. */
+  async insertIfNameFree(
+    m: EntityManager,
+    user: { id: string; tenantId: string; userName: string; passwordHash: string; roles: string[] },
+  ): Promise<boolean> {
+    const inserted = await m.query(
+      `INSERT INTO auth_users (id, tenant_id, user_name, password_hash, roles)
+       SELECT $1, $2, $3, $4, $5
+        WHERE NOT EXISTS (SELECT 1 FROM auth_users WHERE lower(user_name) = lower($3) AND NOT is_deleted)
+       RETURNING id`,
+      [user.id, user.tenantId, user.userName, user.passwordHash, user.roles],
+    );
+    return inserted.length > 0;
+  }
+}

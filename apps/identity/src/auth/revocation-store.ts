@@ -1,0 +1,17 @@
+import { RevocationEntry, RevocationSource } from '@arbiter/auth';
+import { UnitOfWork } from '@arbiter/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { RevokedTokenRepository } from './persistence/revoked-token.repository';
+
+/** Revoked token ids from identity's own table (identity's denylist bootstrap). */
+@Injectable()
+export class RevocationStore implements RevocationSource {
+  constructor(
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(RevokedTokenRepository) private readonly revoked: RevokedTokenRepository,
+  ) {}
+
+  list(): Promise<RevocationEntry[]> {
+    return this.uow.run((m) => this.revoked.listUnexpired(m), { tenantId: 'default' });
+  }
+}

@@ -1,0 +1,7 @@
+export { createCrudController } from './crud.controller';
+export { CrudRepository } from './crud.repository';
+export type { CrudRow } from './crud.repository';
+export { CrudService } from './crud.service';
+export type { Page } from './crud.service';
+export type { EntityDefinition } from './entity-definition';
+export { ok } from './envelope';
