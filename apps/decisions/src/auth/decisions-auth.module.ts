@@ -1,7 +1,7 @@
 import { AuthModule, jwksUrlOf, parseApiKeyConfig, remoteVerification } from '@arbiter/auth';
 import { ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
-import { JwtAuthenticationSettings } from '../settings/decisions.settings';
+import { JwtAuthenticationSettings } from '../settings';
 
 /**
  * Authentication for the decisions service: JWTs verified against identity's JWKS

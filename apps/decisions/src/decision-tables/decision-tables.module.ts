@@ -1,6 +1,6 @@
 import { bindConfig, Configuration } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
-import { DecisionTablesSettings } from '../settings/decision-tables.settings';
+import { DecisionTablesSettings } from '../settings';
 import { CompiledTableCache } from './application/compiled-table-cache';
 import { DecisionTableAuthoringService } from './application/decision-table-authoring.service';
 import { DecisionTableEvaluationService } from './application/decision-table-evaluation.service';

@@ -3,7 +3,7 @@ import { AppError, AuthenticatedUser } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ok } from '../crud';
-import { TokenSettings } from '../settings/identity.settings';
+import { TokenSettings } from '../settings';
 import { AuthService } from './auth.service';
 import { AuthErrors } from './auth-errors';
 import {

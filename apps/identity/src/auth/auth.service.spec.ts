@@ -6,7 +6,7 @@ import {
   inMemoryUnitOfWork as uow,
 } from '../../test/in-memory-repositories';
 import { CrudService } from '../crud';
-import { IdentityAuthSettings } from '../settings/identity.settings';
+import { IdentityAuthSettings } from '../settings';
 import { AuthService } from './auth.service';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';

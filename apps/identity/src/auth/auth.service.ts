@@ -9,7 +9,7 @@ import { AppError, AuthenticatedUser, RequestContext, UnitOfWork } from '@arbite
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CrudService } from '../crud';
-import { IdentityAuthSettings } from '../settings/identity.settings';
+import { IdentityAuthSettings } from '../settings';
 import { AuthErrors as E } from './auth-errors';
 import { ROLE_DEFINITION, userDefinition } from './user-role-crud';
 import { LoginThrottle } from './login-throttle';

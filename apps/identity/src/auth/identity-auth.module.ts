@@ -3,12 +3,7 @@ import { Configuration, ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { createCrudController, CrudRepository, CrudService } from '../crud';
 import { createSecretProvider, SecretProvider } from '../secrets';
-import {
-  IdentityAuthSettings,
-  IdentityHostSettings,
-  TokenSettings,
-  VaultSettings,
-} from '../settings/identity.settings';
+import { IdentityAuthSettings, IdentityHostSettings, TokenSettings, VaultSettings } from '../settings';
 import { createAuthController, JwksController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { ROLE_DEFINITION, userDefinition } from './user-role-crud';

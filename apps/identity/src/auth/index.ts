@@ -1,1 +1,2 @@
 export { IdentityAuthModule } from './identity-auth.module';
+export * from './user-role-crud';

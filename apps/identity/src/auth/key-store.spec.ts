@@ -1,9 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeProtectedHeader } from 'jose';
 import { MigratedDatabase, startMigratedDatabase } from '../../test/migrated-database';
-import { IDENTITY_MIGRATIONS } from '../database/migrations';
+import { IDENTITY_MIGRATIONS } from '../database';
 import { SecretProvider } from '../secrets';
-import { TokenSettings } from '../settings/identity.settings';
+import { TokenSettings } from '../settings';
 import { KeyStore } from './key-store';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
 

@@ -19,7 +19,7 @@ import { SignJWT, type JWK, type JWTPayload } from 'jose';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { SecretProvider } from '../secrets';
-import { TokenSettings } from '../settings/identity.settings';
+import { TokenSettings } from '../settings';
 import { AuthErrors } from './auth-errors';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
 

@@ -1,5 +1,5 @@
 import { InMemoryLoginAttempts, inMemoryUnitOfWork } from '../../test/in-memory-repositories';
-import { IdentityAuthSettings } from '../settings/identity.settings';
+import { IdentityAuthSettings } from '../settings';
 import { LoginThrottle } from './login-throttle';
 
 describe('LoginThrottle', () => {

@@ -1,6 +1,6 @@
 import { AppError, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { IdentityAuthSettings } from '../settings/identity.settings';
+import { IdentityAuthSettings } from '../settings';
 import { LoginAttemptRepository } from './persistence/login-attempt.repository';
 
 /**

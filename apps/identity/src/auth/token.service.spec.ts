@@ -10,7 +10,7 @@ import {
   NoStoredKeys,
 } from '../../test/in-memory-repositories';
 import { SecretProvider } from '../secrets';
-import { TokenSettings } from '../settings/identity.settings';
+import { TokenSettings } from '../settings';
 import { KeyStore } from './key-store';
 import { UserRecord, UserRepository } from './persistence/user.repository';
 import { TokenService } from './token.service';

@@ -4,7 +4,7 @@ import { EventBus, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { TokenSettings } from '../settings/identity.settings';
+import { TokenSettings } from '../settings';
 import { AuthErrors } from './auth-errors';
 import { KeyStore } from './key-store';
 import { AuthAuditRepository } from './persistence/auth-audit.repository';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MigratedDatabase, startMigratedDatabase } from '../../test/migrated-database';
-import { ROLE_DEFINITION } from '../auth/user-role-crud';
-import { IDENTITY_MIGRATIONS } from '../database/migrations';
+import { ROLE_DEFINITION } from '../auth';
+import { IDENTITY_MIGRATIONS } from '../database';
 import { CrudRepository } from './crud.repository';
 
 // Medium test: the generic CRUD statements on a real database (PGlite, or PostgreSQL with

@@ -1,6 +1,6 @@
 import { Configuration } from '@arbiter/platform';
 import { Logger } from '@nestjs/common';
-import { VaultSettings } from '../settings/identity.settings';
+import { VaultSettings } from '../settings';
 
 /** Where secrets (signing keys, the HMAC secret) come from. */
 export abstract class SecretProvider {

@@ -1,5 +1,5 @@
 import { AuthenticatedUser, InProcessEventBus, RequestContext } from '@arbiter/platform';
-import { DecisionTablesSettings } from '../../settings/decision-tables.settings';
+import { DecisionTablesSettings } from '../../settings';
 import {
   inMemoryUnitOfWork,
   InMemoryDecisionTableRepository,

@@ -3,7 +3,7 @@ import { AppError, EventBus, RequestContext, UnitOfWork } from '@arbiter/platfor
 import { AnalysisResult, ValidationResult } from '@arbiter/rule-engine';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DecisionTablesSettings } from '../../settings/decision-tables.settings';
+import { DecisionTablesSettings } from '../../settings';
 import { conflictOnUniqueViolation, DecisionTableErrors as E, invalidTable } from '../errors';
 import { DecisionTableRepository } from '../persistence/decision-table.repository';
 import { commentOrNull } from '../request-values';

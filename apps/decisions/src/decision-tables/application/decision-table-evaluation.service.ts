@@ -8,7 +8,7 @@ import {
   compileDecisionTable,
 } from '@arbiter/rule-engine';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { DecisionTablesSettings } from '../../settings/decision-tables.settings';
+import { DecisionTablesSettings } from '../../settings';
 import { DecisionTableErrors as E } from '../errors';
 import { DecisionTableRepository } from '../persistence/decision-table.repository';
 import { CompiledTableCache } from './compiled-table-cache';

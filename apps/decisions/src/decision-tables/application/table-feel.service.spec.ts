@@ -4,7 +4,7 @@ import {
   inMemoryUnitOfWork,
   InMemoryDecisionTableRepository,
 } from '../../../test/in-memory-decision-table.repository';
-import { DecisionTablesSettings } from '../../settings/decision-tables.settings';
+import { DecisionTablesSettings } from '../../settings';
 import { CompiledTableCache } from './compiled-table-cache';
 import { DecisionTableAuthoringService } from './decision-table-authoring.service';
 import { TableFeelService } from './table-feel.service';

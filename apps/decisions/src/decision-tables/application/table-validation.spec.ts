@@ -1,5 +1,5 @@
 import { AppError } from '@arbiter/platform';
-import { DecisionTablesSettings } from '../../settings/decision-tables.settings';
+import { DecisionTablesSettings } from '../../settings';
 import { checkedDefinition, tableLimits, validateDefinition } from './table-validation';
 
 const limits = tableLimits(Object.assign(new DecisionTablesSettings(), { maxRows: 2, maxColumns: 3 }));

@@ -1,5 +1,5 @@
 import { validateDecisionTable, ValidationResult } from '@arbiter/rule-engine';
-import { DecisionTablesSettings } from '../../settings/decision-tables.settings';
+import { DecisionTablesSettings } from '../../settings';
 import { invalidTable } from '../errors';
 import { StoredDefinition, toStoredDefinition } from './table-model';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MigratedDatabase, startMigratedDatabase } from '../../../test/migrated-database';
-import { DECISIONS_MIGRATIONS } from '../../database/migrations';
+import { DECISIONS_MIGRATIONS } from '../../database';
 import { StoredDefinition } from '../application/table-model';
 import { TypeOrmDecisionTableRepository } from './decision-table.repository';
 import { DECISION_TABLE_ENTITIES, DecisionTableEntity } from './entities';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MigratedDatabase, startMigratedDatabase } from '../../../test/migrated-database';
-import { IDENTITY_MIGRATIONS } from '../../database/migrations';
+import { IDENTITY_MIGRATIONS } from '../../database';
 import { AuthAuditRepository } from './auth-audit.repository';
 import { LoginAttemptRepository } from './login-attempt.repository';
 import { RefreshTokenRepository } from './refresh-token.repository';

@@ -1,0 +1,2 @@
+export * from './decisions.settings';
+export * from './decision-tables.settings';
