@@ -1,9 +1,5 @@
 export * from './service';
 export * from './settings/control-plane.settings';
-export { RuleSetsService } from './rulesets/application/rulesets.service';
-export { InMemoryRuleRegistry, RuleRegistry } from './rulesets/domain/rule-registry';
+export { InMemoryRuleRegistry, RuleRegistry, RuleSetCache, REVISION_POLL_MS } from './rulesets';
 export { FLOW_GRAPH_SCHEMA, validateFlowGraph } from './rulesets/domain/flow-contract';
 export { validateRuleSet } from './rulesets/domain/ruleset-document';
-export { canonicalJson } from './rulesets/domain/canonical-json';
-export * from './rulesets/audit/audit-chain';
-export { RuleSetCache, REVISION_POLL_MS } from './rulesets/application/ruleset-cache';

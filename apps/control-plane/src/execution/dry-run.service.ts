@@ -2,9 +2,9 @@ import type { CompiledRuleSet, Facts, RuleSetEvaluation, RuleSetShapeName } from
 import { AppError, RequestContext } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { newExecutionId } from './execution-id';
-import { assertWorkflowName, invalidRuleSet, parseVersion } from '../rulesets/application/errors';
-import { RuleSetsService } from '../rulesets/application/rulesets.service';
-import { RuleEngineSettings } from '../settings/control-plane.settings';
+import { invalidRuleSet, RuleSetQueries } from '../rulesets';
+import { assertWorkflowName, parseVersion } from '../shared';
+import { RuleEngineSettings } from './execution.settings';
 import { CompiledRuleSets } from './compiled-rule-sets';
 import { ExecutionErrors } from './execution-errors';
 import { assertFacts } from './execution.service';
@@ -57,7 +57,7 @@ interface DryRunOutcome {
 @Injectable()
 export class DryRunService {
   constructor(
-    @Inject(RuleSetsService) private readonly ruleSets: RuleSetsService,
+    @Inject(RuleSetQueries) private readonly ruleSets: RuleSetQueries,
     @Inject(RuleSetVersions) private readonly versions: RuleSetVersions,
     @Inject(CompiledRuleSets) private readonly compiled: CompiledRuleSets,
     @Inject(RuleEngineSettings) private readonly settings: RuleEngineSettings,

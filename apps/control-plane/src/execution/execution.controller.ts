@@ -4,7 +4,7 @@ import { AppError } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { assertWorkflowName } from '../rulesets/application/errors';
+import { assertWorkflowName } from '../shared';
 import { CompiledRuleSets } from './compiled-rule-sets';
 import { DryRunRequest, DryRunService } from './dry-run.service';
 import { ExecutionMetrics } from './execution-metrics';

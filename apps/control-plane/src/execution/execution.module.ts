@@ -1,11 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CanaryRouter } from '../canary/application/canary-router';
-import { CanaryModule } from '../canary/canary.module';
-import { ExecutionAuditModule } from '../execution-audit/execution-audit.module';
-import { QuotaGate } from '../quotas/application/quota-gate';
-import { QuotasModule } from '../quotas/quotas.module';
-import { RuleRegistry } from '../rulesets/domain/rule-registry';
-import { RuleSetsModule } from '../rulesets/rulesets.module';
+import { CanaryModule, CanaryRouter } from '../canary';
+import { ExecutionAuditModule } from '../execution-audit';
+import { QuotaGate, QuotasModule } from '../quotas';
+import { RuleRegistry, RuleSetsModule } from '../rulesets';
 import { DecisionTableClient } from './adapters/decision-table-client';
 import { HttpConnectorInvoker } from './adapters/http-connectors';
 import { CODE_RULES, CompiledRuleSets } from './compiled-rule-sets';

@@ -1,7 +1,7 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { parseVersion } from '../../rulesets/application/errors';
+import { parseVersion } from '../../shared';
 import { CanaryService } from '../application/canary.service';
 import { CanaryActorDto, CanaryRollbackDto, CanaryTargetsDto } from './dto';
 
