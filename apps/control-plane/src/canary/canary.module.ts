@@ -11,7 +11,7 @@ import { ControlPlaneCanaryController } from './http/control-plane-canary.contro
 import { RuleEngineCanaryController } from './http/rule-engine-canary.controller';
 
 /**
- * Canary rollouts (three route families), tenant rule assignments, and the in-memory CanaryRouter the
+ * Canary rollouts (on the /api/v1/canary, /api/v1/rule-engine and /api/v1/control-plane routes), tenant rule assignments, and the in-memory CanaryRouter the
  * executor asks before each execution. Transitions are audited in the tenant's signed audit chain.
  */
 @Module({

@@ -20,7 +20,7 @@ import { RuleSetVersions } from './rule-set-versions';
 
 /**
  * Rule execution: the execute hot route and the execution router, compiled rule sets per tenant and
- * version, dry-run (both route families), the ports to canary routing, quotas, the execution audit and
+ * version, dry-run (the /api/v1/rule-engine and /api/v1/control-plane routes), the ports to canary routing, quotas, the execution audit and
  * the traditional path, and the adapters to stored decision tables and HTTP connectors.
  */
 @Module({

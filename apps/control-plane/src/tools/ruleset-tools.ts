@@ -106,7 +106,7 @@ export function ruleSetTools(
         inputs: json.describe('input facts'),
         version: version.optional().describe('default: the active version'),
       }),
-      handler: (a) => dryRuns.dryRun(a.workflowName, { inputs: a.inputs, version: a.version }),
+      handler: (a) => dryRuns.ruleEngineDryRun(a.workflowName, { inputs: a.inputs, version: a.version }),
     }),
   ];
 }

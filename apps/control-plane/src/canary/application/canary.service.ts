@@ -75,7 +75,7 @@ export class CanaryService {
     return (await this.uow.run((m) => this.rollouts.list(m))).map(rolloutView);
   }
 
-  /** Family C "canary state": the workflow's active version, its Active rollout and its history. */
+  /** The "canary state" of the /api/v1/control-plane routes: the workflow's active version, its Active rollout and its history. */
   async state(workflowName: string) {
     this.assertEnabled();
     assertWorkflowName(workflowName);
