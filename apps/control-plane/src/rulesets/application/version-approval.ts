@@ -50,7 +50,7 @@ export class VersionApproval {
 
   submit(workflowName: string, version: number, actorInput: string | null | undefined, detail: string) {
     return this.transition(workflowName, version, actorInput, 'submit', detail, async (m, v, actor, now) => {
-      const status = nextStatus(v, 'submit', true);
+      const status = nextStatus(v, 'submit', this.enabled);
       await this.repo.markSubmitted(m, workflowName, version, status, actor, now);
       return {
         status,
@@ -62,7 +62,7 @@ export class VersionApproval {
 
   approve(workflowName: string, version: number, actorInput: string | null | undefined, detail: string) {
     return this.transition(workflowName, version, actorInput, 'approve', detail, async (m, v, actor, now) => {
-      const status = nextStatus(v, 'approve', true);
+      const status = nextStatus(v, 'approve', this.enabled);
       if (v.submittedBy && v.submittedBy.toLowerCase() === actor.toLowerCase())
         throw AppError.conflict(
           RuleSetErrors.SelfApproval,
@@ -90,7 +90,7 @@ export class VersionApproval {
   ) {
     const action: ApprovalAction = final ? 'reject-finally' : 'reject';
     return this.transition(workflowName, version, actorInput, action, reason, async (m, v, actor, now) => {
-      const status = nextStatus(v, action, true);
+      const status = nextStatus(v, action, this.enabled);
       await this.repo.markRejected(m, workflowName, version, status, actor, now, reason);
       return {
         status,
