@@ -2,7 +2,7 @@
 // Nest's ESM packages transformed, and @arbiter/* resolved to library sources so tests never need a build.
 const path = require('node:path');
 
-const libs = ['platform', 'contracts', 'feel', 'rule-engine', 'auth', 'dmn'];
+const libs = ['platform', 'contracts', 'feel', 'rule-engine', 'auth', 'dmn', 'audit-chain'];
 const apps = ['control-plane', 'decisions', 'identity'];
 
 module.exports = {

@@ -1,19 +1,15 @@
 import { ServiceContext, ServiceFoundationModule } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
+import { AUDIT_ENTITIES, AuditModule } from './audit';
 import { ControlPlaneAuthModule } from './auth/control-plane-auth.module';
-import { CanaryModule } from './canary/canary.module';
-import { CatalogModule } from './catalog/catalog.module';
-import { ExecutionAuditModule } from './execution-audit/execution-audit.module';
-import { ExecutionModule } from './execution/execution.module';
-import { QuotasModule } from './quotas/quotas.module';
-import { ToolsModule } from './tools/tools.module';
+import { CANARY_ENTITIES, CanaryModule } from './canary';
+import { CATALOG_ENTITIES, CatalogModule } from './catalog';
 import { CONTROL_PLANE_MIGRATIONS } from './database/migrations';
-import { CANARY_ENTITIES } from './canary/entities';
-import { CATALOG_ENTITIES } from './catalog/entities';
-import { EXECUTION_AUDIT_ENTITIES } from './execution-audit/entities';
-import { QUOTA_ENTITIES } from './quotas/entities';
-import { RULE_SET_ENTITIES } from './rulesets/persistence/entities';
-import { RuleSetsModule } from './rulesets/rulesets.module';
+import { EXECUTION_AUDIT_ENTITIES, ExecutionAuditModule } from './execution-audit';
+import { ExecutionModule } from './execution';
+import { QUOTA_ENTITIES, QuotasModule } from './quotas';
+import { RULE_SET_ENTITIES, RuleSetsModule } from './rulesets';
+import { ToolsModule } from './tools';
 import { RuntimeInfoController } from './runtime-info/runtime-info.controller';
 import { CONTROL_PLANE_SETTINGS } from './settings/control-plane.settings';
 
@@ -31,6 +27,7 @@ export class ControlPlaneModule {
             connectionStringKey: 'ConnectionStrings:RuleControlPlaneDb',
             entities: [
               ...RULE_SET_ENTITIES,
+              ...AUDIT_ENTITIES,
               ...EXECUTION_AUDIT_ENTITIES,
               ...CANARY_ENTITIES,
               ...QUOTA_ENTITIES,
@@ -40,6 +37,7 @@ export class ControlPlaneModule {
           },
         }),
         ControlPlaneAuthModule,
+        AuditModule,
         RuleSetsModule,
         ExecutionAuditModule,
         CanaryModule,

@@ -10,7 +10,7 @@ export const controlPlaneService: ServiceDefinition = {
   version: BUILD_VERSION,
   configDir: join(__dirname, '..', 'config'),
   defaultPort: 3000,
-  // Chosen for the control plane (the spec leaves it open): the decisions family, { error, code, traceId }.
+  // Chosen for the control plane (the spec leaves it open): the decisions service's envelope, { error, code, traceId }.
   envelope: () => traceEnvelope,
   createModule: (context) => ControlPlaneModule.register(context),
   configureFastify: (fastify) => {

@@ -166,7 +166,7 @@ describe('rule execution (Rules mode): POST /api/v1/rule-engine/execute/{workflo
     expect(old.body.outputs).toEqual({ applicantAge: 40, ageEligible: true });
   });
 
-  it('dry-runs without side effects: family A answers shape B, family B shape A, both request forms', async () => {
+  it('dry-runs without side effects: the rule-engine result on /api/v1/rule-engine, the control-plane result (traces) on /api/v1/control-plane, both request forms', async () => {
     const b = await acme.post(`${A}/loan/dry-run`, { inputs: { amount: 5000 }, version: 1 });
     expect(b.status).toBe(200);
     expect(b.body).toMatchObject({

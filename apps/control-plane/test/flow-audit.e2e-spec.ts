@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { canonicalJson, controlPlaneService, verifyChain } from '../src';
+import { canonicalJson, verifyChain } from '@arbiter/audit-chain';
+import { controlPlaneService } from '../src';
 import { A, B, client, rulesDoc } from './helpers';
 
 const flow = (overrides: Record<string, unknown> = {}) => ({

@@ -71,7 +71,7 @@ describe('rule sets with approval off (RuleControlPlane:RequireApproval=false)',
     });
   });
 
-  it('activates a Draft directly (both activate forms and the family B form)', async () => {
+  it('activates a Draft directly (both /api/v1/rule-engine activate forms and the /api/v1/control-plane form)', async () => {
     await api.post(`${A}/direct/save`, rulesDoc(1));
     await api.post(`${A}/direct/save`, rulesDoc(2));
     await api.post(`${A}/direct/save`, rulesDoc(3));
@@ -96,7 +96,7 @@ describe('rule sets with approval off (RuleControlPlane:RequireApproval=false)',
     expect(active.status).toBe(409);
   });
 
-  it('lists rule sets (both families), versions with limit/offset and activeVersion', async () => {
+  it('lists rule sets (/api/v1/rule-engine and /api/v1/control-plane routes), versions with limit/offset and activeVersion', async () => {
     const list = await api.get(`${A}`);
     expect(list.status).toBe(200);
     const loan = list.body.rulesets.find((r: any) => r.workflowName === 'loan');

@@ -1,5 +1,5 @@
-import { verifyChain } from '@arbiter/control-plane';
-import type { ChainVerification, SignedAuditEntry } from '@arbiter/control-plane';
+import { verifyChain } from '@arbiter/audit-chain';
+import type { ChainVerification, SignedAuditEntry } from '@arbiter/audit-chain';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 

@@ -1,7 +1,7 @@
 import { AuthModule, HttpPermissionDecisionPoint, remoteVerification } from '@arbiter/auth';
 import { ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
-import { ControlPlaneAuthSettings } from '../settings/control-plane.settings';
+import { ControlPlaneAuthSettings } from './control-plane-auth.settings';
 import { MeController } from './me.controller';
 
 /**

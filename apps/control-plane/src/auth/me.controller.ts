@@ -3,7 +3,7 @@ import { RequestContext } from '@arbiter/platform';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 
-/** `GET /api/v1/control-plane/me`: the current operator (spec 1 family B; the body is ours). */
+/** `GET /api/v1/control-plane/me`: the current operator (spec 1's /api/v1/control-plane routes; the body is ours). */
 @ApiTags('operator')
 @ApiBearerAuth()
 @Controller('api/v1/control-plane/me')

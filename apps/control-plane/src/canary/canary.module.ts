@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ExecutionAuditModule } from '../execution-audit/execution-audit.module';
-import { AuditLog } from '../rulesets/audit/audit-log';
-import { RuleSetsModule } from '../rulesets/rulesets.module';
+import { AuditModule } from '../audit';
+import { ExecutionAuditModule } from '../execution-audit';
+import { RuleSetsModule } from '../rulesets';
 import { CanaryRolloutRepository } from './application/canary-rollouts.repository';
 import { CanaryRouter } from './application/canary-router';
 import { CanaryService } from './application/canary.service';
@@ -11,19 +11,18 @@ import { ControlPlaneCanaryController } from './http/control-plane-canary.contro
 import { RuleEngineCanaryController } from './http/rule-engine-canary.controller';
 
 /**
- * Canary rollouts (three route families), tenant rule assignments, and the in-memory CanaryRouter the
- * executor asks before each execution. Transitions are audited in the rule set audit chain (AuditLog is
- * stateless: this module holds its own instance over the shared AuditSigner).
+ * Canary rollouts (on the /api/v1/canary, /api/v1/rule-engine and /api/v1/control-plane routes), tenant rule assignments, and the in-memory CanaryRouter the
+ * executor asks before each execution. Transitions are audited in the tenant's signed audit chain.
  */
 @Module({
-  imports: [RuleSetsModule, ExecutionAuditModule],
+  imports: [RuleSetsModule, AuditModule, ExecutionAuditModule],
   controllers: [
     CanaryController,
     RuleEngineCanaryController,
     ControlPlaneCanaryController,
     CanaryEventsController,
   ],
-  providers: [AuditLog, CanaryRolloutRepository, CanaryRouter, CanaryService],
+  providers: [CanaryRolloutRepository, CanaryRouter, CanaryService],
   exports: [CanaryRouter],
 })
 export class CanaryModule {}

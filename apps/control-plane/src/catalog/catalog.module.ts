@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { ExecutionModule } from '../execution/execution.module';
-import { RuleSetsModule } from '../rulesets/rulesets.module';
+import { ExecutionModule } from '../execution';
+import { RuleSetsModule } from '../rulesets';
 import { ApiRouteCatalog } from './application/api-routes';
 import { ContractsService } from './application/contracts.service';
 import { RuleCatalog } from './application/rule-catalog';

@@ -1,3 +1,20 @@
+import {
+  isInt4,
+  isoFromPgMicros,
+  jsonbAcceptedText,
+  jsonbStrings,
+  PG_ARRAY_HEADER_BYTES,
+  pgMicros,
+  PgOid,
+  PgRecordWriter,
+  pgTextFieldRoom,
+  readPgMicros,
+  readUuid,
+  storableText,
+  writePgArrayHeader,
+  writePgMicros,
+  writeUuid,
+} from '@arbiter/platform';
 import type { ExecutionRecord } from './execution-record';
 
 /**
@@ -9,7 +26,9 @@ import type { ExecutionRecord } from './execution-record';
  * number of fields, then per field its type's OID, its length, or -1 for NULL, and its binary value: a uuid
  * as 16 bytes, a timestamptz as microseconds since 2000, text as UTF-8, jsonb as a version byte and JSON
  * text, text[] as a binary array). A batch goes to the database as one `$1::execution_audit_row[]`
- * parameter (`auditRowArray`): a 20-byte array header, then the entries' bytes as they lie. PostgreSQL
+ * parameter (`auditRowArray`): a 20-byte array header, then the entries' bytes as they lie. The binary
+ * format itself (OIDs, array header, field writer, uuid / timestamptz / text conversions) is the
+ * platform's (`@arbiter/platform`, `database/pg-binary.ts`); this file owns the row layout. PostgreSQL
  * reads each value with its type's receive function; nothing is parsed but the two jsonb values (rules
  * matched, shadow diff). Measured against the earlier jsonb batch (rows as JSON text, read by
  * `jsonb_to_recordset`) on PostgreSQL 15, 1,000-row batches: 8.6–9.7 µs per row instead of 12.6–13.9.
@@ -24,23 +43,7 @@ import type { ExecutionRecord } from './execution-record';
 export const AUDIT_ROW_TYPE = 'execution_audit_row';
 /** Fields of `execution_audit_row`, in order (the columns of `execution_audit`). */
 const FIELDS = 14;
-/** Type OIDs of the fields (fixed for built-in types). */
-const UUID_OID = 2950;
-const TEXT_OID = 25;
-const INT4_OID = 23;
-const TIMESTAMPTZ_OID = 1184;
-const FLOAT8_OID = 701;
-const JSONB_OID = 3802;
-const TEXT_ARRAY_OID = 1009;
-/** jsonb's binary input: a format version byte, then the JSON text. */
-const JSONB_VERSION = 1;
-/** 2000-01-01T00:00:00Z, PostgreSQL's epoch, in Unix milliseconds. */
-const PG_EPOCH_MS = 946_684_800_000;
-const TWO_32 = 4_294_967_296;
-const INT4_MIN = -2_147_483_648;
-const INT4_MAX = 2_147_483_647;
-/** Bytes of the array header: dimensions, flags, element type, length, lower bound. */
-const ARRAY_HEADER_BYTES = 20;
+const { uuid: UUID_OID, int4: INT4_OID, timestamptz: TIMESTAMPTZ_OID, float8: FLOAT8_OID } = PgOid;
 
 /** Size of one slab of row bytes (a row larger than that gets a slab of its own, never reused). */
 const SLAB_BYTES = 256 * 1024;
@@ -189,16 +192,12 @@ export function auditRowArray(
   rowTypeOid: number,
   scratch?: Buffer,
 ): Buffer {
-  let size = ARRAY_HEADER_BYTES;
+  let size = PG_ARRAY_HEADER_BYTES;
   for (const entry of entries) size += entry.byteLength;
   // a buffer of its own when allocating (never a slice of Node's shared pool): the writer may keep it as its scratch
   const out = scratch && scratch.length >= size ? scratch.subarray(0, size) : Buffer.allocUnsafeSlow(size);
-  out.writeInt32BE(1, 0); // one dimension
-  out.writeInt32BE(0, 4); // no NULL element
-  out.writeUInt32BE(rowTypeOid, 8);
-  out.writeInt32BE(entries.length, 12);
-  out.writeInt32BE(1, 16); // lower bound
-  let at = ARRAY_HEADER_BYTES;
+  writePgArrayHeader(out, rowTypeOid, entries.length);
+  let at = PG_ARRAY_HEADER_BYTES;
   for (let i = 0; i < entries.length;) {
     const first = entries[i];
     let last = first;
@@ -208,170 +207,7 @@ export function auditRowArray(
   return out;
 }
 
-/**
- * What jsonb refuses and JSON.stringify writes: U+0000 (`\u0000`) and a lone surrogate (`\ud800`–`\udfff`;
- * a proper pair is written as the character itself, never escaped). Every such escape (one preceded by an
- * even number of backslashes, so not a literal backslash followed by "u0000") becomes U+FFFD, so one odd
- * value (a node id, a shadow diff's value from the facts) cannot block a batch. Done on the finished text of
- * a value JSON.stringify wrote: a replacer callback per value costs more.
- */
-const REFUSED_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g;
-const mayHoldRefusedEscape = (json: string) => json.includes('\\u0000') || json.includes('\\ud');
-const acceptedByJsonb = (json: string) =>
-  mayHoldRefusedEscape(json) ? json.replace(REFUSED_ESCAPE, '$1\\ufffd') : json;
-
-/**
- * A string JSON writes as it is between quotes: no quote, backslash, control character or surrogate (a
- * surrogate pair is safe too, but rare enough to take the slow path). Almost every audit string is one
- * (ids, ISO instants, enum values, node ids); testing is ten times cheaper than `JSON.stringify`.
- */
-// eslint-disable-next-line no-control-regex -- control characters are what the class excludes
-const WRITTEN_AS_IS = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
-
-/** A string as JSON text that jsonb accepts. */
-function jsonString(value: string): string {
-  return WRITTEN_AS_IS.test(value) ? '"' + value + '"' : acceptedByJsonb(JSON.stringify(value));
-}
-
-function jsonStrings(values: readonly string[]): string {
-  if (values.length === 0) return '[]';
-  let text = '[' + jsonString(values[0]);
-  for (let i = 1; i < values.length; i++) text += ',' + jsonString(values[i]);
-  return text + ']';
-}
-
-/** Text as PostgreSQL stores it: U+0000, which `text` cannot hold, becomes U+FFFD (as the JSON rows had it). */
-const storable = (value: string) => (value.includes('\u0000') ? value.replaceAll('\u0000', '\ufffd') : value);
-
-const HEX_VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++) {
-  HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
-  HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
-}
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-/** Offsets of the 16 byte pairs in the 36-character form. */
-const UUID_PAIRS = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
-const DASHES = [8, 13, 18, 23];
-
-/** Writes the 16 bytes of a UUID in its 36-character form; throws on anything else (never a garbled key). */
-function writeUuid(out: Buffer, at: number, uuid: string): void {
-  if (uuid.length !== 36 || DASHES.some((d) => uuid.charCodeAt(d) !== 0x2d))
-    throw new TypeError(`Not a UUID: ${JSON.stringify(uuid)}`);
-  for (let k = 0; k < 16; k++) {
-    const hi = HEX_VALUE[uuid.charCodeAt(UUID_PAIRS[k])] ?? -1;
-    const lo = HEX_VALUE[uuid.charCodeAt(UUID_PAIRS[k] + 1)] ?? -1;
-    if (hi < 0 || lo < 0) throw new TypeError(`Not a UUID: ${JSON.stringify(uuid)}`);
-    out[at + k] = (hi << 4) | lo;
-  }
-}
-
-function readUuid(bytes: Buffer, at: number): string {
-  let text = '';
-  for (let k = 0; k < 16; k++) {
-    if (k === 4 || k === 6 || k === 8 || k === 10) text += '-';
-    text += HEX[bytes[at + k]];
-  }
-  return text;
-}
-
-let lastInstant = '';
-let lastMicros = 0;
-const FRACTION = /\.(\d+)/;
-/** An ISO-8601 instant as `toISOString` writes it (an offset is allowed). */
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
-
-/**
- * Microseconds since 2000-01-01 of an ISO-8601 instant (`Date.parse` for the milliseconds, the fraction's
- * fourth to sixth digits for the rest, as PostgreSQL keeps them); anything else is refused (TypeError). The
- * last one is remembered: executions of one millisecond share their stamp.
- */
-function pgMicros(iso: string): number {
-  if (iso === lastInstant) return lastMicros;
-  const ms = typeof iso === 'string' && ISO_INSTANT.test(iso) ? Date.parse(iso) : NaN;
-  if (!Number.isFinite(ms)) throw new TypeError(`Not an instant: ${JSON.stringify(iso)}`);
-  const fraction = FRACTION.exec(iso)?.[1] ?? '';
-  const micros =
-    (ms - PG_EPOCH_MS) * 1000 + (fraction.length > 3 ? Number(fraction.slice(3, 6).padEnd(3, '0')) : 0);
-  lastInstant = iso;
-  lastMicros = micros;
-  return micros;
-}
-
-function isoFromPgMicros(micros: number): string {
-  const ms = Math.floor(micros / 1000);
-  const rest = micros - ms * 1000;
-  const iso = new Date(ms + PG_EPOCH_MS).toISOString();
-  return rest ? `${iso.slice(0, -1)}${String(rest).padStart(3, '0')}Z` : iso;
-}
-
-/** Whether a value fits PostgreSQL's `int` (the version column). */
-export const isInt4 = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isInteger(value) && value >= INT4_MIN && value <= INT4_MAX;
-
-/** An upper bound of the UTF-8 bytes of a field's value (3 per UTF-16 unit) with its OID and length words. */
-const textRoom = (value: string | null) => 8 + (value ? value.length * 3 : 0);
-
-/** Writes one binary record field (type OID, length, value); `null` is a NULL. */
-class RecordWriter {
-  out!: Buffer;
-  at = 0;
-
-  text(value: string | null): void {
-    if (value === null) return this.nullField(TEXT_OID);
-    this.out.writeUInt32BE(TEXT_OID, this.at);
-    const n = this.out.write(value, this.at + 8);
-    this.out.writeInt32BE(n, this.at + 4);
-    this.at += 8 + n;
-  }
-
-  jsonb(json: string | null): void {
-    if (json === null) return this.nullField(JSONB_OID);
-    this.out.writeUInt32BE(JSONB_OID, this.at);
-    this.out[this.at + 8] = JSONB_VERSION;
-    const n = this.out.write(json, this.at + 9);
-    this.out.writeInt32BE(n + 1, this.at + 4);
-    this.at += 9 + n;
-  }
-
-  textArray(values: readonly string[]): void {
-    const out = this.out;
-    out.writeUInt32BE(TEXT_ARRAY_OID, this.at);
-    const lengthAt = this.at + 4;
-    let at = lengthAt + 4;
-    out.writeInt32BE(values.length ? 1 : 0, at); // dimensions (an empty array has none)
-    out.writeInt32BE(0, at + 4);
-    out.writeUInt32BE(TEXT_OID, at + 8);
-    at += 12;
-    if (values.length) {
-      out.writeInt32BE(values.length, at);
-      out.writeInt32BE(1, at + 4);
-      at += 8;
-      for (const value of values) {
-        const n = out.write(storable(value), at + 4);
-        out.writeInt32BE(n, at);
-        at += 4 + n;
-      }
-    }
-    out.writeInt32BE(at - lengthAt - 4, lengthAt);
-    this.at = at;
-  }
-
-  fixed(oid: number, length: number): number {
-    this.out.writeUInt32BE(oid, this.at);
-    this.out.writeInt32BE(length, this.at + 4);
-    const valueAt = this.at + 8;
-    this.at = valueAt + length;
-    return valueAt;
-  }
-
-  nullField(oid: number): void {
-    this.out.writeUInt32BE(oid, this.at);
-    this.out.writeInt32BE(-1, this.at + 4);
-    this.at += 8;
-  }
-}
-
-const writer = new RecordWriter();
+const writer = new PgRecordWriter();
 
 let lastRolloutArm: RolloutArmOfEntry | null = null;
 
@@ -408,25 +244,29 @@ function rolloutArmOf(
  * a 4-byte integer or an instant that does not parse is refused (TypeError: the database would refuse it).
  */
 export function encodeAuditEntry(e: ExecutionRecord): EncodedAuditEntry {
-  const tenantId = storable(e.tenantId);
-  const workflowName = storable(e.workflowName);
-  const correlationId = storable(e.correlationId);
-  const status = storable(e.status);
-  const arm = storable(e.arm);
-  const rolloutId = e.rolloutId === null || e.rolloutId === undefined ? null : storable(e.rolloutId);
-  const mode = storable(e.mode);
-  const rulesMatched = jsonStrings(e.rulesMatched);
+  const tenantId = storableText(e.tenantId);
+  const workflowName = storableText(e.workflowName);
+  const correlationId = storableText(e.correlationId);
+  const status = storableText(e.status);
+  const arm = storableText(e.arm);
+  const rolloutId = e.rolloutId === null || e.rolloutId === undefined ? null : storableText(e.rolloutId);
+  const mode = storableText(e.mode);
+  const rulesMatched = jsonbStrings(e.rulesMatched);
   const shadowDiff =
     e.shadowDiff === null || e.shadowDiff === undefined
       ? null
-      : acceptedByJsonb(JSON.stringify(e.shadowDiff));
+      : jsonbAcceptedText(JSON.stringify(e.shadowDiff));
   const version = e.version ?? null;
   if (version !== null && !isInt4(version))
     throw new TypeError(`Not a version number: ${JSON.stringify(version)}`);
   const micros = pgMicros(e.executedAt);
   let room = 8 + 24 + 16 + 12 + 16 + 16 + 8 + 20 + 9 + 9; // length, count, fixed fields, array header, jsonb
-  room += textRoom(tenantId) + textRoom(workflowName) + textRoom(correlationId) + textRoom(status);
-  room += textRoom(arm) + textRoom(rolloutId) + textRoom(mode);
+  room +=
+    pgTextFieldRoom(tenantId) +
+    pgTextFieldRoom(workflowName) +
+    pgTextFieldRoom(correlationId) +
+    pgTextFieldRoom(status);
+  room += pgTextFieldRoom(arm) + pgTextFieldRoom(rolloutId) + pgTextFieldRoom(mode);
   room += rulesMatched.length * 3 + (shadowDiff ? shadowDiff.length * 3 : 0);
   for (const code of e.errorCodes) room += 4 + code.length * 3;
   const rolloutArm = rolloutId === null ? null : rolloutArmOf(rolloutId, workflowName, arm, version, status);
@@ -441,10 +281,7 @@ export function encodeAuditEntry(e: ExecutionRecord): EncodedAuditEntry {
     if (version === null) w.nullField(INT4_OID);
     else out.writeInt32BE(version, w.fixed(INT4_OID, 4));
     w.text(correlationId);
-    const t = w.fixed(TIMESTAMPTZ_OID, 8);
-    const high = Math.floor(micros / TWO_32);
-    out.writeInt32BE(high, t);
-    out.writeUInt32BE(micros - high * TWO_32, t + 4);
+    writePgMicros(out, w.fixed(TIMESTAMPTZ_OID, 8), micros);
     out.writeDoubleBE(e.executionTimeMs, w.fixed(FLOAT8_OID, 8));
     w.jsonb(rulesMatched);
     w.text(status);
@@ -524,7 +361,7 @@ function decodeRecord(bytes: Buffer, start: number): DecodedRow {
     w,
     v: versionLength < 0 ? null : bytes.readInt32BE(versionAt),
     c,
-    t: isoFromPgMicros(bytes.readInt32BE(tAt) * TWO_32 + bytes.readUInt32BE(tAt + 4)),
+    t: isoFromPgMicros(readPgMicros(bytes, tAt)),
     d: bytes.readDoubleBE(dAt),
     m,
     s,

@@ -1,7 +1,7 @@
 import { AppError } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import { assertWorkflowName } from '../rulesets/application/errors';
+import { assertWorkflowName } from '../shared';
 import { BatchedExecutionAuditSink } from './batched-execution-audit.sink';
 import { AuditCursor, ExecutionAuditRepository } from './execution-audit.repository';
 import { ArmStatistics, ExecutionAuditQueries, ExecutionRecord } from './execution-record';

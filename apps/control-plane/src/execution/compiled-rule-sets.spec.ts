@@ -1,4 +1,4 @@
-import type { RuleEngineSettings } from '../settings/control-plane.settings';
+import type { RuleEngineSettings } from './execution.settings';
 import type { DecisionTableClient } from './adapters/decision-table-client';
 import type { HttpConnectorInvoker } from './adapters/http-connectors';
 import { CompiledRuleSets } from './compiled-rule-sets';

@@ -5,7 +5,7 @@ import {
   type RuleSetShapeName,
 } from '@arbiter/rule-engine';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { RuleEngineSettings } from '../settings/control-plane.settings';
+import { RuleEngineSettings } from './execution.settings';
 import { DecisionTableClient } from './adapters/decision-table-client';
 import { HttpConnectorInvoker } from './adapters/http-connectors';
 import { ExecutionErrors, ExecutionProblem } from './execution-errors';

@@ -2,9 +2,9 @@ import type { CompiledRuleSet, Facts, RuleSetEvaluation, RuleSetShapeName } from
 import { AppError, RequestContext } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { newExecutionId } from './execution-id';
-import { assertWorkflowName, invalidRuleSet, parseVersion } from '../rulesets/application/errors';
-import { RuleSetsService } from '../rulesets/application/rulesets.service';
-import { RuleEngineSettings } from '../settings/control-plane.settings';
+import { invalidRuleSet, RuleSetQueries } from '../rulesets';
+import { assertWorkflowName, parseVersion } from '../shared';
+import { RuleEngineSettings } from './execution.settings';
 import { CompiledRuleSets } from './compiled-rule-sets';
 import { ExecutionErrors } from './execution-errors';
 import { assertFacts } from './execution.service';
@@ -19,8 +19,8 @@ export interface DryRunRequest {
   contextType?: unknown;
 }
 
-/** Shape A (control-plane family). */
-export interface DryRunResultA {
+/** A dry-run's answer on the /api/v1/control-plane routes: traces, outputs under `outputFacts`. */
+export interface ControlPlaneDryRunResult {
   rulesMatched: boolean;
   evaluationTimeMs: number;
   traces: { ruleName: string; matched: boolean; failReason: string | null }[];
@@ -30,8 +30,8 @@ export interface DryRunResultA {
   matchedRules: string[];
 }
 
-/** Shape B (rule-engine family and the `svc_ruleset_dry_run` tool). */
-export interface DryRunResultB {
+/** A dry-run's answer on the /api/v1/rule-engine routes and from the `svc_ruleset_dry_run` tool: an execution-like result. */
+export interface RuleEngineDryRunResult {
   executionId: string;
   status: 'success' | 'error';
   outputs: Facts;
@@ -57,13 +57,13 @@ interface DryRunOutcome {
 @Injectable()
 export class DryRunService {
   constructor(
-    @Inject(RuleSetsService) private readonly ruleSets: RuleSetsService,
+    @Inject(RuleSetQueries) private readonly ruleSets: RuleSetQueries,
     @Inject(RuleSetVersions) private readonly versions: RuleSetVersions,
     @Inject(CompiledRuleSets) private readonly compiled: CompiledRuleSets,
     @Inject(RuleEngineSettings) private readonly settings: RuleEngineSettings,
   ) {}
 
-  async dryRun(workflowName: string, request: DryRunRequest): Promise<DryRunResultB> {
+  async ruleEngineDryRun(workflowName: string, request: DryRunRequest): Promise<RuleEngineDryRunResult> {
     const outcome = await this.run(workflowName, request);
     return {
       executionId: newExecutionId(),
@@ -78,7 +78,7 @@ export class DryRunService {
     };
   }
 
-  async dryRunA(workflowName: string, request: DryRunRequest): Promise<DryRunResultA> {
+  async controlPlaneDryRun(workflowName: string, request: DryRunRequest): Promise<ControlPlaneDryRunResult> {
     const outcome = await this.run(workflowName, request);
     return {
       rulesMatched: outcome.evaluation.rulesMatched.length > 0,

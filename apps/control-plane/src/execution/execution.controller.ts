@@ -4,7 +4,7 @@ import { AppError } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { assertWorkflowName } from '../rulesets/application/errors';
+import { assertWorkflowName } from '../shared';
 import { CompiledRuleSets } from './compiled-rule-sets';
 import { DryRunRequest, DryRunService } from './dry-run.service';
 import { ExecutionMetrics } from './execution-metrics';
@@ -36,7 +36,7 @@ export function parseExecuteBody(workflowName: string, body: unknown, bucketHead
   };
 }
 
-/** Dry-run, family A: result shape B. */
+/** Dry-run on the /api/v1/rule-engine routes (the execution-like result). */
 @ApiTags('rule sets (rule-engine)')
 @Controller('api/v1/rule-engine/rulesets')
 export class RuleEngineDryRunController {
@@ -47,14 +47,14 @@ export class RuleEngineDryRunController {
   @RequirePolicy(Policies.Viewer)
   @ApiOkResponse({
     description:
-      'Shape B: { executionId, status, outputs, executionTime, rulesExecuted, sideEffectsApplied: false, errors, rulesMatched, version }',
+      '{ executionId, status, outputs, executionTime, rulesExecuted, sideEffectsApplied: false, errors, rulesMatched, version }',
   })
   dryRun(@Param('workflowName') workflowName: string, @Body() body: DryRunRequest) {
-    return this.dryRuns.dryRun(workflowName, body);
+    return this.dryRuns.ruleEngineDryRun(workflowName, body);
   }
 }
 
-/** Dry-run, family B: result shape A; execution metrics of this node. */
+/** Dry-run on the /api/v1/control-plane routes (the result with traces); execution metrics of this node. */
 @ApiTags('rule sets (control-plane)')
 @Controller('api/v1/control-plane')
 export class ControlPlaneDryRunController {
@@ -69,10 +69,10 @@ export class ControlPlaneDryRunController {
   @RequirePolicy(Policies.Viewer)
   @ApiOkResponse({
     description:
-      'Shape A: { rulesMatched, evaluationTimeMs, traces: [{ ruleName, matched, failReason }], outputFacts, errors, version, matchedRules }',
+      '{ rulesMatched, evaluationTimeMs, traces: [{ ruleName, matched, failReason }], outputFacts, errors, version, matchedRules }',
   })
   dryRun(@Param('workflow') workflowName: string, @Body() body: DryRunRequest) {
-    return this.dryRuns.dryRunA(workflowName, body);
+    return this.dryRuns.controlPlaneDryRun(workflowName, body);
   }
 
   @Get('execution/metrics')

@@ -1,11 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CanaryRouter } from '../canary/application/canary-router';
-import { CanaryModule } from '../canary/canary.module';
-import { ExecutionAuditModule } from '../execution-audit/execution-audit.module';
-import { QuotaGate } from '../quotas/application/quota-gate';
-import { QuotasModule } from '../quotas/quotas.module';
-import { RuleRegistry } from '../rulesets/domain/rule-registry';
-import { RuleSetsModule } from '../rulesets/rulesets.module';
+import { CanaryModule, CanaryRouter } from '../canary';
+import { ExecutionAuditModule } from '../execution-audit';
+import { QuotaGate, QuotasModule } from '../quotas';
+import { RuleRegistry, RuleSetsModule } from '../rulesets';
 import { DecisionTableClient } from './adapters/decision-table-client';
 import { HttpConnectorInvoker } from './adapters/http-connectors';
 import { CODE_RULES, CompiledRuleSets } from './compiled-rule-sets';
@@ -23,7 +20,7 @@ import { RuleSetVersions } from './rule-set-versions';
 
 /**
  * Rule execution: the execute hot route and the execution router, compiled rule sets per tenant and
- * version, dry-run (both route families), the ports to canary routing, quotas, the execution audit and
+ * version, dry-run (the /api/v1/rule-engine and /api/v1/control-plane routes), the ports to canary routing, quotas, the execution audit and
  * the traditional path, and the adapters to stored decision tables and HTTP connectors.
  */
 @Module({

@@ -8,13 +8,8 @@ import {
 import { AppError, RequestContext } from '@arbiter/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import {
-  ExecutionArm,
-  ExecutionAuditSink,
-  ExecutionRecord,
-  ShadowDiffRecord,
-} from '../execution-audit/execution-record';
-import { ExecutionRouterSettings, RuleEngineSettings } from '../settings/control-plane.settings';
+import { ExecutionArm, ExecutionAuditSink, ExecutionRecord, ShadowDiffRecord } from '../execution-audit';
+import { ExecutionRouterSettings, RuleEngineSettings } from './execution.settings';
 import { CompiledRuleSets } from './compiled-rule-sets';
 import { ExecutionErrors } from './execution-errors';
 import { newExecutionId } from './execution-id';

@@ -1,8 +1,6 @@
 import { UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { CachedRuleSet, RuleSetCache } from '../rulesets/application/ruleset-cache';
-import { SHARED_RULESET_TENANT } from '../rulesets/domain/shared-tenant';
-import { RuleSetVersionEntity } from '../rulesets/persistence/entities';
+import { CachedRuleSet, RuleSetCache, RuleSetVersionEntity, SHARED_RULESET_TENANT } from '../rulesets';
 
 /** A stored, immutable rule set version as the executor needs it. */
 export interface ExecutableVersion {

@@ -4,3 +4,5 @@ export { QuotasService } from './application/quotas.service';
 export { QuotaErrors } from './application/quota-errors';
 export { QUOTA_CHANGED_SUBJECT, type QuotaChangedEvent } from './application/quota-events';
 export * from './domain/tiers';
+export { QUOTA_ENTITIES } from './entities';
+export { QUOTA_SETTINGS, QuotaSettings } from './quotas.settings';

@@ -1,43 +1,58 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit';
+import { HubModule } from '../hub';
+import { ActivateVersion } from './application/activate-version';
 import { ChangeMetrics } from './application/change-metrics';
 import { ChangePublisher } from './application/change-publisher';
+import { InvalidateRuleSets } from './application/invalidate-rulesets';
 import { RuleSetCache } from './application/ruleset-cache';
-import { RuleSetsService } from './application/rulesets.service';
-import { AuditLog } from './audit/audit-log';
-import { AuditSigner } from './audit/audit-signer';
+import { RuleSetQueries } from './application/ruleset-queries';
+import { SaveRuleSet } from './application/save-ruleset';
+import { VersionApproval } from './application/version-approval';
 import { InMemoryRuleRegistry, RuleRegistry } from './domain/rule-registry';
 import { ControlPlaneRuleSetsController } from './http/control-plane.controller';
 import { RuleSetEventsController } from './http/events.controller';
-import { HubNegotiateController, RuleFlowController, TenantsController } from './http/misc.controller';
+import { RuleFlowController, TenantsController } from './http/misc.controller';
 import { RuleEngineRuleSetsController } from './http/rulesets.controller';
-import { SignalRHub } from './hub/signalr-hub';
+import { RuleSetRepository } from './persistence/ruleset.repository';
 import { FileRuleStore } from './store/file-rule-store';
 
 /**
  * Rule sets: storage and versions, validation of the three shapes, lifecycle (maker-checker),
- * signed hash-chained audit, change propagation (bus, cache, SignalR hub), file-backed mirror.
+ * change propagation (bus, cache, the SignalR hub), file-backed mirror. Every change is recorded in the
+ * signed audit (AuditModule) in its own transaction.
  */
 @Module({
+  imports: [AuditModule, HubModule],
   controllers: [
     RuleEngineRuleSetsController,
     ControlPlaneRuleSetsController,
     RuleFlowController,
     TenantsController,
-    HubNegotiateController,
     RuleSetEventsController,
   ],
   providers: [
     InMemoryRuleRegistry,
     { provide: RuleRegistry, useExisting: InMemoryRuleRegistry },
-    AuditSigner,
-    AuditLog,
+    RuleSetRepository,
     ChangeMetrics,
     RuleSetCache,
     ChangePublisher,
-    RuleSetsService,
-    SignalRHub,
+    RuleSetQueries,
+    SaveRuleSet,
+    ActivateVersion,
+    VersionApproval,
+    InvalidateRuleSets,
     FileRuleStore,
   ],
-  exports: [RuleSetsService, RuleRegistry, InMemoryRuleRegistry, AuditSigner, RuleSetCache, SignalRHub],
+  exports: [
+    RuleSetRepository,
+    RuleSetQueries,
+    SaveRuleSet,
+    ActivateVersion,
+    RuleRegistry,
+    InMemoryRuleRegistry,
+    RuleSetCache,
+  ],
 })
 export class RuleSetsModule {}

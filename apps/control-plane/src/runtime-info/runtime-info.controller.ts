@@ -1,7 +1,7 @@
 import { Public } from '@arbiter/auth';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RuntimeInfoSettings } from '../settings/control-plane.settings';
+import { RuntimeInfoSettings } from './runtime-info.settings';
 import { BUILD_VERSION } from '../version';
 
 /** Public runtime info so a dashboard can bootstrap its license state (`ControlPlaneRuntimeInfo:*`). */

@@ -1,8 +1,8 @@
 import { Policies, PolicyName } from '@arbiter/auth';
 import { defineTool, ToolDefinition } from '@arbiter/platform';
 import { z } from 'zod';
-import { DryRunService } from '../execution/dry-run.service';
-import { RuleSetsService } from '../rulesets/application/rulesets.service';
+import { DryRunService } from '../execution';
+import { ActivateVersion, RuleSetQueries, SaveRuleSet } from '../rulesets';
 import { ToolPolicies } from './tool-policies';
 
 const workflowName = z.string().min(1).max(128).describe('workflow (rule set) name');
@@ -21,10 +21,11 @@ const actor = z
  * actor (`args.actor`, user, `X-Actor`), row-level security, validation and error codes are the routes'.
  */
 export function ruleSetTools(
-  ruleSets: RuleSetsService,
+  ruleSets: { queries: RuleSetQueries; saving: SaveRuleSet; activation: ActivateVersion },
   dryRuns: DryRunService,
   policies: ToolPolicies,
 ): ToolDefinition[] {
+  const { queries, saving, activation } = ruleSets;
   const guard = (name: string, policy: PolicyName) => ({ name, authorize: policies.require(policy, name) });
   return [
     defineTool({
@@ -33,7 +34,7 @@ export function ruleSetTools(
       description:
         "Lists the caller's tenant's rule sets: { rulesets: [{ workflowName, activeVersion, totalVersions, lastModified, modifiedBy }] }.",
       inputSchema: z.strictObject({}),
-      handler: () => ruleSets.list(),
+      handler: () => queries.list(),
     }),
     defineTool({
       ...guard('svc_ruleset_get_versions', Policies.Viewer),
@@ -45,7 +46,7 @@ export function ruleSetTools(
         limit: z.number().int().min(1).max(500).optional().describe('page size (default 50, max 500)'),
         offset: z.number().int().min(0).max(999_999_999).optional().describe('versions to skip (default 0)'),
       }),
-      handler: (a) => ruleSets.versions(a.workflowName, a.limit ?? 50, a.offset ?? 0),
+      handler: (a) => queries.versions(a.workflowName, a.limit ?? 50, a.offset ?? 0),
     }),
     defineTool({
       ...guard('svc_ruleset_export', Policies.Viewer),
@@ -56,7 +57,7 @@ export function ruleSetTools(
         workflowName,
         version: version.optional().describe('default: the active version'),
       }),
-      handler: (a) => ruleSets.exportDocument(a.workflowName, a.version),
+      handler: (a) => queries.exportDocument(a.workflowName, a.version),
     }),
     defineTool({
       ...guard('svc_ruleset_save', Policies.Admin),
@@ -74,7 +75,7 @@ export function ruleSetTools(
           .describe('activate at once (only when approval is not required; default false)'),
       }),
       handler: (a) =>
-        ruleSets.save(a.workflowName, {
+        saving.execute(a.workflowName, {
           document: a.ruleSet,
           activateAfterSave: a.activateAfterSave,
           actor: a.actor,
@@ -93,7 +94,7 @@ export function ruleSetTools(
         detail,
         actor,
       }),
-      handler: (a) => ruleSets.activate(a.workflowName, a.version, a.actor, a.detail),
+      handler: (a) => activation.execute(a.workflowName, a.version, a.actor, a.detail),
     }),
     defineTool({
       ...guard('svc_ruleset_dry_run', Policies.Viewer),
@@ -105,7 +106,7 @@ export function ruleSetTools(
         inputs: json.describe('input facts'),
         version: version.optional().describe('default: the active version'),
       }),
-      handler: (a) => dryRuns.dryRun(a.workflowName, { inputs: a.inputs, version: a.version }),
+      handler: (a) => dryRuns.ruleEngineDryRun(a.workflowName, { inputs: a.inputs, version: a.version }),
     }),
   ];
 }

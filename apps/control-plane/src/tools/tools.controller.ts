@@ -2,8 +2,8 @@ import { ToolProtocolController, ToolProtocolServer } from '@arbiter/platform';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Controller, Inject } from '@nestjs/common';
-import { DryRunService } from '../execution/dry-run.service';
-import { RuleSetsService } from '../rulesets/application/rulesets.service';
+import { DryRunService } from '../execution';
+import { ActivateVersion, RuleSetQueries, SaveRuleSet } from '../rulesets';
 import { BUILD_VERSION } from '../version';
 import { ruleSetTools } from './ruleset-tools';
 import { ToolPolicies } from './tool-policies';
@@ -17,7 +17,9 @@ import { ToolPolicies } from './tool-policies';
 @Controller()
 export class ToolsController extends ToolProtocolController {
   constructor(
-    @Inject(RuleSetsService) ruleSets: RuleSetsService,
+    @Inject(RuleSetQueries) queries: RuleSetQueries,
+    @Inject(SaveRuleSet) saving: SaveRuleSet,
+    @Inject(ActivateVersion) activation: ActivateVersion,
     @Inject(DryRunService) dryRuns: DryRunService,
     @Inject(ToolPolicies) policies: ToolPolicies,
   ) {
@@ -25,7 +27,7 @@ export class ToolsController extends ToolProtocolController {
       new ToolProtocolServer({
         name: 'arbiter-control-plane',
         version: BUILD_VERSION,
-        tools: ruleSetTools(ruleSets, dryRuns, policies),
+        tools: ruleSetTools({ queries, saving, activation }, dryRuns, policies),
         sdk: { McpServer, StreamableHTTPServerTransport },
       }),
     );

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ExecutionModule } from '../execution/execution.module';
-import { RuleSetsModule } from '../rulesets/rulesets.module';
+import { ExecutionModule } from '../execution';
+import { RuleSetsModule } from '../rulesets';
 import { ToolPolicies } from './tool-policies';
 import { ToolsController } from './tools.controller';
 

@@ -5,3 +5,4 @@ export * from './database.settings';
 export * from './database';
 export * from './unit-of-work';
 export * from './database.module';
+export * from './pg-binary';

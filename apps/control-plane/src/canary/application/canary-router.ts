@@ -1,7 +1,7 @@
 import { CanaryChangedEvent } from '@arbiter/contracts';
 import { UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { RuleControlPlaneSettings } from '../../settings/control-plane.settings';
+import { CanarySettings } from '../canary.settings';
 import { inCanaryShare } from '../domain/canary-bucket';
 import { CanaryRolloutRepository, LiveRollout } from './canary-rollouts.repository';
 
@@ -32,7 +32,7 @@ export class CanaryRouter implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly uow: UnitOfWork,
-    @Inject(RuleControlPlaneSettings) private readonly settings: RuleControlPlaneSettings,
+    @Inject(CanarySettings) private readonly settings: CanarySettings,
     @Inject(CanaryRolloutRepository) private readonly rollouts: CanaryRolloutRepository,
   ) {}
 

@@ -1,7 +1,6 @@
-import { ArmStatistics } from '../../execution-audit/execution-record';
+import { ArmStatistics } from '../../execution-audit';
+import { iso } from '../../shared';
 import { CanaryRolloutEntity } from '../entities';
-
-const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 /** The spec's "Canary rollout" resource (`createdAt` and `startedAt` are the same instant). */
 export function rolloutView(r: CanaryRolloutEntity) {

@@ -3,13 +3,21 @@ import { AppError, EventBus, RequestContext, UnitOfWork } from '@arbiter/platfor
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { ExecutionAuditQueries } from '../../execution-audit/execution-record';
-import { assertWorkflowName, RuleSetErrors } from '../../rulesets/application/errors';
-import { RuleSetsService } from '../../rulesets/application/rulesets.service';
-import { SHARED_RULESET_TENANT } from '../../rulesets/domain/shared-tenant';
-import { AuditAction } from '../../rulesets/audit/audit-chain';
-import { AuditLog } from '../../rulesets/audit/audit-log';
-import { RuleControlPlaneSettings } from '../../settings/control-plane.settings';
+import { AuditLog } from '../../audit';
+import { ExecutionAuditQueries } from '../../execution-audit';
+import {
+  ActivateVersion,
+  ApprovalSettings,
+  judgeTransition,
+  RuleSetErrors,
+  RuleSetRepository,
+  ruleSetNotFound,
+  RuleSetStatus,
+  SHARED_RULESET_TENANT,
+  versionNotFound,
+} from '../../rulesets';
+import { assertWorkflowName } from '../../shared';
+import { CanarySettings } from '../canary.settings';
 import { CanaryRolloutEntity } from '../entities';
 import { canaryDisabled, CanaryErrors, rolloutNotFound, wrongRolloutState } from './canary-errors';
 import { CanaryRolloutRepository } from './canary-rollouts.repository';
@@ -32,15 +40,11 @@ export interface StartCanaryInput {
 /** Which rollout an operation means: one by id (within a workflow when given), or a workflow's newest. */
 export type RolloutRef = { rolloutId: string; workflowName?: string } | { workflowName: string };
 
-/** Canary audit actions, appended to the rule set audit chain of the owner tenant. */
-const auditAction = (action: 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK') =>
-  action as string as AuditAction;
-
 const iso = (d: Date) => d.toISOString();
 
 /**
  * Canary rollouts as the spec's state table reads: start (none → Active), promote (Active → Promoted:
- * the version is activated for all tenants through RuleSetsService, the previous active version is
+ * the version is activated for all tenants through the rule sets' activation, the previous active version is
  * archived), rollback (Active → RolledBack: routing stops at once). Each transition is audited in the
  * owner tenant's signed audit chain in the same transaction, then the local router is updated and
  * `arbiter.canary.changed` is published (every node's router and hub clients react to it).
@@ -53,8 +57,10 @@ export class CanaryService {
 
   constructor(
     private readonly uow: UnitOfWork,
-    @Inject(RuleControlPlaneSettings) private readonly settings: RuleControlPlaneSettings,
-    @Inject(RuleSetsService) private readonly rulesets: RuleSetsService,
+    @Inject(CanarySettings) private readonly settings: CanarySettings,
+    @Inject(ApprovalSettings) private readonly approval: ApprovalSettings,
+    @Inject(RuleSetRepository) private readonly ruleSets: RuleSetRepository,
+    @Inject(ActivateVersion) private readonly activation: ActivateVersion,
     @Inject(AuditLog) private readonly audit: AuditLog,
     @Inject(CanaryRolloutRepository) private readonly rollouts: CanaryRolloutRepository,
     @Inject(CanaryRouter) private readonly router: CanaryRouter,
@@ -69,7 +75,7 @@ export class CanaryService {
     return (await this.uow.run((m) => this.rollouts.list(m))).map(rolloutView);
   }
 
-  /** Family C "canary state": the workflow's active version, its Active rollout and its history. */
+  /** The "canary state" of the /api/v1/control-plane routes: the workflow's active version, its Active rollout and its history. */
   async state(workflowName: string) {
     this.assertEnabled();
     assertWorkflowName(workflowName);
@@ -132,21 +138,11 @@ export class CanaryService {
     assertTargetsServed(tenantId, targets.targetTenantIds);
     const rollout = await this.serialized(tenantId, () =>
       this.uow.run(async (m) => {
-        const [set] = await m.query(
-          `SELECT active_version FROM rule_sets WHERE workflow_name = $1 FOR UPDATE`,
-          [workflowName],
-        );
-        if (!set) throw workflowNotFound(workflowName);
-        const [target] = await m.query(
-          `SELECT status FROM rule_set_versions WHERE workflow_name = $1 AND version = $2`,
-          [workflowName, version],
-        );
-        if (!target)
-          throw AppError.notFound(
-            RuleSetErrors.VersionNotFound,
-            `Version ${version} of '${workflowName}' not found`,
-          );
-        if (set.active_version === version)
+        const set = await this.ruleSets.lockSet(m, workflowName);
+        if (!set) throw ruleSetNotFound(workflowName);
+        const target = await this.ruleSets.findVersion(m, workflowName, version);
+        if (!target) throw versionNotFound(workflowName, version);
+        if (set.activeVersion === version)
           throw AppError.conflict(
             CanaryErrors.VersionActive,
             `Version ${version} is the active version of '${workflowName}': a canary needs another version`,
@@ -163,7 +159,7 @@ export class CanaryService {
           tenantId,
           workflowName,
           version,
-          previousActiveVersion: set.active_version ?? null,
+          previousActiveVersion: set.activeVersion,
           status: 'Active',
           ...targets,
           startedAt: new Date(),
@@ -176,7 +172,7 @@ export class CanaryService {
         await this.audit.append(m, tenantId, [
           {
             workflowName,
-            action: auditAction('CANARY_START'),
+            action: 'CANARY_START',
             actor,
             version,
             detail: `rollout ${rollout.rolloutId}: ${describeTargets(rollout)}`,
@@ -196,7 +192,7 @@ export class CanaryService {
   }
 
   /**
-   * Active → Promoted: the canary version is activated for every tenant (RuleSetsService activation:
+   * Active → Promoted: the canary version is activated for every tenant (the rule sets' activation:
    * the previous active version is archived, ACTIVATE/ARCHIVE audited, rule set change published),
    * then the rollout is closed. Already active (activated directly meanwhile): only the rollout closes.
    */
@@ -213,7 +209,7 @@ export class CanaryService {
       });
       let previousActiveVersion = activeVersion;
       if (activeVersion !== rollout.version) {
-        const activation = await this.rulesets.activate(
+        const activation = await this.activation.execute(
           rollout.workflowName,
           rollout.version,
           actor,
@@ -230,7 +226,7 @@ export class CanaryService {
         await this.audit.append(m, tenantId, [
           {
             workflowName: rollout.workflowName,
-            action: auditAction('CANARY_PROMOTE'),
+            action: 'CANARY_PROMOTE',
             actor,
             version: rollout.version,
             detail:
@@ -274,7 +270,7 @@ export class CanaryService {
         await this.audit.append(m, tenantId, [
           {
             workflowName: rollout.workflowName,
-            action: auditAction('CANARY_ROLLBACK'),
+            action: 'CANARY_ROLLBACK',
             actor,
             version: rollout.version,
             detail: `rollout ${rollout.rolloutId} rolled back: ${reason}`,
@@ -301,11 +297,11 @@ export class CanaryService {
     if (!this.settings.enableCanary) throw canaryDisabled();
   }
 
-  /** A canary version must be one activation accepts, or promote could not serve it. */
-  private assertActivatable(workflowName: string, version: number, status: string) {
-    const allowed = this.settings.requireApproval ? ['Approved'] : ['Approved', 'Draft'];
-    if (allowed.includes(status)) return;
-    if (this.settings.requireApproval && ['Draft', 'PendingApproval'].includes(status))
+  /** A canary version must be one the version lifecycle lets activate, or promote could not serve it. */
+  private assertActivatable(workflowName: string, version: number, status: RuleSetStatus) {
+    const verdict = judgeTransition(status, 'activate', { requireApproval: this.approval.requireApproval });
+    if (verdict.allowed) return;
+    if (verdict.refusal === 'approval-required')
       throw AppError.conflict(
         RuleSetErrors.ApprovalRequired,
         `Version ${version} of '${workflowName}' is ${status}: approval is required before a canary rollout`,
@@ -330,11 +326,9 @@ export class CanaryService {
   }
 
   private async activeVersionOf(m: EntityManager, workflowName: string): Promise<number | null> {
-    const [set] = await m.query(`SELECT active_version FROM rule_sets WHERE workflow_name = $1`, [
-      workflowName,
-    ]);
-    if (!set) throw workflowNotFound(workflowName);
-    return set.active_version ?? null;
+    const set = await this.ruleSets.findSet(m, workflowName);
+    if (!set) throw ruleSetNotFound(workflowName);
+    return set.activeVersion ?? null;
   }
 
   /** After commit: this node's router first (no lag here), then every node through the bus. */
@@ -366,10 +360,6 @@ export class CanaryService {
     void tail.then(() => this.queues.get(key) === tail && this.queues.delete(key));
     return run;
   }
-}
-
-function workflowNotFound(workflowName: string) {
-  return AppError.notFound(RuleSetErrors.RuleSetNotFound, `Workflow '${workflowName}' not found`);
 }
 
 /** Spec canary rule 1: a percentage or a tenant list, not both; neither means 1 percent. */

@@ -4,7 +4,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CanaryService } from '../application/canary.service';
 import { CanaryActorDto, CanaryRollbackDto, StartCanaryDto } from './dto';
 
-/** Canary family 1: `/api/v1/canary`. */
+/** Canary on the /api/v1/canary routes. */
 @ApiTags('canary')
 @Controller('api/v1/canary')
 export class CanaryController {

@@ -1,11 +1,11 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { parseVersion } from '../../rulesets/application/errors';
+import { parseVersion } from '../../shared';
 import { CanaryService } from '../application/canary.service';
 import { CanaryActorDto, CanaryRollbackDto, CanaryTargetsDto } from './dto';
 
-/** Canary family 3: `/api/v1/control-plane/canary/{workflow}…` (promote/rollback act on the newest rollout). */
+/** Canary on the /api/v1/control-plane routes: `/api/v1/control-plane/canary/{workflow}…` (promote/rollback act on the newest rollout). */
 @ApiTags('canary (control-plane)')
 @Controller('api/v1/control-plane/canary/:workflow')
 export class ControlPlaneCanaryController {

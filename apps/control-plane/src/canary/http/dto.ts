@@ -3,7 +3,7 @@ import { IsInt, IsOptional, IsString, IsUUID, Min } from 'class-validator';
 
 /**
  * Canary targets. Their rules (one or the other, 1-100, a non-empty tenant list) are checked by the
- * service so every route family answers the same codes; here they are only declared.
+ * service so the canary routes under every prefix answer the same codes; here they are only declared.
  */
 export class CanaryTargetsDto {
   @ApiPropertyOptional({ description: 'Integer 1-100; 1 when neither target is given', nullable: true })

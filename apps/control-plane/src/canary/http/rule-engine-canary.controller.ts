@@ -4,7 +4,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CanaryService } from '../application/canary.service';
 import { RolloutPromoteDto, RolloutRollbackDto, RuleEngineCanaryStartDto } from './dto';
 
-/** Canary family 2: `/api/v1/rule-engine/rulesets/{workflowName}/canary…`. */
+/** Canary on the /api/v1/rule-engine routes: `/api/v1/rule-engine/rulesets/{workflowName}/canary…`. */
 @ApiTags('canary (rule-engine)')
 @Controller('api/v1/rule-engine/rulesets/:workflowName')
 export class RuleEngineCanaryController {

@@ -1,11 +1,11 @@
 import { AppError, RequestContext } from '@arbiter/platform';
 import { embeddedTable, type RuleContract } from '@arbiter/rule-engine';
 import { Inject, Injectable } from '@nestjs/common';
-import { assertWorkflowName } from '../../rulesets/application/errors';
+import { assertWorkflowName } from '../../shared';
 import { composeAuthoringContract, composeFlowContract, NodeContract } from '../domain/flow-contracts';
 import { CONTRACT_SOURCE_TYPES, contractSourceType, ContractSourceType } from '../domain/contract-source';
 import { buildFlowModel, FlowModel } from '../domain/flow-model';
-import { DecisionTableClient } from '../../execution/adapters/decision-table-client';
+import { DecisionTableClient } from '../../execution';
 import { CatalogErrors } from './errors';
 import { RuleCatalog } from './rule-catalog';
 import { StaticContracts } from './static-contracts';

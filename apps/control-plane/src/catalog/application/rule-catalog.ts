@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createBuiltInRuleLibrary } from '@arbiter/rule-engine';
-import { InMemoryRuleRegistry } from '../../rulesets/domain/rule-registry';
+import { InMemoryRuleRegistry } from '../../rulesets';
 import { RuleCatalogSettings } from '../catalog.settings';
 import { CatalogFilter, groupCatalog, RuleCatalogGroup, RuleCatalogItem } from '../domain/catalog-item';
 

@@ -3,7 +3,7 @@ import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ContractsService } from '../application/contracts.service';
 
-/** Contract metadata of family B (`/api/v1/control-plane/…`). */
+/** Contract metadata on the /api/v1/control-plane routes. */
 @ApiTags('contracts')
 @Controller('api/v1/control-plane')
 export class ContractsController {

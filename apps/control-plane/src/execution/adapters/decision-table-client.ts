@@ -1,6 +1,6 @@
 import type { DecisionTableDefinition, DecisionTableRef } from '@arbiter/rule-engine';
 import { Inject, Injectable } from '@nestjs/common';
-import { RuleEngineSettings } from '../../settings/control-plane.settings';
+import { RuleEngineSettings } from '../execution.settings';
 import { ExecutionProblem } from '../execution-errors';
 
 interface StoredTable extends DecisionTableDefinition {

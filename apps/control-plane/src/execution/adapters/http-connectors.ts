@@ -1,6 +1,6 @@
 import type { ConnectorInvoker, Facts } from '@arbiter/rule-engine';
 import { Inject, Injectable } from '@nestjs/common';
-import { RuleEngineSettings } from '../../settings/control-plane.settings';
+import { RuleEngineSettings } from '../execution.settings';
 
 /**
  * Connector nodes' side effects: `RuleEngineOptions:Connectors:<name>` = URL. A call POSTs

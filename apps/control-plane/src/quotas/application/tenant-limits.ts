@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RuntimeInfoSettings } from '../../settings/control-plane.settings';
+import { RuntimeInfoSettings } from '../../runtime-info';
 import { effectiveLimits, LimitOverrides, parseTier, QuotaLimits, Tier } from '../domain/tiers';
 import { QuotaRepository, TenantQuotaRecord } from '../persistence/quota-repository';
 import { QuotaSettings } from '../quotas.settings';

@@ -1,7 +1,7 @@
 import { RuleSetChangedEvent, Subjects } from '@arbiter/contracts';
 import { EventBus } from '@arbiter/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { RuleStoreSettings } from '../../settings/control-plane.settings';
+import { RuleStoreSettings } from '../rulesets.settings';
 import { ChangeMetrics } from './change-metrics';
 import { RuleSetCache } from './ruleset-cache';
 
@@ -39,5 +39,25 @@ export class ChangePublisher {
         });
       }
     }
+  }
+
+  /** Announces one change of a workflow by `actor`, stamped now. */
+  announce(
+    tenantId: string,
+    workflowName: string,
+    version: number | null,
+    change: RuleSetChangedEvent['change'],
+    revision: number,
+    actor: string,
+  ): Promise<void> {
+    return this.publish({
+      workflowName,
+      tenantId,
+      version,
+      change,
+      revision,
+      actor,
+      occurredAt: new Date().toISOString(),
+    });
   }
 }

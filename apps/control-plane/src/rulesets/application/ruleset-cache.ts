@@ -1,8 +1,8 @@
 import { RuleSetChangedEvent } from '@arbiter/contracts';
 import { UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { RuleSetEntity, RuleSetVersionEntity } from '../persistence/entities';
-import { RuleStoreSettings } from '../../settings/control-plane.settings';
+import { RuleSetRepository } from '../persistence/ruleset.repository';
+import { RuleStoreSettings } from '../rulesets.settings';
 import { ChangeMetrics } from './change-metrics';
 
 export interface CachedRuleSet {
@@ -39,6 +39,7 @@ export class RuleSetCache implements OnModuleInit, OnApplicationShutdown {
     private readonly uow: UnitOfWork,
     @Inject(RuleStoreSettings) private readonly settings: RuleStoreSettings,
     @Inject(ChangeMetrics) private readonly metrics: ChangeMetrics,
+    @Inject(RuleSetRepository) private readonly repo: RuleSetRepository,
   ) {
     metrics.bindSize(() => this.entries.size);
   }
@@ -77,13 +78,9 @@ export class RuleSetCache implements OnModuleInit, OnApplicationShutdown {
   private async load(key: string, tenantId: string, workflowName: string): Promise<CachedRuleSet | null> {
     const loaded = await this.uow.run(
       async (m) => {
-        const set = await m.getRepository(RuleSetEntity).findOne({ where: { workflowName } });
+        const set = await this.repo.findSet(m, workflowName);
         if (!set) return null;
-        const v = set.activeVersion
-          ? await m
-              .getRepository(RuleSetVersionEntity)
-              .findOne({ where: { workflowName, version: set.activeVersion } })
-          : null;
+        const v = set.activeVersion ? await this.repo.findVersion(m, workflowName, set.activeVersion) : null;
         return {
           tenantId,
           workflowName,
@@ -144,10 +141,7 @@ export class RuleSetCache implements OnModuleInit, OnApplicationShutdown {
   async poll(): Promise<number> {
     this.metrics.pollRuns++;
     if (this.entries.size === 0) return 0;
-    const rows: { tenant_id: string; workflow_name: string; revision: string }[] = await this.uow.run(
-      (m) => m.query(`SELECT tenant_id, workflow_name, revision FROM rule_sets`),
-      { acrossTenants: true },
-    );
+    const rows = await this.uow.run((m) => this.repo.revisions(m), { acrossTenants: true });
     let evicted = 0;
     const current = new Map(rows.map((r) => [keyOf(r.tenant_id, r.workflow_name), Number(r.revision)]));
     for (const [key, entry] of this.entries) {

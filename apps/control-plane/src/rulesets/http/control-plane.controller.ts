@@ -2,15 +2,19 @@ import { Policies, RequirePolicy } from '@arbiter/auth';
 import { AppError, RequestContext } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { SignalRHub } from '../../hub';
+import { nonNegative, parseVersion } from '../../shared';
+import { ActivateVersion } from '../application/activate-version';
 import { ChangeMetrics } from '../application/change-metrics';
-import { parseVersion, RuleSetErrors } from '../application/errors';
-import { RuleSetsService } from '../application/rulesets.service';
+import { InvalidateRuleSets } from '../application/invalidate-rulesets';
 import { RuleSetCache } from '../application/ruleset-cache';
-import { AuditSigner } from '../audit/audit-signer';
-import { SignalRHub } from '../hub/signalr-hub';
+import { approvalRoutesDisabled, RuleSetErrors, ruleSetNotFound } from '../application/ruleset-errors';
+import { RuleSetQueries } from '../application/ruleset-queries';
+import { SaveRuleSet } from '../application/save-ruleset';
+import { VersionApproval } from '../application/version-approval';
 import { FileRuleStore } from '../store/file-rule-store';
 import { ActivateOptionalDto, InvalidateDto, SaveRuleSetDto, StoreImportDto, TransitionDto } from './dto';
-import { nonNegative, sendExport } from './rulesets.controller';
+import { sendExport } from './rulesets.controller';
 
 function requireDetail(body: TransitionDto | undefined, action: string): string {
   const detail = body?.detail?.trim();
@@ -26,7 +30,7 @@ function requireReason(body: TransitionDto | undefined): string {
   if (!reason)
     throw new AppError(
       400,
-      RuleSetErrors.ReasonRequired,
+      RuleSetErrors.RejectionReasonRequired,
       'A rejection reason is mandatory (body field reason)',
       [{ field: 'reason', message: 'required' }],
     );
@@ -35,19 +39,24 @@ function requireReason(body: TransitionDto | undefined): string {
 
 /** Submit / approve / reject, shared by `/rulesets/{workflow}/{version}/…` and `/approvals/{workflow}/{version}/…`. */
 abstract class ApprovalRoutes {
-  constructor(protected readonly service: RuleSetsService) {}
+  constructor(protected readonly approval: VersionApproval) {}
 
   protected submitVersion(workflow: string, version: string, body: TransitionDto) {
     this.assertEnabled();
-    return this.service.submit(workflow, parseVersion(version), body?.actor, requireDetail(body, 'submit'));
+    return this.approval.submit(workflow, parseVersion(version), body?.actor, requireDetail(body, 'submit'));
   }
   protected approveVersion(workflow: string, version: string, body: TransitionDto) {
     this.assertEnabled();
-    return this.service.approve(workflow, parseVersion(version), body?.actor, requireDetail(body, 'approve'));
+    return this.approval.approve(
+      workflow,
+      parseVersion(version),
+      body?.actor,
+      requireDetail(body, 'approve'),
+    );
   }
   protected rejectVersion(workflow: string, version: string, body: TransitionDto) {
     this.assertEnabled();
-    return this.service.reject(
+    return this.approval.reject(
       workflow,
       parseVersion(version),
       body?.actor,
@@ -57,33 +66,35 @@ abstract class ApprovalRoutes {
   }
   /** The approval routes exist only when RuleControlPlane:RequireApproval is true. */
   private assertEnabled() {
-    if (!this.service.requireApproval)
-      throw AppError.notFound(
-        RuleSetErrors.ApprovalDisabled,
-        'Approval routes exist only when RuleControlPlane:RequireApproval is true',
-      );
+    if (!this.approval.enabled) throw approvalRoutesDisabled();
   }
 }
 
-/** Family B: `/api/v1/control-plane/…` (`/me` lives in the auth module). */
+/**
+ * The /api/v1/control-plane rule set routes (`/me` lives in the auth module, `/audit/…` in the audit
+ * module).
+ */
 @ApiTags('rule sets (control plane)')
 @Controller('api/v1/control-plane')
 export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   constructor(
-    @Inject(RuleSetsService) service: RuleSetsService,
+    @Inject(VersionApproval) approval: VersionApproval,
+    @Inject(RuleSetQueries) private readonly queries: RuleSetQueries,
+    @Inject(SaveRuleSet) private readonly saving: SaveRuleSet,
+    @Inject(ActivateVersion) private readonly activation: ActivateVersion,
+    @Inject(InvalidateRuleSets) private readonly invalidation: InvalidateRuleSets,
     @Inject(ChangeMetrics) private readonly metrics: ChangeMetrics,
     @Inject(RuleSetCache) private readonly cache: RuleSetCache,
     @Inject(SignalRHub) private readonly hub: SignalRHub,
-    @Inject(AuditSigner) private readonly signer: AuditSigner,
     @Inject(FileRuleStore) private readonly store: FileRuleStore,
   ) {
-    super(service);
+    super(approval);
   }
 
   @Get('rulesets')
   @RequirePolicy(Policies.Viewer)
   list() {
-    return this.service.list();
+    return this.queries.list();
   }
 
   @Get('rulesets/pending-approvals')
@@ -93,14 +104,14 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
       '{ items: [{ workflowName, version, status, submittedBy, submittedAt, createdBy, createdAt, changeDescription }], total }',
   })
   pending() {
-    return this.service.pendingApprovals();
+    return this.queries.pendingApprovals();
   }
 
   @Get('rulesets/:workflow/versions')
   @RequirePolicy(Policies.Viewer)
   versions(@Param('workflow') workflow: string, @Query() query: Record<string, string>) {
     const limit = nonNegative(query.limit, 'limit', 50, 500) || 50;
-    return this.service.versions(workflow, limit, nonNegative(query.offset, 'offset', 0));
+    return this.queries.versions(workflow, limit, nonNegative(query.offset, 'offset', 0));
   }
 
   @Get('rulesets/:workflow/export')
@@ -112,14 +123,14 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
     @Res({ passthrough: true }) reply: any,
   ) {
     const v = version ? parseVersion(version) : undefined;
-    return sendExport(reply, await this.service.exportDocument(workflow, v), format);
+    return sendExport(reply, await this.queries.exportDocument(workflow, v), format);
   }
 
   @Post('rulesets/:workflow')
   @RequirePolicy(Policies.Admin)
   @HttpCode(200)
   save(@Param('workflow') workflow: string, @Body() body: SaveRuleSetDto) {
-    return this.service.save(workflow, {
+    return this.saving.execute(workflow, {
       document: body.ruleSet,
       activateAfterSave: body.activateAfterSave,
       actor: body.actor,
@@ -136,7 +147,7 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
     @Param('version') version: string,
     @Body() body: ActivateOptionalDto,
   ) {
-    return this.service.activate(workflow, parseVersion(version), body?.actor, body?.detail);
+    return this.activation.execute(workflow, parseVersion(version), body?.actor, body?.detail);
   }
 
   @Post('rulesets/:workflow/:version/submit')
@@ -212,7 +223,7 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
     description: '{ tenantId, workflowName, invalidated: [{ workflowName, revision }], invalidatedAt }',
   })
   invalidate(@Body() body: InvalidateDto) {
-    return this.service.invalidate(body?.workflowName, body?.actor, body?.detail);
+    return this.invalidation.execute(body?.workflowName, body?.actor, body?.detail);
   }
 
   @Get('metrics')
@@ -222,27 +233,6 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   })
   metricsView() {
     return { ...this.metrics.snapshot(), hub: { connections: this.hub.connectionCount } };
-  }
-
-  @Get('audit/verify')
-  @RequirePolicy(Policies.Viewer)
-  verifyTenant() {
-    return this.service.verifyAudit();
-  }
-
-  @Get('audit/chain')
-  @RequirePolicy(Policies.Viewer)
-  @ApiOkResponse({
-    description: 'The tenant audit chain for offline verification: { tenantId, keyId, entries, head }',
-  })
-  chain() {
-    return this.service.auditChain();
-  }
-
-  @Get('audit/public-key')
-  @RequirePolicy(Policies.Viewer)
-  publicKey() {
-    return { keyId: this.signer.keyId, algorithm: 'RS256', publicKeyPem: this.signer.publicKeyPem() };
   }
 
   @Post('rulesets/:workflow/store/export')
@@ -264,7 +254,7 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   @RequirePolicy(Policies.Viewer)
   async cached(@Param('workflow') workflow: string) {
     const entry = await this.cache.getActive(RequestContext.tenantId(), workflow);
-    if (!entry) throw AppError.notFound(RuleSetErrors.RuleSetNotFound, `Workflow '${workflow}' not found`);
+    if (!entry) throw ruleSetNotFound(workflow);
     return {
       workflowName: entry.workflowName,
       activeVersion: entry.activeVersion,

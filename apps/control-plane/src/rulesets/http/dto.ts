@@ -30,7 +30,7 @@ export class SaveRulesDto {
   actor?: string;
 }
 
-/** `POST /rulesets/{workflowName}` (family A) and `POST /control-plane/rulesets/{workflow}` (family B). */
+/** `POST /api/v1/rule-engine/rulesets/{workflowName}` and `POST /api/v1/control-plane/rulesets/{workflow}`. */
 export class SaveRuleSetDto {
   @ApiProperty({
     description: 'Rule set document: rules form, legacy rules-engine JSON, code-based or flow-graph',

@@ -1,13 +1,14 @@
-import { CanaryChangedEvent, RuleSetChangedEvent, Subjects } from '@arbiter/contracts';
+import { RuleSetChangedEvent, Subjects } from '@arbiter/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { ChangeMetrics } from '../application/change-metrics';
 import { RuleSetCache } from '../application/ruleset-cache';
-import { SignalRHub } from '../hub/signalr-hub';
+import { SignalRHub } from '../../hub';
 
 /**
- * Change events from any node (no queue group: every replica receives every event): evict this
- * node's cache entry when the revision is newer, and push to this node's hub clients of the tenant.
+ * Rule set change events from any node (no queue group: every replica receives every event): evict
+ * this node's cache entry when the revision is newer, then push to this node's hub clients of the
+ * tenant (in that order, so a client told of a change reads the new version).
  */
 @Controller()
 export class RuleSetEventsController {
@@ -22,21 +23,5 @@ export class RuleSetEventsController {
     this.metrics.receivedOne();
     this.cache.onChanged(event, 'bus');
     this.hub.broadcast('RuleSetChangeEvent', event, event.tenantId);
-  }
-
-  @EventPattern(Subjects.CanaryChanged)
-  onCanaryChanged(@Payload() event: CanaryChangedEvent) {
-    this.hub.broadcast(
-      'CanaryStateChanged',
-      {
-        workflowName: event.workflowName,
-        status: event.status,
-        version: event.version,
-        rolloutId: event.rolloutId,
-        tenantId: event.tenantId,
-        occurredAt: event.occurredAt,
-      },
-      event.tenantId,
-    );
   }
 }

@@ -1,10 +1,8 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
-import { RequestContext } from '@arbiter/platform';
-import { FLOW_EDGE_KINDS, FLOW_GRAPH_SCHEMA, FLOW_NODE_KINDS } from '@arbiter/rule-engine';
-import { Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RuleSetsService } from '../application/rulesets.service';
-import { HUB_PATHS, SignalRHub } from '../hub/signalr-hub';
+import { FLOW_EDGE_KINDS, FLOW_GRAPH_SCHEMA, FLOW_NODE_KINDS } from '@arbiter/rule-engine';
+import { RuleSetQueries } from '../application/ruleset-queries';
 
 @ApiTags('rule flow')
 @Controller('api/v1/rule-flow')
@@ -27,7 +25,7 @@ export class RuleFlowController {
 @ApiTags('tenants')
 @Controller('api/v1/tenants')
 export class TenantsController {
-  constructor(@Inject(RuleSetsService) private readonly service: RuleSetsService) {}
+  constructor(@Inject(RuleSetQueries) private readonly queries: RuleSetQueries) {}
 
   @Get()
   @RequirePolicy(Policies.Admin)
@@ -36,22 +34,6 @@ export class TenantsController {
       '{ tenants: [{ tenantId, workflows, lastModified }] } (tenants with rule sets; cross-tenant, Admin)',
   })
   list() {
-    return this.service.tenants();
-  }
-}
-
-/** `POST /hubs/{rule-set-change|ruleset-changes}/negotiate` of the SignalR hub. */
-@ApiTags('push hub')
-@Controller('hubs')
-export class HubNegotiateController {
-  constructor(@Inject(SignalRHub) private readonly hub: SignalRHub) {}
-
-  @Post(HUB_PATHS.map((p) => `${p.replace('/hubs/', '')}/negotiate`))
-  @RequirePolicy(Policies.Viewer)
-  @HttpCode(200)
-  negotiate(@Req() req: { url: string }) {
-    const path = req.url.split('?')[0].replace(/\/negotiate$/, '');
-    const hub = HUB_PATHS.find((p) => p === path) ?? HUB_PATHS[0];
-    return this.hub.negotiate(hub, RequestContext.tenantId());
+    return this.queries.tenants();
   }
 }

@@ -3,8 +3,11 @@ import { AppError, readPage } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { dump } from 'js-yaml';
-import { assertWorkflowName, parseVersion, RuleSetErrors } from '../application/errors';
-import { RuleSetsService } from '../application/rulesets.service';
+import { assertWorkflowName, nonNegative, parseOptionalVersion, parseVersion } from '../../shared';
+import { ActivateVersion } from '../application/activate-version';
+import { RuleSetErrors } from '../application/ruleset-errors';
+import { RuleSetQueries } from '../application/ruleset-queries';
+import { SaveRuleSet } from '../application/save-ruleset';
 import { ActivateDto, ActivateOptionalDto, ExportDto, SaveRuleSetDto, SaveRulesDto } from './dto';
 
 /** Writes an exported document as JSON (the rule set itself) or YAML, version and status in headers. */
@@ -32,26 +35,15 @@ export function sendExport(
   return exported.ruleSet;
 }
 
-function optionalVersion(raw: unknown): number | undefined {
-  return raw === undefined || raw === null || raw === '' ? undefined : parseVersion(raw);
-}
-
-export function nonNegative(raw: unknown, name: string, fallback: number, max?: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const text = String(raw);
-  if (!/^\d{1,9}$/.test(text))
-    throw AppError.validation([{ field: name, message: `${name} must be a non-negative integer` }]);
-  const value = Number(text);
-  if (max !== undefined && value > max)
-    throw AppError.validation([{ field: name, message: `${name} must not exceed ${max}` }]);
-  return value;
-}
-
-/** Family A: `/api/v1/rule-engine/rulesets…`. */
+/** The /api/v1/rule-engine/rulesets routes. */
 @ApiTags('rule sets (rule-engine)')
 @Controller('api/v1/rule-engine/rulesets')
 export class RuleEngineRuleSetsController {
-  constructor(@Inject(RuleSetsService) private readonly service: RuleSetsService) {}
+  constructor(
+    @Inject(RuleSetQueries) private readonly queries: RuleSetQueries,
+    @Inject(SaveRuleSet) private readonly saving: SaveRuleSet,
+    @Inject(ActivateVersion) private readonly activation: ActivateVersion,
+  ) {}
 
   @Get()
   @RequirePolicy(Policies.Viewer)
@@ -59,20 +51,20 @@ export class RuleEngineRuleSetsController {
     description: '{ rulesets: [{ workflowName, activeVersion, totalVersions, lastModified, modifiedBy }] }',
   })
   list() {
-    return this.service.list();
+    return this.queries.list();
   }
 
   @Get(':workflowName/versions')
   @RequirePolicy(Policies.Viewer)
   versions(@Param('workflowName') workflowName: string, @Query() query: Record<string, string>) {
     const limit = nonNegative(query.limit, 'limit', 50, 500) || 50;
-    return this.service.versions(workflowName, limit, nonNegative(query.offset, 'offset', 0));
+    return this.queries.versions(workflowName, limit, nonNegative(query.offset, 'offset', 0));
   }
 
   @Get(':workflowName/versions/:version')
   @RequirePolicy(Policies.Viewer)
   version(@Param('workflowName') workflowName: string, @Param('version') version: string) {
-    return this.service.version(workflowName, parseVersion(version));
+    return this.queries.version(workflowName, parseVersion(version));
   }
 
   @Post(':workflowName/save')
@@ -83,7 +75,7 @@ export class RuleEngineRuleSetsController {
     const document: Record<string, unknown> = { rules: body.rules };
     if (body.decisionTables !== undefined) document.decisionTables = body.decisionTables;
     if (body.expressionLanguage !== undefined) document.expressionLanguage = body.expressionLanguage;
-    return this.service.save(workflowName, {
+    return this.saving.execute(workflowName, {
       document,
       actor: body.actor,
       detail: body.changeDescription ?? null,
@@ -94,7 +86,7 @@ export class RuleEngineRuleSetsController {
   @RequirePolicy(Policies.Approver)
   @HttpCode(200)
   activate(@Param('workflowName') workflowName: string, @Body() body: ActivateDto) {
-    return this.service.activate(workflowName, body.version, body.actor, body.detail);
+    return this.activation.execute(workflowName, body.version, body.actor, body.detail);
   }
 
   @Post(':workflowName/activate/:version')
@@ -105,7 +97,7 @@ export class RuleEngineRuleSetsController {
     @Param('version') version: string,
     @Body() body: ActivateOptionalDto = {},
   ) {
-    return this.service.activate(workflowName, parseVersion(version), body?.actor, body?.detail);
+    return this.activation.execute(workflowName, parseVersion(version), body?.actor, body?.detail);
   }
 
   @Post(':workflowName/validate')
@@ -115,7 +107,7 @@ export class RuleEngineRuleSetsController {
   validate(@Param('workflowName') workflowName: string, @Body() body: Record<string, unknown>) {
     const document = body && typeof body === 'object' && 'ruleSet' in body ? body.ruleSet : body;
     const prefix = body && typeof body === 'object' && 'ruleSet' in body ? 'ruleSet' : '';
-    const outcome = this.service.validate(workflowName, document);
+    const outcome = this.queries.validate(workflowName, document);
     return {
       ...outcome,
       errors: outcome.errors.map((e) => ({
@@ -136,7 +128,7 @@ export class RuleEngineRuleSetsController {
     assertWorkflowName(workflowName);
     if (body?.format !== undefined && !['json', 'yaml'].includes(body.format))
       sendExport(reply, {} as never, body.format);
-    return sendExport(reply, await this.service.exportDocument(workflowName, body?.version), body?.format);
+    return sendExport(reply, await this.queries.exportDocument(workflowName, body?.version), body?.format);
   }
 
   @Get(':workflowName/export')
@@ -147,9 +139,9 @@ export class RuleEngineRuleSetsController {
     @Query('format') format: string | undefined,
     @Res({ passthrough: true }) reply: any,
   ) {
-    const v = optionalVersion(version);
+    const v = parseOptionalVersion(version);
     if (format && !['json', 'yaml'].includes(format.toLowerCase())) sendExport(reply, {} as never, format);
-    return sendExport(reply, await this.service.exportDocument(workflowName, v), format);
+    return sendExport(reply, await this.queries.exportDocument(workflowName, v), format);
   }
 
   @Get(':workflowName/audit')
@@ -160,7 +152,7 @@ export class RuleEngineRuleSetsController {
   })
   audit(@Param('workflowName') workflowName: string, @Query() query: Record<string, string>) {
     const { page, pageSize } = readPage(query, { defaultSize: 20, maxSize: 200 });
-    return this.service.auditPage(workflowName, page, pageSize);
+    return this.queries.auditPage(workflowName, page, pageSize);
   }
 
   @Get(':workflowName/audit/verify')
@@ -169,7 +161,7 @@ export class RuleEngineRuleSetsController {
     description: '{ valid, tenantId, entriesChecked, firstBadEntry, reason, headSeq, workflowName, keyId }',
   })
   verify(@Param('workflowName') workflowName: string) {
-    return this.service.verifyAudit(workflowName);
+    return this.queries.verifyAudit(workflowName);
   }
 
   @Get(':workflowName/versions/:v1/diff/:v2')
@@ -178,7 +170,7 @@ export class RuleEngineRuleSetsController {
     description: '{ fromVersion, toVersion, changes: { added, modified: [{ id, fieldChanges }], removed } }',
   })
   diff(@Param('workflowName') workflowName: string, @Param('v1') v1: string, @Param('v2') v2: string) {
-    return this.service.diff(workflowName, parseVersion(v1, 'v1'), parseVersion(v2, 'v2'));
+    return this.queries.diff(workflowName, parseVersion(v1, 'v1'), parseVersion(v2, 'v2'));
   }
 
   @Post(':workflowName/versions/:v1/diff/:v2')
@@ -192,7 +184,7 @@ export class RuleEngineRuleSetsController {
   @RequirePolicy(Policies.Admin)
   @HttpCode(200)
   save(@Param('workflowName') workflowName: string, @Body() body: SaveRuleSetDto) {
-    return this.service.save(workflowName, {
+    return this.saving.execute(workflowName, {
       document: body.ruleSet,
       activateAfterSave: body.activateAfterSave,
       actor: body.actor,

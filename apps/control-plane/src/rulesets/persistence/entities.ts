@@ -1,14 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-export const RULE_SET_STATUSES = [
-  'Draft',
-  'PendingApproval',
-  'Approved',
-  'Active',
-  'Archived',
-  'Rejected',
-] as const;
-export type RuleSetStatus = (typeof RULE_SET_STATUSES)[number];
+import type { RuleSetStatus } from '../domain/version-lifecycle';
 
 /** One row per (tenant, workflow): version counter, active version, change revision. */
 @Entity({ name: 'rule_sets' })
@@ -100,65 +91,4 @@ export class RuleSetVersionEntity {
   rejectionReason!: string | null;
 }
 
-/** Signed, hash-chained operator audit entry; `seq` is contiguous per tenant. Append-only. */
-@Entity({ name: 'rule_set_audit' })
-export class RuleSetAuditEntity {
-  @PrimaryColumn({ name: 'tenant_id', type: 'text' })
-  tenantId!: string;
-
-  @PrimaryColumn({ type: 'bigint' })
-  seq!: string;
-
-  @Column({ name: 'workflow_name', type: 'text' })
-  workflowName!: string;
-
-  @Column({ type: 'timestamptz' })
-  timestamp!: Date;
-
-  @Column({ type: 'text' })
-  actor!: string;
-
-  @Column({ type: 'text' })
-  action!: string;
-
-  @Column({ type: 'int', nullable: true })
-  version!: number | null;
-
-  @Column({ type: 'text', nullable: true })
-  detail!: string | null;
-
-  @Column({ type: 'text' })
-  status!: string;
-
-  @Column({ name: 'prev_hash', type: 'text' })
-  prevHash!: string;
-
-  @Column({ type: 'text' })
-  hash!: string;
-
-  @Column({ type: 'text' })
-  signature!: string;
-
-  @Column({ name: 'key_id', type: 'text' })
-  keyId!: string;
-}
-
-/** The chain head per tenant, locked (`FOR UPDATE`) by every writer: serialises the chain. */
-@Entity({ name: 'rule_set_audit_heads' })
-export class RuleSetAuditHeadEntity {
-  @PrimaryColumn({ name: 'tenant_id', type: 'text' })
-  tenantId!: string;
-
-  @Column({ type: 'bigint' })
-  seq!: string;
-
-  @Column({ type: 'text' })
-  hash!: string;
-}
-
-export const RULE_SET_ENTITIES = [
-  RuleSetEntity,
-  RuleSetVersionEntity,
-  RuleSetAuditEntity,
-  RuleSetAuditHeadEntity,
-];
+export const RULE_SET_ENTITIES = [RuleSetEntity, RuleSetVersionEntity];

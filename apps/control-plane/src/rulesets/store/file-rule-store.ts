@@ -2,10 +2,13 @@ import { AppError, RequestContext } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { assertWorkflowName, RuleSetErrors } from '../application/errors';
-import { RuleSetsService } from '../application/rulesets.service';
-import { canonicalJson } from '../domain/canonical-json';
-import { RuleStoreSettings } from '../../settings/control-plane.settings';
+import { canonicalJson } from '@arbiter/audit-chain';
+import { assertWorkflowName } from '../../shared';
+import { ApprovalSettings, RuleStoreSettings } from '../rulesets.settings';
+import { ActivateVersion } from '../application/activate-version';
+import { RuleSetErrors } from '../application/ruleset-errors';
+import { RuleSetQueries } from '../application/ruleset-queries';
+import { SaveRuleSet } from '../application/save-ruleset';
 
 /** Pretty JSON with every object's keys sorted (stable, diff-friendly in Git). */
 export function stableJson(value: unknown): string {
@@ -38,14 +41,17 @@ const VERSION_FILE = /^v(\d{6,})\.json$/;
 export class FileRuleStore {
   constructor(
     @Inject(RuleStoreSettings) private readonly settings: RuleStoreSettings,
-    @Inject(RuleSetsService) private readonly service: RuleSetsService,
+    @Inject(ApprovalSettings) private readonly approval: ApprovalSettings,
+    @Inject(RuleSetQueries) private readonly queries: RuleSetQueries,
+    @Inject(SaveRuleSet) private readonly saving: SaveRuleSet,
+    @Inject(ActivateVersion) private readonly activation: ActivateVersion,
   ) {}
 
   private dir(workflowName: string): string {
     const root = this.settings.rootPath.trim();
     if (!root)
       throw AppError.conflict(
-        RuleSetErrors.FileStoreDisabled,
+        RuleSetErrors.FileStoreNotConfigured,
         'The file-backed rule store is not configured (RuleStoreConfigs:RootPath is empty)',
       );
     return join(resolve(root), RequestContext.tenantId(), assertWorkflowName(workflowName));
@@ -53,7 +59,7 @@ export class FileRuleStore {
 
   async exportWorkflow(workflowName: string) {
     const dir = this.dir(workflowName);
-    const { set, versions } = await this.service.allVersions(workflowName);
+    const { set, versions } = await this.queries.allVersions(workflowName);
     mkdirSync(dir, { recursive: true });
     const files: string[] = [];
     for (const v of versions) {
@@ -90,7 +96,7 @@ export class FileRuleStore {
       .sort((a, b) => Number(VERSION_FILE.exec(a)![1]) - Number(VERSION_FILE.exec(b)![1]));
     const stored = new Map<number, string>();
     try {
-      const { versions } = await this.service.allVersions(workflowName);
+      const { versions } = await this.queries.allVersions(workflowName);
       for (const v of versions) stored.set(v.version, canonicalJson(v.ruleSet));
     } catch {
       // the workflow is not stored here yet: every file is imported
@@ -121,7 +127,7 @@ export class FileRuleStore {
           `${file} differs from stored version ${number} of '${workflowName}': versions are immutable; add the change as a new file after v${String(latestStored).padStart(6, '0')}.json`,
         );
       }
-      const saved = await this.service.save(workflowName, {
+      const saved = await this.saving.execute(workflowName, {
         document: ruleSet,
         actor: options.actor,
         detail: `imported from ${file}${parsed?.changeDescription ? `: ${parsed.changeDescription}` : ''}`,
@@ -131,9 +137,9 @@ export class FileRuleStore {
       imported.push({ file, version: saved.version });
     }
     let activated: number | null = null;
-    if (options.activateLatest && imported.length && !this.service.requireApproval) {
+    if (options.activateLatest && imported.length && !this.approval.requireApproval) {
       activated = imported[imported.length - 1].version;
-      await this.service.activate(workflowName, activated, options.actor, 'activated after import');
+      await this.activation.execute(workflowName, activated, options.actor, 'activated after import');
     }
     return { workflowName, directory: dir, imported, skipped, activatedVersion: activated };
   }

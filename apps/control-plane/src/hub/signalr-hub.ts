@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { RuleControlPlaneSettings } from '../../settings/control-plane.settings';
+import { HubSettings } from './hub.settings';
 
 /** Both documented spellings; each path serves RuleSetChangeEvent and CanaryStateChanged. */
 export const HUB_PATHS: readonly string[] = ControlPlaneHubPaths;
@@ -59,7 +59,7 @@ export class SignalRHub implements OnApplicationBootstrap, BeforeApplicationShut
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(RuleControlPlaneSettings) private readonly settings: RuleControlPlaneSettings,
+    @Inject(HubSettings) private readonly settings: HubSettings,
     @Inject(AUTH_OPTIONS) private readonly auth: AuthOptions,
   ) {}
 

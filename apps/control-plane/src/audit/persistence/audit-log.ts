@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { RuleSetAuditEntity } from '../persistence/entities';
-import { AuditAction, GENESIS_HASH, SignedAuditEntry, signContent } from './audit-chain';
-import { AuditSigner } from './audit-signer';
+import { GENESIS_HASH, SignedAuditEntry, signContent } from '@arbiter/audit-chain';
+import { AuditSigner } from '../application/audit-signer';
+import { AuditAction } from '../domain/audit-actions';
+import { RuleSetAuditEntity } from './entities';
 
 export interface AuditInput {
   workflowName: string;
@@ -13,7 +14,7 @@ export interface AuditInput {
   status?: string;
 }
 
-export function toSignedEntry(row: RuleSetAuditEntity): SignedAuditEntry {
+function toSignedEntry(row: RuleSetAuditEntity): SignedAuditEntry {
   return {
     tenantId: row.tenantId,
     seq: Number(row.seq),
@@ -32,6 +33,7 @@ export function toSignedEntry(row: RuleSetAuditEntity): SignedAuditEntry {
 }
 
 /**
+ * The signed audit tables (`rule_set_audit`, `rule_set_audit_heads`), inside the caller's unit of work.
  * Appends signed entries to the tenant's hash chain inside the caller's transaction: the chain head
  * row is locked (`SELECT … FOR UPDATE`), so concurrent writers of one tenant queue up and the chain
  * stays linear; the entries commit or roll back with the change they record.
@@ -118,5 +120,20 @@ export class AuditLog {
       entries: rows.map(toSignedEntry),
       head: head ? { seq: Number(head.seq), hash: head.hash } : null,
     };
+  }
+
+  /** A page of a workflow's entries, newest first, with the total. */
+  page(
+    m: EntityManager,
+    workflowName: string,
+    skip: number,
+    take: number,
+  ): Promise<[RuleSetAuditEntity[], number]> {
+    return m.getRepository(RuleSetAuditEntity).findAndCount({
+      where: { workflowName },
+      order: { seq: 'DESC' },
+      skip,
+      take,
+    });
   }
 }

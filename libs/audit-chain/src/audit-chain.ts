@@ -1,20 +1,8 @@
 import { createHash, createPublicKey, KeyObject, sign, verify } from 'node:crypto';
-import { canonicalJson } from '../domain/canonical-json';
+import { canonicalJson } from './canonical-json';
 
+/** The `prevHash` of a tenant's first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
-
-export const AUDIT_ACTIONS = [
-  'SAVE',
-  'SUBMIT',
-  'APPROVE',
-  'REJECT',
-  'ACTIVATE',
-  'ARCHIVE',
-  'INVALIDATE',
-  'IMPORT',
-  'EXPORT',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What is hashed and signed: every stored field of the entry except the hash and signature. */
 export interface AuditContent {
@@ -37,6 +25,7 @@ export interface SignedAuditEntry extends AuditContent {
   signature: string;
 }
 
+/** The signed text of an entry: its content as canonical JSON (RFC 8785). */
 export function canonicalContent(c: AuditContent): string {
   return canonicalJson({
     tenantId: c.tenantId,
@@ -53,10 +42,7 @@ export function canonicalContent(c: AuditContent): string {
   });
 }
 
-export function hashContent(c: AuditContent): string {
-  return createHash('sha256').update(canonicalContent(c)).digest('hex');
-}
-
+/** Hashes and signs an entry's content (RSASSA-PKCS1-v1_5, SHA-256). */
 export function signContent(c: AuditContent, privateKey: KeyObject): SignedAuditEntry {
   const text = canonicalContent(c);
   return {

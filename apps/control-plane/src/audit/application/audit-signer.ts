@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ConnectionStringsSettings, RuleControlPlaneSettings } from '../../settings/control-plane.settings';
+import { AuditSigningSettings } from '../audit.settings';
 
 /** Where Development keeps its generated audit key (relative to the working directory). */
 export const DEVELOPMENT_AUDIT_KEY_PATH = '.data/control-plane/audit-signing-key.pem';
@@ -24,8 +24,7 @@ export class AuditSigner {
   readonly source: 'configured' | 'generated-file' | 'generated-memory';
 
   constructor(
-    @Inject(RuleControlPlaneSettings) settings: RuleControlPlaneSettings,
-    @Inject(ConnectionStringsSettings) connections: ConnectionStringsSettings,
+    @Inject(AuditSigningSettings) settings: AuditSigningSettings,
     @Inject(ENVIRONMENT) environment: EnvironmentName,
   ) {
     this.keyId = settings.auditSignerKeyId.trim() || 'audit-key-1';
@@ -40,7 +39,7 @@ export class AuditSigner {
         );
       }
       this.source = 'configured';
-    } else if (environment === 'Development' && connections.ruleControlPlaneDb.trim() !== 'pglite://memory') {
+    } else if (environment === 'Development' && settings.ruleControlPlaneDb.trim() !== 'pglite://memory') {
       const file = resolve(DEVELOPMENT_AUDIT_KEY_PATH);
       if (!existsSync(file)) {
         mkdirSync(dirname(file), { recursive: true });

@@ -1,0 +1,3 @@
+export { CatalogModule } from './catalog.module';
+export { CATALOG_ENTITIES } from './entities';
+export { CATALOG_SETTINGS } from './catalog.settings';

@@ -1,0 +1,4 @@
+export { ExecutionAuditModule } from './execution-audit.module';
+export * from './execution-record';
+export { EXECUTION_AUDIT_ENTITIES } from './entities';
+export { EXECUTION_AUDIT_SETTINGS } from './execution-audit.settings';

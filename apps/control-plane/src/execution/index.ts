@@ -1,0 +1,4 @@
+export { ExecutionModule } from './execution.module';
+export * from './execution.settings';
+export { DryRunService } from './dry-run.service';
+export { DecisionTableClient } from './adapters/decision-table-client';

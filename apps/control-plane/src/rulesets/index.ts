@@ -1,0 +1,17 @@
+export { RuleSetsModule } from './rulesets.module';
+export { ApprovalSettings, RULESET_SETTINGS, RuleStoreSettings } from './rulesets.settings';
+export { ActivateVersion, type ActivationResult } from './application/activate-version';
+export { RuleSetCache, REVISION_POLL_MS, type CachedRuleSet } from './application/ruleset-cache';
+export {
+  invalidRuleSet,
+  RuleSetErrors,
+  ruleSetNotFound,
+  versionNotFound,
+} from './application/ruleset-errors';
+export { RuleSetQueries } from './application/ruleset-queries';
+export { SaveRuleSet, type SaveInput, type SaveResult } from './application/save-ruleset';
+export { InMemoryRuleRegistry, RuleRegistry } from './domain/rule-registry';
+export { SHARED_RULESET_TENANT } from './domain/shared-tenant';
+export { judgeTransition, type RuleSetStatus } from './domain/version-lifecycle';
+export { RuleSetVersionEntity, RULE_SET_ENTITIES } from './persistence/entities';
+export { RuleSetRepository } from './persistence/ruleset.repository';

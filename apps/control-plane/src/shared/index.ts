@@ -1,0 +1,2 @@
+export * from './iso';
+export * from './request-params';

@@ -1,0 +1,2 @@
+export * from './audit-chain';
+export { canonicalJson } from './canonical-json';
