@@ -111,13 +111,7 @@ export class CompiledDecisionTable {
             table.outputs.map((o) => outputRank(o.outputValues, row.outputs[o.name], JSON_VALUES)),
           ),
     );
-    this.rules = {
-      output: (r) => this.outputRows[r].outputs,
-      // a smaller output value rank wins, then a higher row priority
-      compareRank: (a, b) =>
-        comparePriority(this.priorityKeys[a], this.priorityKeys[b]) ||
-        this.rowPriority[b] - this.rowPriority[a],
-    };
+    this.rules = rankedRules(this.outputRows, this.priorityKeys, this.rowPriority);
     const hasDefaults = table.outputs.some((o) => o.defaultValue !== undefined);
     this.defaults = hasDefaults
       ? Object.freeze(Object.fromEntries(table.outputs.map((o) => [o.name, o.defaultValue ?? null])))
@@ -229,6 +223,23 @@ export class CompiledDecisionTable {
     for (const name of this.outputNames) outputValues[name] = noMatchValue(this.hitPolicy);
     return { matchedRows: [], outputRows: [], outputValues };
   }
+}
+
+/**
+ * The rows as the hit policies see them: a smaller output value rank wins, then a higher row priority.
+ * Built outside the constructor so its closures do not keep the constructor's scope (the full
+ * normalised table with every cell's compiled FEEL) alive.
+ */
+function rankedRules(
+  outputRows: OutputRow[],
+  priorityKeys: Int32Array[],
+  rowPriority: number[],
+): MatchedRules {
+  return {
+    output: (r) => outputRows[r].outputs,
+    compareRank: (a, b) =>
+      comparePriority(priorityKeys[a], priorityKeys[b]) || rowPriority[b] - rowPriority[a],
+  };
 }
 
 /** Compiles a table definition; throws TableCompileError naming row and column on any problem. */
