@@ -162,5 +162,5 @@ export function evaluateDecisionTable(table: DecisionTable, scope: Scope, ev: Dm
     ev.warnings?.push('aggregation needs a single output');
     return null;
   }
-  return aggregate(agg, ordered, FEEL_VALUES) as FeelValue;
+  return aggregate(agg, ordered, ordered.length, FEEL_VALUES) as FeelValue;
 }

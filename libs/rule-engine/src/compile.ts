@@ -58,6 +58,8 @@ export class CompiledDecisionTable {
   private readonly matcher: RowMatcher<Input>;
   /** the rows as the hit policies see them: outputs, and ranks by output value lists then row priority */
   private readonly rules: MatchedRules;
+  /** one output column of the matched rows, reused by every aggregation */
+  private readonly column: unknown[];
   readonly shapes: CellShape[][];
 
   /**
@@ -111,6 +113,7 @@ export class CompiledDecisionTable {
             table.outputs.map((o) => outputRank(o.outputValues, row.outputs[o.name], JSON_VALUES)),
           ),
     );
+    this.column = new Array(this.rowCount).fill(null);
     this.rules = rankedRules(this.outputRows, this.priorityKeys, this.rowPriority);
     const hasDefaults = table.outputs.some((o) => o.defaultValue !== undefined);
     this.defaults = hasDefaults
@@ -179,12 +182,11 @@ export class CompiledDecisionTable {
     const outputRows = new Array<OutputRow>(count);
     for (let i = 0; i < count; i++) outputRows[i] = this.outputRows[rows[i]];
     const outputValues: Record<string, unknown> = {};
-    for (const name of this.outputNames)
-      outputValues[name] = aggregate(
-        agg,
-        outputRows.map((row) => row.outputs[name]),
-        JSON_VALUES,
-      );
+    const column = this.column; // scratch: aggregate reads it synchronously and calls no user code
+    for (const name of this.outputNames) {
+      for (let i = 0; i < count; i++) column[i] = outputRows[i].outputs[name];
+      outputValues[name] = aggregate(agg, column, count, JSON_VALUES);
+    }
     return { matchedRows, outputRows, outputValues };
   }
 

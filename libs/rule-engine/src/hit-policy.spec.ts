@@ -167,71 +167,82 @@ describe('outputRank', () => {
   });
 });
 
+/** aggregate over a whole list */
+const agg = (aggregation: 'SUM' | 'MIN' | 'MAX' | 'COUNT', outputs: unknown[], values: typeof JSON_VALUES) =>
+  aggregate(aggregation, outputs, outputs.length, values);
+
 describe('aggregate', () => {
+  it('aggregates only the first `count` outputs of a reused buffer', () => {
+    expect(aggregate('SUM', [1, 2, 'stale'], 2, JSON_VALUES)).toBe(3);
+    expect(aggregate('COUNT', [1, 2, 3], 2, FEEL_VALUES)).toBe(2);
+    expect(aggregate('MAX', [1, 2, 9], 2, FEEL_VALUES)).toBe(2);
+    expect(aggregate('SUM', [new Decimal(1), null, 'stale'], 2, FEEL_VALUES)).toBe(1);
+  });
+
   describe('with JSON values (the table API)', () => {
     it('SUM adds numbers and skips nulls', () => {
-      expect(aggregate('SUM', [1, null, 2.5, undefined, 3], JSON_VALUES)).toBe(6.5);
-      expect(aggregate('SUM', [-0], JSON_VALUES)).toBe(0);
+      expect(agg('SUM', [1, null, 2.5, undefined, 3], JSON_VALUES)).toBe(6.5);
+      expect(agg('SUM', [-0], JSON_VALUES)).toBe(0);
     });
     it('SUM of no value, or over a non-number, is null', () => {
-      expect(aggregate('SUM', [], JSON_VALUES)).toBeNull();
-      expect(aggregate('SUM', [null, null], JSON_VALUES)).toBeNull();
-      expect(aggregate('SUM', [1, '2'], JSON_VALUES)).toBeNull();
-      expect(aggregate('SUM', [1, true], JSON_VALUES)).toBeNull();
+      expect(agg('SUM', [], JSON_VALUES)).toBeNull();
+      expect(agg('SUM', [null, null], JSON_VALUES)).toBeNull();
+      expect(agg('SUM', [1, '2'], JSON_VALUES)).toBeNull();
+      expect(agg('SUM', [1, true], JSON_VALUES)).toBeNull();
     });
     it('MIN / MAX over numbers or over strings', () => {
-      expect(aggregate('MIN', [3, null, 1, 2], JSON_VALUES)).toBe(1);
-      expect(aggregate('MAX', [3, null, 1, 7], JSON_VALUES)).toBe(7);
-      expect(aggregate('MIN', ['b', 'a', 'c'], JSON_VALUES)).toBe('a');
-      expect(aggregate('MAX', ['b', 'a', 'c'], JSON_VALUES)).toBe('c');
+      expect(agg('MIN', [3, null, 1, 2], JSON_VALUES)).toBe(1);
+      expect(agg('MAX', [3, null, 1, 7], JSON_VALUES)).toBe(7);
+      expect(agg('MIN', ['b', 'a', 'c'], JSON_VALUES)).toBe('a');
+      expect(agg('MAX', ['b', 'a', 'c'], JSON_VALUES)).toBe('c');
     });
     it('MIN / MAX of no value, of mixed types or of two non-orderable values is null', () => {
-      expect(aggregate('MIN', [], JSON_VALUES)).toBeNull();
-      expect(aggregate('MAX', [null], JSON_VALUES)).toBeNull();
-      expect(aggregate('MIN', [1, 'a'], JSON_VALUES)).toBeNull();
-      expect(aggregate('MAX', [true, false], JSON_VALUES)).toBeNull();
-      expect(aggregate('MIN', [{ a: 1 }, 1], JSON_VALUES)).toBeNull();
+      expect(agg('MIN', [], JSON_VALUES)).toBeNull();
+      expect(agg('MAX', [null], JSON_VALUES)).toBeNull();
+      expect(agg('MIN', [1, 'a'], JSON_VALUES)).toBeNull();
+      expect(agg('MAX', [true, false], JSON_VALUES)).toBeNull();
+      expect(agg('MIN', [{ a: 1 }, 1], JSON_VALUES)).toBeNull();
     });
     it('MIN / MAX of a lone value is that value, whatever its type', () => {
       const only = { a: 1 };
-      expect(aggregate('MIN', [null, only], JSON_VALUES)).toBe(only);
-      expect(aggregate('MAX', [true], JSON_VALUES)).toBe(true);
+      expect(agg('MIN', [null, only], JSON_VALUES)).toBe(only);
+      expect(agg('MAX', [true], JSON_VALUES)).toBe(true);
     });
     it('COUNT counts non-null values', () => {
-      expect(aggregate('COUNT', [1, null, 'x', undefined, false], JSON_VALUES)).toBe(3);
-      expect(aggregate('COUNT', [], JSON_VALUES)).toBe(0);
+      expect(agg('COUNT', [1, null, 'x', undefined, false], JSON_VALUES)).toBe(3);
+      expect(agg('COUNT', [], JSON_VALUES)).toBe(0);
     });
   });
 
   describe('with FEEL values (DMN)', () => {
     it('SUM adds FEEL numbers exactly and skips nulls', () => {
-      const sum = aggregate('SUM', [new Decimal('0.1'), null, new Decimal('0.2')], FEEL_VALUES);
+      const sum = agg('SUM', [new Decimal('0.1'), null, new Decimal('0.2')], FEEL_VALUES);
       expect(sum).toEqual(new Decimal('0.3'));
-      expect(aggregate('SUM', [1, 2, null], FEEL_VALUES)).toBe(3);
+      expect(agg('SUM', [1, 2, null], FEEL_VALUES)).toBe(3);
     });
     it('SUM of no value, or over a non-number, is null', () => {
-      expect(aggregate('SUM', [], FEEL_VALUES)).toBeNull();
-      expect(aggregate('SUM', [null], FEEL_VALUES)).toBeNull();
-      expect(aggregate('SUM', [1, 'a'], FEEL_VALUES)).toBeNull();
+      expect(agg('SUM', [], FEEL_VALUES)).toBeNull();
+      expect(agg('SUM', [null], FEEL_VALUES)).toBeNull();
+      expect(agg('SUM', [1, 'a'], FEEL_VALUES)).toBeNull();
     });
     it('MIN / MAX order numbers, strings, dates and durations', () => {
-      expect(aggregate('MIN', [new Decimal('2.5'), 1, null, 3], FEEL_VALUES)).toBe(1);
-      expect(aggregate('MAX', [new Decimal('2.5'), 1, 2], FEEL_VALUES)).toEqual(new Decimal('2.5'));
-      expect(aggregate('MAX', ['a', 'c', 'b'], FEEL_VALUES)).toBe('c');
+      expect(agg('MIN', [new Decimal('2.5'), 1, null, 3], FEEL_VALUES)).toBe(1);
+      expect(agg('MAX', [new Decimal('2.5'), 1, 2], FEEL_VALUES)).toEqual(new Decimal('2.5'));
+      expect(agg('MAX', ['a', 'c', 'b'], FEEL_VALUES)).toBe('c');
       const [early, late] = [parseDate('2020-01-01'), parseDate('2021-06-30')];
-      expect(aggregate('MIN', [late, early], FEEL_VALUES)).toBe(early);
+      expect(agg('MIN', [late, early], FEEL_VALUES)).toBe(early);
       const [day, hour] = [parseDuration('P1D'), parseDuration('PT1H')];
-      expect(aggregate('MAX', [hour, day], FEEL_VALUES)).toBe(day);
+      expect(agg('MAX', [hour, day], FEEL_VALUES)).toBe(day);
     });
     it('MIN / MAX of no value, of mixed types, or of a lone non-orderable value is null', () => {
-      expect(aggregate('MIN', [null], FEEL_VALUES)).toBeNull();
-      expect(aggregate('MIN', [1, 'a'], FEEL_VALUES)).toBeNull();
-      expect(aggregate('MAX', [true], FEEL_VALUES)).toBeNull();
-      expect(aggregate('MIN', [{ a: 1 }], FEEL_VALUES)).toBeNull();
+      expect(agg('MIN', [null], FEEL_VALUES)).toBeNull();
+      expect(agg('MIN', [1, 'a'], FEEL_VALUES)).toBeNull();
+      expect(agg('MAX', [true], FEEL_VALUES)).toBeNull();
+      expect(agg('MIN', [{ a: 1 }], FEEL_VALUES)).toBeNull();
     });
     it('COUNT counts every matched rule, null outputs included', () => {
-      expect(aggregate('COUNT', [1, null, 'x'], FEEL_VALUES)).toBe(3);
-      expect(aggregate('COUNT', [], FEEL_VALUES)).toBe(0);
+      expect(agg('COUNT', [1, null, 'x'], FEEL_VALUES)).toBe(3);
+      expect(agg('COUNT', [], FEEL_VALUES)).toBe(0);
     });
   });
 });

@@ -175,32 +175,34 @@ export function noMatchValue(policy: HitPolicy): null | 0 | unknown[] {
 }
 
 /**
- * A COLLECT aggregation over the matched rules' values of one output (rule order). Nulls are skipped
- * (COUNT counts them when `values.count` is `rules`); SUM is null when a value is not a number, MIN /
- * MAX when two values cannot be compared; SUM, MIN and MAX of no value are null.
+ * A COLLECT aggregation over the first `count` of `outputs`: the matched rules' values of one output, in
+ * rule order. Nulls are skipped (COUNT counts them when `values.count` is `rules`); SUM is null when a
+ * value is not a number, MIN / MAX when two values cannot be compared; SUM, MIN and MAX of no value are
+ * null.
  */
 export function aggregate(
   agg: Aggregation,
-  outputs: readonly unknown[],
+  outputs: ArrayLike<unknown>,
+  count: number,
   values: OutputValueSemantics,
 ): unknown {
-  if (agg === 'COUNT' && values.count === 'rules') return outputs.length;
-  const present = outputs.filter((v) => v !== null && v !== undefined);
-  switch (agg) {
-    case 'COUNT':
-      return present.length;
-    case 'SUM':
-      return present.length > 0 && present.every(values.isNumber) ? values.sum(present) : null;
-    default: {
-      if (present.length === 0) return null;
-      let best = present[0];
-      if (values.ordersFirstValue && values.compare(best, best) === null) return null;
-      for (let i = 1; i < present.length; i++) {
-        const c = values.compare(present[i], best);
-        if (c === null) return null;
-        if (agg === 'MIN' ? c < 0 : c > 0) best = present[i];
-      }
-      return best;
+  if (agg === 'COUNT' && values.count === 'rules') return count;
+  let present = 0;
+  let best: unknown = null;
+  for (let i = 0; i < count; i++) {
+    const v = outputs[i];
+    if (v === null || v === undefined) continue;
+    if (agg === 'SUM') {
+      if (!values.isNumber(v)) return null;
+    } else if (agg !== 'COUNT') {
+      const c =
+        present === 0 ? (values.ordersFirstValue ? values.compare(v, v) : 0) : values.compare(v, best);
+      if (c === null) return null;
+      if (present === 0 || (agg === 'MIN' ? c < 0 : c > 0)) best = v;
     }
+    present++;
   }
+  if (agg === 'COUNT') return present;
+  if (present === 0) return null;
+  return agg === 'SUM' ? values.sum(outputs, count) : best;
 }

@@ -15,8 +15,8 @@ export interface OutputValueSemantics {
   readonly ordersFirstValue: boolean;
   /** SUM: a value SUM accepts (any other non-null value makes the sum null) */
   isNumber(v: unknown): boolean;
-  /** SUM of at least one value that passed `isNumber` */
-  sum(numbers: unknown[]): unknown;
+  /** SUM of the non-null values among the first `count` outputs (at least one; each passed `isNumber`) */
+  sum(outputs: ArrayLike<unknown>, count: number): unknown;
   /** COUNT: every matched rule (`rules`) or only the rules whose output is not null (`values`) */
   readonly count: 'rules' | 'values';
 }
@@ -33,7 +33,12 @@ export const JSON_VALUES: OutputValueSemantics = {
   },
   ordersFirstValue: false,
   isNumber: (v) => typeof v === 'number',
-  sum: (numbers) => (numbers as number[]).reduce((acc, v) => acc + v, 0),
+  sum: (outputs, count) => {
+    let total = 0;
+    for (let i = 0; i < count; i++)
+      if (outputs[i] !== null && outputs[i] !== undefined) total += outputs[i] as number;
+    return total;
+  },
   count: 'values',
 };
 
@@ -46,7 +51,12 @@ export const FEEL_VALUES: OutputValueSemantics = {
   compare: (a, b) => feelCompare(a as FeelValue, b as FeelValue),
   ordersFirstValue: true,
   isNumber,
-  sum: (numbers) => builtins.get('sum')!.call([numbers as FeelValue[]]),
+  sum: (outputs, count) => {
+    const numbers: FeelValue[] = [];
+    for (let i = 0; i < count; i++)
+      if (outputs[i] !== null && outputs[i] !== undefined) numbers.push(outputs[i] as FeelValue);
+    return builtins.get('sum')!.call([numbers]);
+  },
   count: 'rules',
 };
 
