@@ -5,7 +5,7 @@
  * bring their rules' outputs and ranks (`MatchedRules`) and their value semantics (output-values.ts),
  * and shape the result themselves.
  */
-import { OutputValueSemantics } from './output-values';
+import type { OutputValueSemantics } from './output-values';
 import { HIT_POLICIES, HitPolicy } from './types';
 
 export type Aggregation = 'SUM' | 'MIN' | 'MAX' | 'COUNT';
