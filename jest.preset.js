@@ -4,6 +4,7 @@ const path = require('node:path');
 
 const libs = ['platform', 'contracts', 'feel', 'rule-engine', 'auth', 'dmn', 'audit-chain'];
 const apps = ['control-plane', 'decisions', 'identity'];
+const tools = ['tck', 'deployables', 'rule-manifest'];
 
 module.exports = {
   testEnvironment: 'node',
@@ -26,6 +27,7 @@ module.exports = {
   moduleNameMapper: Object.fromEntries([
     ...libs.map((lib) => [`^@arbiter/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),
     ...apps.map((app) => [`^@arbiter/${app}$`, path.join(__dirname, 'apps', app, 'src', 'index.ts')]),
+    ...tools.map((tool) => [`^@arbiter/${tool}$`, path.join(__dirname, 'tools', tool, 'src', 'index.ts')]),
   ]),
   moduleFileExtensions: ['ts', 'js', 'json'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',

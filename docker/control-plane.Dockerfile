@@ -8,7 +8,7 @@
 #   docker run --rm -p 3000:3000 --env-file control-plane.env arbiter/control-plane:0.1.0
 #
 # The three Dockerfiles (control-plane, decisions, identity) are identical except for the
-# app name and port; keep them in step. libs/platform/src/testing/deployables.ts checks them.
+# app name and port; keep them in step. tools/deployables checks them.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -19,7 +19,7 @@ WORKDIR /repo
 COPY . .
 RUN mkdir -p /manifests \
  && cp package.json package-lock.json /manifests/ \
- && for f in apps/*/package.json libs/*/package.json; do \
+ && for f in apps/*/package.json libs/*/package.json tools/*/package.json; do \
       mkdir -p "/manifests/$(dirname "$f")" && cp "$f" "/manifests/$f"; \
     done
 

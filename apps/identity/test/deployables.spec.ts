@@ -1,4 +1,4 @@
-import { checkDeployables, deriveRequiredKeys, readHttpPort } from '@arbiter/platform';
+import { checkDeployables, deriveRequiredKeys, readHttpPort } from '@arbiter/deployables';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

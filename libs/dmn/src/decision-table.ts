@@ -1,11 +1,30 @@
 /**
- * Decision-table evaluation (hit policies U, A, P, F, R, O, C with SUM/COUNT/MIN/MAX). Rule matching
- * uses the @arbiter/rule-engine compiler: each table's cells are classified and indexed once (cached
- * per table), and only cells the index cannot decide are tested with the model's compiled FEEL.
- * Another engine can still replace this through DmnEvaluatorOptions.decisionTable.
+ * Decision-table evaluation on @arbiter/rule-engine: rule matching uses its matcher (each table's
+ * cells are classified and indexed once, cached per table; only cells the index cannot decide are
+ * tested with the model's compiled FEEL), and the hit policies (U, A, P, F, R, O, C with SUM / COUNT /
+ * MIN / MAX) are its one implementation, over FEEL values (`FEEL_VALUES`). What stays here is DMN's
+ * side: input and output values constraints, default output entries, results as FEEL values, and
+ * violations reported as warnings with a null result. Another engine can still replace this through
+ * DmnEvaluatorOptions.decisionTable.
  */
-import { FeelContext, FeelValue, Scope, feelCompare, feelEquals, isNumber, builtins } from '@arbiter/feel';
-import { RowMatcher, cellShape } from '@arbiter/rule-engine';
+import { FeelContext, FeelValue, Scope } from '@arbiter/feel';
+import {
+  FEEL_VALUES,
+  HIT_POLICY_VIOLATED,
+  HitPolicy,
+  MatchedRules,
+  RowMatcher,
+  aggregate,
+  aggregationOf,
+  cellShape,
+  comparePriority,
+  isSingleHit,
+  noMatchValue,
+  normalizeHitPolicy,
+  orderRules,
+  outputRank,
+  selectRule,
+} from '@arbiter/rule-engine';
 import type { DmnEvaluator } from './evaluator';
 import type { DecisionTable } from './model';
 
@@ -30,6 +49,16 @@ function matcherFor(table: DecisionTable): RowMatcher<MatchContext> {
     matchers.set(table, matcher);
   }
   return matcher;
+}
+
+const hitPolicies = new WeakMap<DecisionTable, HitPolicy | null>();
+
+/** The table's hit policy (DMN name or letter, with its aggregation), null when unknown. */
+function hitPolicyOf(table: DecisionTable): HitPolicy | null {
+  let policy = hitPolicies.get(table);
+  if (policy === undefined)
+    hitPolicies.set(table, (policy = normalizeHitPolicy(table.hitPolicy, table.aggregation)));
+  return policy;
 }
 
 export function evaluateDecisionTable(table: DecisionTable, scope: Scope, ev: DmnEvaluator): FeelValue {
@@ -83,97 +112,55 @@ export function evaluateDecisionTable(table: DecisionTable, scope: Scope, ev: Dm
     table.outputs.forEach((o, k) => (ctx[o.name ?? `output${k + 1}`] = vals[k]));
     return ctx;
   };
-  const hp = table.hitPolicy.toUpperCase().replace(/\s+/g, ' ');
+  const policy = hitPolicyOf(table);
+  if (!policy) {
+    ev.warnings?.push(
+      `unknown hit policy ${table.hitPolicy}${table.aggregation ? ` ${table.aggregation}` : ''}`,
+    );
+    return null;
+  }
+  if (matched.length === 0) return defaults() ?? (noMatchValue(policy) as FeelValue);
+  // each matched rule's output is evaluated once, when a policy first needs it
+  const outputs = new Map<number, FeelValue | null>();
+  const output = (r: number): FeelValue | null => {
+    if (!outputs.has(r)) outputs.set(r, outputOf(r));
+    return outputs.get(r)!;
+  };
+  // PRIORITY / OUTPUT ORDER: a rule's ranks in its outputs' value lists (no rule priority in DMN)
   const priorityKey = (r: number): number[] =>
-    table.outputs.map((o, k) => {
+    table.outputs.map((o) => {
       if (!o.outputValues) return 0;
       const list = ev.expression('[' + o.outputValues + ']')?.evaluateIn(scope);
-      const v = single ? outputOf(r) : (outputOf(r) as FeelContext)?.[o.name ?? ''];
       if (!Array.isArray(list)) return 0;
-      const i = list.findIndex((x) => feelEquals(x, v ?? null) === true);
-      void k;
-      return i < 0 ? list.length : i;
+      const v = single ? output(r) : (output(r) as FeelContext)?.[o.name ?? ''];
+      return outputRank(list, v ?? null, FEEL_VALUES);
     });
-  const byPriority = (rs: number[]) => {
-    const keys = new Map(rs.map((r) => [r, priorityKey(r)]));
-    return [...rs].sort((a, b) => {
-      const ka = keys.get(a)!,
-        kb = keys.get(b)!;
-      for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
-      return a - b;
-    });
+  const ranks = new Map<number, number[]>();
+  const rankOf = (r: number): number[] => {
+    let rank = ranks.get(r);
+    if (!rank) ranks.set(r, (rank = priorityKey(r)));
+    return rank;
   };
-  if (matched.length === 0) {
-    if (
-      hp.startsWith('C') ||
-      hp === 'RULE ORDER' ||
-      hp === 'R' ||
-      hp === 'OUTPUT ORDER' ||
-      hp === 'O' ||
-      hp.startsWith('COLLECT')
-    ) {
-      const d = defaults();
-      if (d !== null) return d;
-      if (table.aggregation && table.aggregation.toUpperCase() === 'COUNT') return 0;
-      return table.aggregation ? null : [];
-    }
-    return defaults();
+  const rules: MatchedRules = {
+    output,
+    compareRank: (a, b) => comparePriority(rankOf(a), rankOf(b)),
+  };
+  if (isSingleHit(policy)) {
+    const r = selectRule(policy, matched, matched.length, rules, FEEL_VALUES);
+    if (r !== HIT_POLICY_VIOLATED) return output(r);
+    ev.warnings?.push(
+      policy === 'Unique'
+        ? 'UNIQUE hit policy: more than one rule matched'
+        : 'ANY hit policy: matched rules have different outputs',
+    );
+    return null;
   }
-  switch (hp) {
-    case 'UNIQUE':
-    case 'U':
-      if (matched.length > 1) {
-        ev.warnings?.push('UNIQUE hit policy: more than one rule matched');
-        return null;
-      }
-      return outputOf(matched[0]);
-    case 'ANY':
-    case 'A': {
-      const outs = matched.map(outputOf);
-      if (outs.some((o) => feelEquals(o, outs[0]) !== true)) {
-        ev.warnings?.push('ANY hit policy: matched rules have different outputs');
-        return null;
-      }
-      return outs[0];
-    }
-    case 'FIRST':
-    case 'F':
-      return outputOf(matched[0]);
-    case 'PRIORITY':
-    case 'P':
-      return outputOf(byPriority(matched)[0]);
-    case 'RULE ORDER':
-    case 'R':
-      return matched.map(outputOf);
-    case 'OUTPUT ORDER':
-    case 'O':
-      return byPriority(matched).map(outputOf);
-    default: {
-      // COLLECT
-      const outs = matched.map(outputOf);
-      const agg = (table.aggregation ?? '').toUpperCase();
-      if (!agg) return outs;
-      if (agg === 'COUNT') return outs.length;
-      if (!single) {
-        ev.warnings?.push('aggregation needs a single output');
-        return null;
-      }
-      const vals = outs.filter((v) => v !== null);
-      if (agg === 'SUM') {
-        if (!vals.every(isNumber)) return null;
-        return builtins.get('sum')!.call([vals]);
-      }
-      if (agg === 'MIN' || agg === 'MAX') {
-        if (vals.length === 0) return null;
-        let best = vals[0];
-        for (const v of vals) {
-          const c = feelCompare(v, best);
-          if (c === null) return null;
-          if ((agg === 'MIN' && c < 0) || (agg === 'MAX' && c > 0)) best = v;
-        }
-        return best;
-      }
-      return null;
-    }
+  const ordered = Array.from(orderRules(policy, matched, matched.length, rules), output);
+  const agg = aggregationOf(policy);
+  if (!agg) return ordered;
+  if (agg !== 'COUNT' && !single) {
+    ev.warnings?.push('aggregation needs a single output');
+    return null;
   }
+  return aggregate(agg, ordered, ordered.length, FEEL_VALUES) as FeelValue;
 }

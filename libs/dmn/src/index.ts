@@ -1,10 +1,7 @@
 /** @arbiter/dmn — DMN 1.1–1.5 model reading and DRG evaluation on top of @arbiter/feel. */
 export * from './model';
-export { parseXml } from './xml';
+export { parseXml, child, children } from './xml';
 export type { XmlNode } from './xml';
 export { DmnEvaluator, Run, coerceBuiltin } from './evaluator';
 export type { DmnEvaluatorOptions, DecisionTableEvaluator, EvaluationOutcome } from './evaluator';
 export { evaluateDecisionTable } from './decision-table';
-export { runTck, runDirectory, isFeelFocused } from './tck/runner';
-export type { TckReport, DirectoryResult, CaseResult } from './tck/runner';
-export { tckEquals, parseValueHolder } from './tck/values';

@@ -8,15 +8,26 @@ import {
   CompiledUnaryTests,
   compileExpression,
   compileUnaryTests,
-  feelEquals,
   fromJs,
 } from '@arbiter/feel';
 import { CellShape, shapeOfAst } from './cell-shape';
 import { DEFAULT_LIMITS, NormalizedTable, TableLimits, normalizeDefinition } from './definition';
 import { EvaluationError, TableCompileError } from './errors';
-import { aggregationOf, comparePriority, isSingleHit } from './hit-policy';
+import {
+  HIT_POLICY_VIOLATED,
+  MatchedRules,
+  aggregate,
+  aggregationOf,
+  comparePriority,
+  isSingleHit,
+  noMatchValue,
+  orderRules,
+  outputRank,
+  selectRule,
+} from './hit-policy';
 import { coerceInput } from './input-types';
 import { RowMatcher } from './matcher';
+import { JSON_VALUES } from './output-values';
 import { ColumnType, EvaluationResult, HitPolicy, OutputRow } from './types';
 
 type Input = Record<string, unknown>;
@@ -45,6 +56,10 @@ export class CompiledDecisionTable {
   private readonly rowPriority: number[];
   private readonly defaults: Record<string, unknown> | null;
   private readonly matcher: RowMatcher<Input>;
+  /** the rows as the hit policies see them: outputs, and ranks by output value lists then row priority */
+  private readonly rules: MatchedRules;
+  /** one output column of the matched rows, reused by every aggregation */
+  private readonly column: unknown[];
   readonly shapes: CellShape[][];
 
   /**
@@ -95,13 +110,11 @@ export class CompiledDecisionTable {
       !ranked
         ? NO_RANKS
         : Int32Array.from(
-            table.outputs.map((o) => {
-              if (!o.outputValues) return 0;
-              const i = o.outputValues.findIndex((v) => jsonEquals(v, row.outputs[o.name]));
-              return i < 0 ? o.outputValues.length : i;
-            }),
+            table.outputs.map((o) => outputRank(o.outputValues, row.outputs[o.name], JSON_VALUES)),
           ),
     );
+    this.column = new Array(this.rowCount).fill(null);
+    this.rules = rankedRules(this.outputRows, this.priorityKeys, this.rowPriority);
     const hasDefaults = table.outputs.some((o) => o.defaultValue !== undefined);
     this.defaults = hasDefaults
       ? Object.freeze(Object.fromEntries(table.outputs.map((o) => [o.name, o.defaultValue ?? null])))
@@ -158,49 +171,31 @@ export class CompiledDecisionTable {
     if (count === 0) return this.noMatch();
     const matchedRows = new Array<string>(count);
     for (let i = 0; i < count; i++) matchedRows[i] = this.rowIds[rows[i]];
-    switch (policy) {
-      case 'Unique':
-        if (count > 1)
-          throw new EvaluationError(
-            'HIT_POLICY_VIOLATION',
-            `Hit policy Unique: ${count} rules match (${matchedRows.join(', ')})`,
-            undefined,
-            matchedRows,
-          );
-        return this.single(matchedRows, rows[0]);
-      case 'Any': {
-        const first = this.outputRows[rows[0]].outputs;
-        for (let i = 1; i < count; i++)
-          if (!jsonEquals(first, this.outputRows[rows[i]].outputs))
-            throw new EvaluationError(
-              'HIT_POLICY_VIOLATION',
-              `Hit policy Any: matching rules ${matchedRows.join(', ')} have different outputs`,
-              undefined,
-              matchedRows,
-            );
-        return this.single(matchedRows, rows[0]);
-      }
-      case 'Priority': {
-        let best = rows[0];
-        for (let i = 1; i < count; i++) if (this.before(rows[i], best)) best = rows[i];
-        return this.single(matchedRows, best);
-      }
-      case 'OutputOrder': {
-        const ordered = Array.from(rows.subarray(0, count)).sort((a, b) =>
-          this.before(a, b) ? -1 : this.before(b, a) ? 1 : a - b,
-        );
-        return this.multi(matchedRows, ordered, ordered.length);
-      }
-      default: {
-        const agg = aggregationOf(policy);
-        if (!agg) return this.multi(matchedRows, rows, count);
-        const outputRows = new Array<OutputRow>(count);
-        for (let i = 0; i < count; i++) outputRows[i] = this.outputRows[rows[i]];
-        const outputValues: Record<string, unknown> = {};
-        for (const name of this.outputNames) outputValues[name] = aggregate(agg, outputRows, name);
-        return { matchedRows, outputRows, outputValues };
-      }
+    if (isSingleHit(policy)) {
+      const r = selectRule(policy, rows, count, this.rules, JSON_VALUES);
+      if (r === HIT_POLICY_VIOLATED) throw this.violation(matchedRows);
+      const row = this.outputRows[r];
+      return { matchedRows, outputRows: [row], outputValues: row.outputs };
     }
+    const agg = aggregationOf(policy);
+    if (!agg) return this.multi(matchedRows, orderRules(policy, rows, count, this.rules), count);
+    const outputRows = new Array<OutputRow>(count);
+    for (let i = 0; i < count; i++) outputRows[i] = this.outputRows[rows[i]];
+    const outputValues: Record<string, unknown> = {};
+    const column = this.column; // scratch: aggregate reads it synchronously and calls no user code
+    for (const name of this.outputNames) {
+      for (let i = 0; i < count; i++) column[i] = outputRows[i].outputs[name];
+      outputValues[name] = aggregate(agg, column, count, JSON_VALUES);
+    }
+    return { matchedRows, outputRows, outputValues };
+  }
+
+  private violation(matchedRows: string[]): EvaluationError {
+    const message =
+      this.hitPolicy === 'Unique'
+        ? `Hit policy Unique: ${matchedRows.length} rules match (${matchedRows.join(', ')})`
+        : `Hit policy Any: matching rules ${matchedRows.join(', ')} have different outputs`;
+    return new EvaluationError('HIT_POLICY_VIOLATION', message, undefined, matchedRows);
   }
 
   /** The execute form: `{ matchedRows, outputs }`. */
@@ -210,20 +205,6 @@ export class CompiledDecisionTable {
   } {
     const r = this.evaluate(facts);
     return { matchedRows: r.matchedRows, outputs: r.outputValues };
-  }
-
-  /** true when row a outranks row b under Priority / OutputOrder */
-  private before(a: number, b: number): boolean {
-    const c = comparePriority(this.priorityKeys[a], this.priorityKeys[b]);
-    if (c !== 0) return c < 0;
-    const pa = this.rowPriority[a];
-    const pb = this.rowPriority[b];
-    return pa !== pb ? pa > pb : a < b;
-  }
-
-  private single(matchedRows: string[], r: number): EvaluationResult {
-    const row = this.outputRows[r];
-    return { matchedRows, outputRows: [row], outputValues: row.outputs };
   }
 
   private multi(matchedRows: string[], rows: ArrayLike<number>, count: number): EvaluationResult {
@@ -240,45 +221,27 @@ export class CompiledDecisionTable {
   private noMatch(): EvaluationResult {
     if (this.defaults) return { matchedRows: [], outputRows: [], outputValues: this.defaults };
     if (isSingleHit(this.hitPolicy)) return { matchedRows: [], outputRows: [], outputValues: null };
-    const agg = aggregationOf(this.hitPolicy);
     const outputValues: Record<string, unknown> = {};
-    for (const name of this.outputNames) outputValues[name] = agg === 'COUNT' ? 0 : agg ? null : [];
+    for (const name of this.outputNames) outputValues[name] = noMatchValue(this.hitPolicy);
     return { matchedRows: [], outputRows: [], outputValues };
   }
 }
 
-function aggregate(agg: 'SUM' | 'MIN' | 'MAX' | 'COUNT', rows: OutputRow[], name: string): unknown {
-  let count = 0;
-  let acc: unknown = null;
-  for (const row of rows) {
-    const v = row.outputs[name];
-    if (v === null || v === undefined) continue;
-    count++;
-    if (agg === 'SUM') {
-      if (typeof v !== 'number') return null;
-      acc = ((acc as number | null) ?? 0) + v;
-    } else if (agg === 'MIN' || agg === 'MAX') {
-      if (acc === null) acc = v;
-      else if (typeof v !== typeof acc || (typeof v !== 'number' && typeof v !== 'string')) return null;
-      else if (agg === 'MIN' ? (v as number) < (acc as number) : (v as number) > (acc as number)) acc = v;
-    }
-  }
-  return agg === 'COUNT' ? count : acc;
-}
-
-/** Deep equality of JSON values (outputs are JSON). */
-export function jsonEquals(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    return typeof a === 'number' && typeof b === 'number' ? feelEquals(a, b) === true : false;
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka)
-    if (!jsonEquals((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  return true;
+/**
+ * The rows as the hit policies see them: a smaller output value rank wins, then a higher row priority.
+ * Built outside the constructor so its closures do not keep the constructor's scope (the full
+ * normalised table with every cell's compiled FEEL) alive.
+ */
+function rankedRules(
+  outputRows: OutputRow[],
+  priorityKeys: Int32Array[],
+  rowPriority: number[],
+): MatchedRules {
+  return {
+    output: (r) => outputRows[r].outputs,
+    compareRank: (a, b) =>
+      comparePriority(priorityKeys[a], priorityKeys[b]) || rowPriority[b] - rowPriority[a],
+  };
 }
 
 /** Compiles a table definition; throws TableCompileError naming row and column on any problem. */

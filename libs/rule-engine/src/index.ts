@@ -11,6 +11,7 @@ export * from './errors';
 export * from './bitset';
 export * from './cell-shape';
 export * from './matcher';
+export * from './output-values';
 export * from './hit-policy';
 export * from './input-types';
 export * from './definition';

@@ -1,3 +1,2 @@
 export * from './test-database';
 export * from './start-for-test';
-export * from './deployables';

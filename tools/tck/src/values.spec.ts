@@ -1,5 +1,5 @@
 import { Decimal, parseDate, parseDateTime, parseDuration, parseTime } from '@arbiter/feel';
-import { parseXml } from '../xml';
+import { parseXml } from '@arbiter/dmn';
 import { parseValueHolder, tckEquals } from './values';
 
 const holder = (xml: string) =>

@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { generateManifest, RuleManifest } from './manifest';
-import { isRuleLibrary, RuleLibrary } from './rule-library';
+import { generateManifest, isRuleLibrary, RuleLibrary, RuleManifest } from '@arbiter/rule-engine';
 
+/**
+ * `generate-manifest`: loads a module that exports a RuleLibrary and writes the library's catalog
+ * manifest (`generateManifest` of @arbiter/rule-engine) as JSON, for the control plane's rule catalog.
+ * Development only: a build step of a rule library, never part of a running service.
+ */
 const USAGE =
   'usage: node generate-manifest.js <module-exporting-a-rule-library> <out.json> [--source-key KEY] [--export NAME]\n' +
   '  The module exports a RuleLibrary (or a function returning one) as NAME, `default`, `library`, or as its only library export.\n' +

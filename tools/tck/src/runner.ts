@@ -2,9 +2,7 @@
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatValue, FeelValue } from '@arbiter/feel';
-import { DmnEvaluator } from '../evaluator';
-import { DmnModel, readDmn } from '../model';
-import { child, children, parseXml } from '../xml';
+import { DmnEvaluator, DmnModel, child, children, parseXml, readDmn } from '@arbiter/dmn';
 import { expectedXsdType, parseValueHolder, tckEquals } from './values';
 
 export interface CaseResult {

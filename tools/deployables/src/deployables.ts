@@ -1,9 +1,15 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { bindConfig, configKeysOf, ConfigurationError } from '../config/config-binding';
-import { Configuration, loadConfiguration } from '../config/configuration';
-import { EnvironmentName } from '../config/environment';
-import { HttpSettings } from '../http/http.settings';
+import {
+  bindConfig,
+  configKeysOf,
+  Configuration,
+  ConfigurationError,
+  EnvironmentName,
+  HttpSettings,
+  loadConfiguration,
+} from '@arbiter/platform';
+import { loadAll } from 'js-yaml';
 
 /**
  * Static checks of an app's deployables (docker/<app>.Dockerfile, .dockerignore, k8s/**), for a
@@ -18,8 +24,7 @@ import { HttpSettings } from '../http/http.settings';
  *   expect(checkDeployables({ app: 'control-plane', repoRoot, settings: CONTROL_PLANE_SETTINGS,
  *     requiredKeys: [...] }).problems).toEqual([]);
  *
- * This file is exported from the platform's index, so it must not load test-only packages at import
- * time: js-yaml (a root devDependency, absent from production images) is required lazily.
+ * Development only (the `@arbiter/deployables` tool, an app's devDependency): it never ships in an image.
  */
 
 type SettingsClass = new () => object;
@@ -103,12 +108,6 @@ interface LoadedDoc {
 }
 
 const PROBE_PLACEHOLDER = 'x'.repeat(64);
-
-function loadYamlAll(text: string): unknown[] {
-  // Lazy: js-yaml is a devDependency (see the note at the top).
-  const yaml = require('js-yaml') as { loadAll(text: string): unknown[] };
-  return yaml.loadAll(text);
-}
 
 /** `Http:Port` of an app's config/default.json. */
 export function readHttpPort(configDir: string): number {
@@ -439,7 +438,7 @@ function loadInventory(k8sDir: string, repoRoot: string, problems: string[]): In
   for (const file of files) {
     let docs: unknown[];
     try {
-      docs = loadYamlAll(readFileSync(file, 'utf8'));
+      docs = loadAll(readFileSync(file, 'utf8'));
     } catch (error) {
       problems.push(`${label(file)}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
       continue;

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { runTck } from './runner';
 
 function main(): number {
-  const repoRoot = resolve(__dirname, '..', '..', '..', '..');
+  const repoRoot = resolve(__dirname, '..', '..', '..'); // tools/tck/dist -> the checkout
   const tckDir = resolve(process.env.TCK_DIR ?? join(repoRoot, '..', 'shared', 'dmn-tck', 'TestCases'));
   if (!existsSync(tckDir)) {
     console.error(`TCK directory not found: ${tckDir} (set TCK_DIR)`);

@@ -18,7 +18,7 @@ import {
   typeName,
   hasOwn,
 } from '@arbiter/feel';
-import { XmlNode, child, children } from '../xml';
+import { XmlNode, child, children } from '@arbiter/dmn';
 
 /** TCK_STRICT=1 disables the tolerance for expected values printed with fewer digits */
 const strictNumbers = process.env.TCK_STRICT === '1';
