@@ -1,9 +1,9 @@
 import { AppError } from '@arbiter/platform';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { CreateUserDto } from './user-role-crud';
 import {
   ArrayMaxSize,
   IsArray,
-  IsEmail,
   IsIn,
   IsOptional,
   IsString,
@@ -12,29 +12,13 @@ import {
   MinLength,
 } from 'class-validator';
 
-export class RegisterDto {
-  @ApiProperty({ example: 'alice' })
-  @IsString()
-  @Matches(/^[A-Za-z0-9._@+-]{1,128}$/, { message: 'userName must be 1-128 letters, digits or . _ @ + -' })
-  userName: string;
-
-  @ApiProperty({ minLength: 8, maxLength: 256 })
-  @IsString()
-  @MinLength(8)
-  @MaxLength(256)
-  password: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsEmail()
-  email?: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(256)
-  displayName?: string;
-}
+/** Self-registration: a new user's name, password and profile (roles and activation are the admin's). */
+export class RegisterDto extends PickType(CreateUserDto, [
+  'userName',
+  'password',
+  'email',
+  'displayName',
+] as const) {}
 
 export class LoginDto {
   @ApiProperty({ description: 'user name (or e-mail)', example: 'alice' })

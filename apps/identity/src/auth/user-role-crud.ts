@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -54,37 +54,8 @@ export class CreateUserDto {
   isActive?: boolean;
 }
 
-export class UpdateUserDto {
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MinLength(8)
-  @MaxLength(256)
-  password?: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsEmail()
-  email?: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(256)
-  displayName?: string;
-
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(64)
-  @IsString({ each: true })
-  roles?: string[];
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsBoolean()
-  isActive?: boolean;
-}
+/** Every field of a new user but its name, each optional. */
+export class UpdateUserDto extends PartialType(OmitType(CreateUserDto, ['userName'] as const)) {}
 
 export class CreateRoleDto {
   @ApiProperty({ example: 'Approver' })

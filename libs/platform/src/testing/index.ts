@@ -1,2 +1,3 @@
 export * from './test-database';
 export * from './start-for-test';
+export * from './migrated-database';

@@ -2,7 +2,7 @@
 // by the other features only through its `index.ts`. A relative import that lands deeper than another
 // feature's folder is reported with the entry point to use instead. Files at the root of `src/` (the
 // app module, main, service) assemble the features and are not checked.
-import path from 'node:path';
+const path = require('node:path');
 
 const APP_SOURCE = /^(.*\/apps\/[^/]+\/src)\/([^/]+)\/.+$/;
 
@@ -12,7 +12,7 @@ function featureOf(filename) {
 }
 
 /** The other feature a relative import reaches into past its index, or null when the import is fine. */
-export function deepFeatureImport(filename, source) {
+function deepFeatureImport(filename, source) {
   if (!source.startsWith('.')) return null;
   const own = featureOf(filename);
   if (!own) return null;
@@ -25,7 +25,7 @@ export function deepFeatureImport(filename, source) {
   return feature;
 }
 
-export default {
+const featureImports = {
   meta: {
     type: 'problem',
     docs: { description: 'a feature folder is imported by other features only through its index.ts' },
@@ -52,3 +52,5 @@ export default {
     };
   },
 };
+
+module.exports = { featureImports, deepFeatureImport };

@@ -1,11 +1,5 @@
-import {
-  createTestDatabase,
-  Database,
-  EntityClass,
-  MigrationClass,
-  parseConnectionString,
-  UnitOfWork,
-} from '@arbiter/platform';
+import { Database, EntityClass, MigrationClass, parseConnectionString, UnitOfWork } from '../database';
+import { createTestDatabase } from './test-database';
 
 /** A fresh database with the app's migrations, for the repositories' medium tests. */
 export interface MigratedDatabase {

@@ -1,0 +1,6 @@
+module.exports = {
+  ...require('../../jest.preset'),
+  rootDir: '.',
+  roots: ['<rootDir>/src'],
+  testRegex: '.*\\.spec\\.js$',
+};
