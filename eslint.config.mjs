@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
-import featureImports from './eslint-rules/feature-imports.mjs';
+import arbiter from './tools/eslint-rules/src/index.js';
 
 // The house rules of ../shared/ARCHITECTURE.md, enforced: engines are pure, libs never import apps, apps never
 // import each other, a feature is used by other features only through its index.ts.
@@ -70,6 +70,20 @@ export default tseslint.config(
     },
   },
   {
+    // the ESLint plugin is CommonJS JavaScript that ESLint loads as it is (no build step)
+    files: ['tools/eslint-rules/**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        describe: 'readonly',
+        it: 'readonly',
+        expect: 'readonly',
+      },
+    },
+  },
+  {
     files: ['libs/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: appPackages(undefined) }] },
   },
@@ -82,7 +96,7 @@ export default tseslint.config(
     files: [`apps/${app}/src/**/*.ts`],
     // `arbiter start` is the launcher: it runs the three services in one process.
     ignores: app === 'cli' ? ['apps/cli/src/commands/start.ts'] : [],
-    plugins: { arbiter: { rules: { 'feature-imports': featureImports } } },
+    plugins: { arbiter },
     rules: {
       'no-restricted-imports': ['error', { paths: appPackages(app) }],
       'arbiter/feature-imports': 'error',
