@@ -119,4 +119,20 @@ describe('RuleSetRepository', () => {
     const revisions = await uow.run((m) => repo.revisions(m), { acrossTenants: true });
     expect(revisions).toHaveLength(3);
   });
+
+  it('reads the current version of each workflow (the active one, else the latest) with its document', async () => {
+    await saveDraft('acme', 'loans', [{ id: 'r3' }]);
+    const current = await as('acme', (m) => repo.currentVersions(m, null));
+    expect(current.map((c) => [c.workflowName, c.version, c.activeVersion, c.status, c.document])).toEqual([
+      ['cards', 1, null, 'Draft', { rules: [] }],
+      ['loans', 2, 2, 'Active', { rules: [] }],
+    ]);
+    expect(await as('acme', (m) => repo.currentVersions(m, 'cards'))).toEqual([current[0]]);
+    expect(await as('globex', (m) => repo.currentVersions(m, 'cards'))).toEqual([]);
+  });
+
+  it('lists the tenants that own rule sets (across tenants)', async () => {
+    const owners = await uow.run((m) => repo.ownerTenants(m), { acrossTenants: true });
+    expect(owners.sort()).toEqual(['acme', 'globex']);
+  });
 });

@@ -7,10 +7,11 @@ import { ContractsService } from './application/contracts.service';
 import { RuleCatalog } from './application/rule-catalog';
 import { StaticContracts } from './application/static-contracts';
 import { UiCatalogService } from './application/ui-catalog.service';
-import { SqlWorkflowDocuments, WorkflowDocuments } from './application/workflow-documents';
+import { RuleSetWorkflowDocuments, WorkflowDocuments } from './application/workflow-documents';
 import { ContractsController } from './http/contracts.controller';
 import { RuleCatalogController } from './http/rule-catalog.controller';
 import { UiCatalogController } from './http/ui-catalog.controller';
+import { UiCatalogSnapshotRepository } from './persistence/snapshot.repository';
 
 /** Contract metadata, rule catalog and the ui-catalog endpoints. */
 @Module({
@@ -19,9 +20,10 @@ import { UiCatalogController } from './http/ui-catalog.controller';
   providers: [
     RuleCatalog,
     StaticContracts,
-    { provide: WorkflowDocuments, useClass: SqlWorkflowDocuments },
+    { provide: WorkflowDocuments, useClass: RuleSetWorkflowDocuments },
     ContractsService,
     ApiRouteCatalog,
+    UiCatalogSnapshotRepository,
     UiCatalogService,
   ],
   exports: [RuleCatalog, ContractsService],

@@ -1,6 +1,6 @@
 import { UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { CachedRuleSet, RuleSetCache, RuleSetVersionEntity, SHARED_RULESET_TENANT } from '../rulesets';
+import { CachedRuleSet, RuleSetCache, RuleSetRepository, SHARED_RULESET_TENANT } from '../rulesets';
 
 /** A stored, immutable rule set version as the executor needs it. */
 export interface ExecutableVersion {
@@ -66,6 +66,7 @@ export class RuleSetVersions {
   constructor(
     private readonly uow: UnitOfWork,
     @Inject(RuleSetCache) private readonly cache: RuleSetCache,
+    @Inject(RuleSetRepository) private readonly ruleSets: RuleSetRepository,
   ) {}
 
   /**
@@ -104,7 +105,7 @@ export class RuleSetVersions {
     if (known) return known;
     const pending = this.uow.run(
       async (m) => {
-        const row = await m.getRepository(RuleSetVersionEntity).findOne({ where: { workflowName, version } });
+        const row = await this.ruleSets.findVersion(m, workflowName, version);
         return row
           ? {
               tenantId,

@@ -13,5 +13,5 @@ export { SaveRuleSet, type SaveInput, type SaveResult } from './application/save
 export { InMemoryRuleRegistry, RuleRegistry } from './domain/rule-registry';
 export { SHARED_RULESET_TENANT } from './domain/shared-tenant';
 export { judgeTransition, type RuleSetStatus } from './domain/version-lifecycle';
-export { RuleSetVersionEntity, RULE_SET_ENTITIES } from './persistence/entities';
-export { RuleSetRepository } from './persistence/ruleset.repository';
+export { RULE_SET_ENTITIES } from './persistence/entities';
+export { RuleSetRepository, type CurrentVersion } from './persistence/ruleset.repository';

@@ -3,7 +3,7 @@ import { UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { CanarySettings } from '../canary.settings';
 import { inCanaryShare } from '../domain/canary-bucket';
-import { CanaryRolloutRepository, LiveRollout } from './canary-rollouts.repository';
+import { CanaryRolloutRepository, LiveRollout } from '../persistence/canary-rollouts.repository';
 
 /** Safety-net reload of the Active rollouts, for a change event that was lost. */
 export const CANARY_POLL_MS = 15_000;

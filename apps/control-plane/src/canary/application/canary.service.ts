@@ -19,8 +19,8 @@ import {
 import { assertWorkflowName } from '../../shared';
 import { CanarySettings } from '../canary.settings';
 import { CanaryRolloutEntity } from '../entities';
+import { CanaryRolloutRepository } from '../persistence/canary-rollouts.repository';
 import { canaryDisabled, CanaryErrors, rolloutNotFound, wrongRolloutState } from './canary-errors';
-import { CanaryRolloutRepository } from './canary-rollouts.repository';
 import { CanaryRouter } from './canary-router';
 import { armsOf, progressOf, RolloutView, rolloutView } from './canary-views';
 
@@ -120,7 +120,7 @@ export class CanaryService {
     const owner = RequestContext.tenantId();
     const known =
       owner === SHARED_RULESET_TENANT
-        ? await this.uow.run((m) => this.rollouts.knownTenants(m), { acrossTenants: true })
+        ? await this.uow.run((m) => this.ruleSets.ownerTenants(m), { acrossTenants: true })
         : [owner];
     return progressOf(rollout, known);
   }

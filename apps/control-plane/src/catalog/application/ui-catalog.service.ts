@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { bindingOf, CatalogGraph, EndpointBinding, EXECUTE_PATH_TEMPLATE, graphOf } from '../domain/bindings';
 import { buildFlowModel } from '../domain/flow-model';
 import { UiCatalogSnapshotEntity } from '../persistence/snapshot.entity';
+import { SnapshotSummary, UiCatalogSnapshotRepository } from '../persistence/snapshot.repository';
 import { ApiRouteCatalog } from './api-routes';
 import { CatalogErrors } from './errors';
 import { WorkflowDocuments } from './workflow-documents';
@@ -17,6 +18,7 @@ export class UiCatalogService {
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(WorkflowDocuments) private readonly workflows: WorkflowDocuments,
     @Inject(ApiRouteCatalog) private readonly routes: ApiRouteCatalog,
+    @Inject(UiCatalogSnapshotRepository) private readonly snapshotRows: UiCatalogSnapshotRepository,
   ) {}
 
   apis() {
@@ -57,41 +59,23 @@ export class UiCatalogService {
       bindings,
       graph,
     };
-    await this.uow.run((m) => m.getRepository(UiCatalogSnapshotEntity).insert(row));
+    await this.uow.run((m) => this.snapshotRows.insert(m, row));
     return this.view(row, true);
   }
 
   /** The tenant's snapshots, newest first (summaries: counts, no content). */
   async snapshots(limit: number, offset: number) {
-    const [rows, total] = await this.uow.run((m) =>
-      m.getRepository(UiCatalogSnapshotEntity).findAndCount({
-        select: {
-          id: true,
-          tenantId: true,
-          capturedAt: true,
-          capturedBy: true,
-          label: true,
-          bindingCount: true,
-          nodeCount: true,
-          edgeCount: true,
-        },
-        order: { capturedAt: 'DESC', id: 'DESC' },
-        skip: offset,
-        take: limit,
-      }),
-    );
+    const [rows, total] = await this.uow.run((m) => this.snapshotRows.page(m, limit, offset));
     return { items: rows.map((r) => this.view(r, false)), total, limit, offset };
   }
 
   async snapshot(id: string) {
-    const row = UUID.test(id)
-      ? await this.uow.run((m) => m.getRepository(UiCatalogSnapshotEntity).findOne({ where: { id } }))
-      : null;
+    const row = UUID.test(id) ? await this.uow.run((m) => this.snapshotRows.find(m, id)) : null;
     if (!row) throw AppError.notFound(CatalogErrors.SnapshotNotFound, `Snapshot '${id}' not found`);
     return this.view(row, true);
   }
 
-  private view(row: UiCatalogSnapshotEntity, withContent: boolean) {
+  private view(row: SnapshotSummary & Partial<UiCatalogSnapshotEntity>, withContent: boolean) {
     return {
       id: row.id,
       tenantId: row.tenantId,

@@ -34,6 +34,17 @@ export interface BumpedRevision {
   active_version: number | null;
 }
 
+/** The version of a workflow that stands for it: the active one, else the latest. */
+export interface CurrentVersion {
+  workflowName: string;
+  /** The active version, or the latest when none is active. */
+  version: number;
+  status: string;
+  shape: string;
+  activeVersion: number | null;
+  document: Record<string, unknown>;
+}
+
 export interface NewDraft {
   tenantId: string;
   workflowName: string;
@@ -121,6 +132,37 @@ export class RuleSetRepository {
       where: { status: 'PendingApproval' },
       order: { submittedAt: 'ASC' },
     });
+  }
+
+  /**
+   * The current (active, else latest) version of one workflow, or of every workflow by name when
+   * `workflowName` is null, with its document: one statement.
+   */
+  async currentVersions(m: EntityManager, workflowName: string | null): Promise<CurrentVersion[]> {
+    const rows: Record<string, any>[] = await m.query(
+      `SELECT s.workflow_name, s.active_version, v.version, v.status, v.shape, v.document
+         FROM rule_sets s
+         JOIN rule_set_versions v
+           ON v.tenant_id = s.tenant_id AND v.workflow_name = s.workflow_name
+          AND v.version = COALESCE(s.active_version, s.latest_version)
+        WHERE $1::text IS NULL OR s.workflow_name = $1::text
+        ORDER BY s.workflow_name`,
+      [workflowName],
+    );
+    return rows.map((r) => ({
+      workflowName: r.workflow_name,
+      version: Number(r.version),
+      status: r.status,
+      shape: r.shape,
+      activeVersion: r.active_version === null ? null : Number(r.active_version),
+      document: typeof r.document === 'string' ? JSON.parse(r.document) : r.document,
+    }));
+  }
+
+  /** Tenants that own at least one rule set (run across tenants). */
+  async ownerTenants(m: EntityManager): Promise<string[]> {
+    const rows: { tenant_id: string }[] = await m.query(`SELECT DISTINCT tenant_id FROM rule_sets`);
+    return rows.map((r) => r.tenant_id);
   }
 
   /** Per tenant: how many workflows and the last change (run across tenants). */

@@ -133,12 +133,6 @@ export class CanaryRolloutRepository {
       targetTenantIds: r.targets,
     }));
   }
-
-  /** Tenants known to the control plane (owners of rule sets), for rollout progress. */
-  async knownTenants(m: EntityManager): Promise<string[]> {
-    const rows: { tenant_id: string }[] = await m.query(`SELECT DISTINCT tenant_id FROM rule_sets`);
-    return rows.map((r) => r.tenant_id);
-  }
 }
 
 async function setTenant(m: EntityManager, tenantId: string): Promise<void> {
