@@ -4,7 +4,7 @@ const path = require('node:path');
 
 const libs = ['platform', 'contracts', 'feel', 'rule-engine', 'auth', 'dmn', 'audit-chain'];
 const apps = ['control-plane', 'decisions', 'identity'];
-const tools = ['tck', 'deployables', 'rule-manifest'];
+const tools = ['tck', 'deployables', 'rule-manifest', 'testing'];
 
 module.exports = {
   testEnvironment: 'node',

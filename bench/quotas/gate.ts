@@ -4,13 +4,8 @@
  *
  *   node bench/quotas/run.js   (TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test for PostgreSQL; N=200000)
  */
-import {
-  Database,
-  RunningService,
-  startService,
-  startServiceForTest,
-  ServiceUnderTest,
-} from '@arbiter/platform';
+import { Database, RunningService, startService } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { controlPlaneService } from '../../apps/control-plane/src';
 import { QuotaGate, QuotaLease } from '../../apps/control-plane/src/quotas';
 import { QuotaRepository } from '../../apps/control-plane/src/quotas/persistence/quota-repository';

@@ -3,7 +3,7 @@
 /**
  * Runs the quota gate benchmark (gate.ts) on the TypeScript sources, outside Jest (whose VM context
  * makes Date.now() several times slower): .ts files are compiled with @swc/core as the tests do, and
- * `@arbiter/<lib>` resolves to the library's sources.
+ * `@arbiter/<lib>` (and `@arbiter/testing`) resolve to their sources.
  *
  *   node bench/quotas/run.js          (PGlite; TEST_DATABASE_URL=postgres://… for PostgreSQL; N=200000)
  */
@@ -15,6 +15,8 @@ const root = path.join(__dirname, '..', '..');
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   const lib = /^@arbiter\/(platform|contracts|feel|rule-engine|auth|dmn)$/.exec(request);
+  if (request === '@arbiter/testing')
+    return resolve.call(this, path.join(root, 'tools', 'testing', 'src', 'index.ts'), ...rest);
   return resolve.call(this, lib ? path.join(root, 'libs', lib[1], 'src', 'index.ts') : request, ...rest);
 };
 Module._extensions['.ts'] = (module, filename) => {

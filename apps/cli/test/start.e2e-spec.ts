@@ -1,5 +1,6 @@
 import { Subjects } from '@arbiter/contracts';
-import { createTestDatabase, EventBus, NatsEventBus, TestDatabase } from '@arbiter/platform';
+import { EventBus, NatsEventBus } from '@arbiter/platform';
+import { createTestDatabase, TestDatabase } from '@arbiter/testing';
 import { RunningPlatform, startPlatform } from '../src/commands/start';
 
 describe('arbiter start (all services in one process)', () => {

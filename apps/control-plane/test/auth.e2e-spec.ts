@@ -1,5 +1,5 @@
 import { hmacKeyId } from '@arbiter/auth';
-import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { SignJWT } from 'jose';
 import { controlPlaneService, startControlPlane } from '../src';
 

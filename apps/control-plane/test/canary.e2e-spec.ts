@@ -1,12 +1,5 @@
-import {
-  Database,
-  EventBus,
-  InProcessEventBus,
-  RunningService,
-  ServiceUnderTest,
-  startService,
-  startServiceForTest,
-} from '@arbiter/platform';
+import { Database, EventBus, InProcessEventBus, RunningService, startService } from '@arbiter/platform';
+import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { randomUUID } from 'node:crypto';
 import { controlPlaneService } from '../src';
 import { CanaryRouter } from '../src/canary/application/canary-router';

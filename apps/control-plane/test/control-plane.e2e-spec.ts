@@ -1,4 +1,5 @@
-import { ConfigurationError, Database, startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { ConfigurationError, Database } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { controlPlaneService, startControlPlane } from '../src';
 
 describe('control-plane host', () => {

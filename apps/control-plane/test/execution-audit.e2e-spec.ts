@@ -1,4 +1,5 @@
-import { ServiceUnderTest, startService, startServiceForTest } from '@arbiter/platform';
+import { startService } from '@arbiter/platform';
+import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -333,7 +334,7 @@ describe('execution audit across restarts (shutdown flush, spill replay)', () =>
     dataDir = mkdtempSync(join(tmpdir(), 'exec-audit-db-'));
     spillDir = mkdtempSync(join(tmpdir(), 'exec-audit-spill-'));
     if (onPostgres) {
-      const { createTestDatabase } = await import('@arbiter/platform');
+      const { createTestDatabase } = await import('@arbiter/testing');
       const db = await createTestDatabase();
       databaseUrl = db.url;
       dropDatabase = db.drop;
@@ -475,7 +476,7 @@ describe('execution audit across restarts (shutdown flush, spill replay)', () =>
   const allowConnections = () => admin(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`);
 
   beforeAll(async () => {
-    const { createTestDatabase } = await import('@arbiter/platform');
+    const { createTestDatabase } = await import('@arbiter/testing');
     const db = await createTestDatabase();
     databaseUrl = db.url;
     dbName = new URL(db.url).pathname.slice(1);

@@ -1,4 +1,4 @@
-import { ServiceUnderTest, startServiceForTest } from '@arbiter/platform';
+import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { controlPlaneService } from '../src';
 import { BatchedExecutionAuditSink } from '../src/execution-audit/batched-execution-audit.sink';
 import { A, B, client } from './helpers';

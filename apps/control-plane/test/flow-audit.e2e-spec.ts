@@ -1,4 +1,4 @@
-import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';

@@ -1,11 +1,6 @@
 import { decisionsService } from '@arbiter/decisions';
-import {
-  EventBus,
-  InProcessEventBus,
-  NatsEventBus,
-  ServiceUnderTest,
-  startServiceForTest,
-} from '@arbiter/platform';
+import { EventBus, InProcessEventBus, NatsEventBus } from '@arbiter/platform';
+import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { hashApiKey } from '@arbiter/auth';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,11 +1,5 @@
-import {
-  InProcessEventBus,
-  RunningService,
-  startService,
-  startServiceForTest,
-  ServiceUnderTest,
-  EventBus,
-} from '@arbiter/platform';
+import { InProcessEventBus, RunningService, startService, EventBus } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { Subjects } from '@arbiter/contracts';
 import { HubConnection } from '@microsoft/signalr';
 import { DataSource } from 'typeorm';

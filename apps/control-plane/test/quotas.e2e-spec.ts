@@ -5,9 +5,8 @@ import {
   InProcessEventBus,
   RunningService,
   startService,
-  startServiceForTest,
-  ServiceUnderTest,
 } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { controlPlaneService } from '../src';
 import { QuotaGate, QuotaLease } from '../src/quotas';
 import { client, operatorAuthOverrides, operatorToken } from './helpers';

@@ -1,4 +1,5 @@
-import { startServiceForTest, ServiceUnderTest, UnitOfWork } from '@arbiter/platform';
+import { UnitOfWork } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { EntityManager } from 'typeorm';
 import { controlPlaneService } from '../src';
 import { RuleSetRepository } from '../src/rulesets';

@@ -1,4 +1,4 @@
-import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { controlPlaneService } from '../src';
 import { A, B, client, operatorAuthOverrides, operatorToken, rulesDoc } from './helpers';
 

@@ -1,4 +1,4 @@
-import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { load } from 'js-yaml';
 import { controlPlaneService, InMemoryRuleRegistry } from '../src';
 import { A, B, client, rulesDoc } from './helpers';

@@ -1,4 +1,4 @@
-import { ServiceUnderTest, startServiceForTest } from '@arbiter/platform';
+import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { controlPlaneService } from '../src';

@@ -1,5 +1,5 @@
 import { hashApiKey } from '@arbiter/auth';
-import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { decisionsService, startDecisions } from '../src';
 import { sampleTable } from './helpers';
 

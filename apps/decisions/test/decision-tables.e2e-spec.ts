@@ -1,4 +1,5 @@
-import { EventBus, ServiceUnderTest, startServiceForTest } from '@arbiter/platform';
+import { EventBus } from '@arbiter/platform';
+import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { decisionsService } from '../src';
 import { client, sampleTable } from './helpers';
 

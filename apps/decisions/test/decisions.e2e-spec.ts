@@ -1,4 +1,4 @@
-import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { decisionsService, startDecisions } from '../src';
 
 describe('decisions host', () => {

@@ -1,4 +1,4 @@
-import { ServiceUnderTest, startServiceForTest } from '@arbiter/platform';
+import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { decisionsService } from '../src';

@@ -1,5 +1,5 @@
 import { hashApiKey } from '@arbiter/auth';
-import { ServiceUnderTest, startServiceForTest } from '@arbiter/platform';
+import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decisionsService } from '../src';

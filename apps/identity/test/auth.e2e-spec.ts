@@ -1,4 +1,5 @@
-import { startServiceForTest, ServiceUnderTest, UnitOfWork } from '@arbiter/platform';
+import { UnitOfWork } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { PasswordHasher } from '../src/auth/password-hasher';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { identityService } from '../src';

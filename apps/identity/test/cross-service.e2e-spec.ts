@@ -1,12 +1,7 @@
 import { controlPlaneService } from '@arbiter/control-plane';
 import { decisionsService } from '@arbiter/decisions';
-import {
-  EventBus,
-  InProcessEventBus,
-  NatsEventBus,
-  startServiceForTest,
-  ServiceUnderTest,
-} from '@arbiter/platform';
+import { EventBus, InProcessEventBus, NatsEventBus } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { decodeJwt } from 'jose';
 import { identityService } from '../src';
 import { call, login } from './helpers';

@@ -1,4 +1,4 @@
-import { startServiceForTest, ServiceUnderTest } from '@arbiter/platform';
+import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';

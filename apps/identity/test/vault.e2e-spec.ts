@@ -1,4 +1,5 @@
-import { Configuration, startServiceForTest } from '@arbiter/platform';
+import { Configuration } from '@arbiter/platform';
+import { startServiceForTest } from '@arbiter/testing';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';

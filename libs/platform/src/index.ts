@@ -8,5 +8,4 @@ export * from './logging';
 export * from './telemetry';
 export * from './http';
 export * from './pagination';
-export * from './testing';
 export * from './tool-protocol';

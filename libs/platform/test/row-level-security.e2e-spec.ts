@@ -5,7 +5,7 @@ import { Database } from '../src/database/database';
 import { migrationApplicationRole } from '../src/database/database.settings';
 import { enableTenantIsolation, ensureApplicationRole } from '../src/database/tenant-isolation';
 import { UnitOfWork } from '../src/database/unit-of-work';
-import { createTestDatabase, TestDatabase } from '../src/testing/test-database';
+import { createTestDatabase, TestDatabase } from './test-database';
 
 class CreateNotes1700000000000 implements MigrationInterface {
   name = 'CreateNotes1700000000000';

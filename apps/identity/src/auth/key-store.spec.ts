@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeProtectedHeader } from 'jose';
-import { MigratedDatabase, startMigratedDatabase } from '@arbiter/platform';
+import { MigratedDatabase, startMigratedDatabase } from '@arbiter/testing';
 import { IDENTITY_MIGRATIONS } from '../database';
 import { SecretProvider } from '../secrets';
 import { TokenSettings } from '../settings';

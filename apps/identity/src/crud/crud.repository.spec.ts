@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MigratedDatabase, startMigratedDatabase } from '@arbiter/platform';
+import { MigratedDatabase, startMigratedDatabase } from '@arbiter/testing';
 import { ROLE_DEFINITION } from '../auth';
 import { IDENTITY_MIGRATIONS } from '../database';
 import { CrudRepository } from './crud.repository';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MigratedDatabase, startMigratedDatabase } from '@arbiter/platform';
+import { MigratedDatabase, startMigratedDatabase } from '@arbiter/testing';
 import { DECISIONS_MIGRATIONS } from '../../database';
 import { StoredDefinition } from '../application/table-model';
 import { TypeOrmDecisionTableRepository } from './decision-table.repository';

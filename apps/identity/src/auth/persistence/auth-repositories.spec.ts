@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MigratedDatabase, startMigratedDatabase } from '@arbiter/platform';
+import { MigratedDatabase, startMigratedDatabase } from '@arbiter/testing';
 import { IDENTITY_MIGRATIONS } from '../../database';
 import { AuthAuditRepository } from './auth-audit.repository';
 import { LoginAttemptRepository } from './login-attempt.repository';

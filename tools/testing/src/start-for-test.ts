@@ -1,4 +1,4 @@
-import { RunningService, ServiceDefinition, startService, StartServiceOptions } from '../http/service-host';
+import { RunningService, ServiceDefinition, startService, StartServiceOptions } from '@arbiter/platform';
 import { createTestDatabase, testCacheConnectionString, TestDatabase } from './test-database';
 
 export interface ServiceUnderTest {

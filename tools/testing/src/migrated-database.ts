@@ -1,4 +1,4 @@
-import { Database, EntityClass, MigrationClass, parseConnectionString, UnitOfWork } from '../database';
+import { Database, EntityClass, MigrationClass, parseConnectionString, UnitOfWork } from '@arbiter/platform';
 import { createTestDatabase } from './test-database';
 
 /** A fresh database with the app's migrations, for the repositories' medium tests. */
