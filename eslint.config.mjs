@@ -31,6 +31,11 @@ const appPackages = (except) =>
       : 'A library never imports an app.',
   }));
 
+const TEST_HELPERS = {
+  name: '@arbiter/testing',
+  message: 'Test helpers are for tests (*.spec.ts, test/): product code never imports them.',
+};
+
 const enginePurity = {
   paths: [
     ...[...NODE_IO, ...NODE_IO_ALSO].flatMap((mod) =>
@@ -45,6 +50,7 @@ const enginePurity = {
       message: 'Engine libraries do not depend on the Nest building blocks.',
     })),
     ...appPackages(undefined),
+    TEST_HELPERS,
   ],
   patterns: [
     {
@@ -88,6 +94,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: appPackages(undefined) }] },
   },
   {
+    files: ['libs/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [...appPackages(undefined), TEST_HELPERS] }] },
+  },
+  {
     files: ENGINE_LIBS.map((lib) => `libs/${lib}/src/**/*.ts`),
     ignores: ['**/*.spec.ts'],
     rules: { 'no-restricted-imports': ['error', enginePurity] },
@@ -101,5 +112,11 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: appPackages(app) }],
       'arbiter/feature-imports': 'error',
     },
+  })),
+  ...APPS.map((app) => ({
+    // product code never imports the test helpers (a devDependency: absent from the images)
+    files: [`apps/${app}/src/**/*.ts`],
+    ignores: ['**/*.spec.ts', ...(app === 'cli' ? ['apps/cli/src/commands/start.ts'] : [])],
+    rules: { 'no-restricted-imports': ['error', { paths: [...appPackages(app), TEST_HELPERS] }] },
   })),
 );
