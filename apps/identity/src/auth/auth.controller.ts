@@ -6,15 +6,9 @@ import { ok } from '../crud';
 import { TokenSettings } from '../settings';
 import { AuthService } from './auth.service';
 import { AuthErrors } from './auth-errors';
-import {
-  CreateRoleRequestDto,
-  LoginDto,
-  readRefreshToken,
-  RefreshTokenDto,
-  RegisterDto,
-  UiManifestQuery,
-} from './dto';
+import { LoginDto, readRefreshToken, RefreshTokenDto, RegisterDto, UiManifestQuery } from './dto';
 import { KeyStore } from './key-store';
+import { CreateRoleDto } from './user-role-crud';
 import { RevocationStore } from './revocation-store';
 import { TokenPair, TokenService } from './token.service';
 
@@ -94,7 +88,7 @@ export function createAuthController(version: string): Type<unknown> {
     @ApiBearerAuth()
     @HttpCode(201)
     @RequirePermissions('Roles.Create')
-    async createRole(@Body() dto: CreateRoleRequestDto) {
+    async createRole(@Body() dto: CreateRoleDto) {
       return ok(await this.auth.createRole(dto));
     }
 

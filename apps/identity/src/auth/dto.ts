@@ -1,16 +1,7 @@
 import { AppError } from '@arbiter/platform';
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { CreateUserDto } from './user-role-crud';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  MinLength,
-} from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 /** Self-registration: a new user's name, password and profile (roles and activation are the admin's). */
 export class RegisterDto extends PickType(CreateUserDto, [
@@ -50,29 +41,6 @@ export function readRefreshToken(refreshToken: unknown): string {
     ]);
   }
   return refreshToken.trim();
-}
-
-export class CreateRoleRequestDto {
-  @ApiProperty({ example: 'Approver' })
-  @IsString()
-  @Matches(/^[A-Za-z0-9._ -]{1,64}$/, { message: 'name must be 1-64 letters, digits, spaces or . _ -' })
-  name: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  description?: string;
-
-  @ApiPropertyOptional({ type: [String], example: ['Users.View', 'cp.approver'] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(256)
-  @Matches(/^[A-Za-z0-9._:*-]{1,128}$/, {
-    each: true,
-    message: 'each permission must be 1-128 letters, digits or . _ : * -',
-  })
-  permissions?: string[];
 }
 
 export class UiManifestQuery {
