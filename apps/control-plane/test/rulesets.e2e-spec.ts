@@ -151,6 +151,17 @@ describe('rule sets with approval off (RuleControlPlane:RequireApproval=false)',
     expect((await api.get(`${A}/loan/versions`)).body.totalVersions).toBe(2);
   });
 
+  it('refuses a body nested 5,000 deep with 400 BODY_TOO_DEEP (not a stack overflow), saving nothing', async () => {
+    const res = await fetch(`${sut.url}${A}/loan/save`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant-id': 'acme' },
+      body: `{"rules":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe('BODY_TOO_DEEP');
+    expect((await api.get(`${A}/loan/versions`)).body.totalVersions).toBe(2);
+  });
+
   it('validates all three shapes without saving: POST /{workflow}/validate', async () => {
     const legacy = {
       WorkflowName: 'loan',

@@ -4,6 +4,7 @@ export const CommonErrorCodes = {
   MalformedJson: 'MALFORMED_JSON',
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  BodyTooDeep: 'BODY_TOO_DEEP',
   RouteNotFound: 'ROUTE_NOT_FOUND',
   MethodNotAllowed: 'METHOD_NOT_ALLOWED',
   NotFound: 'NOT_FOUND',

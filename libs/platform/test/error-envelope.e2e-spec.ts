@@ -123,6 +123,14 @@ describe('error envelope { error, code, traceId }', () => {
     expect(fields).toEqual(['address.city', 'address.city', 'count', 'name']);
   });
 
+  it('a body nested past the depth bound → 400 BODY_TOO_DEEP, one level less passes to validation', async () => {
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    const thing = (extra: string) => `{"name":"widget","count":2,"address":{"city":"Oslo"},"extra":${extra}}`;
+    await expectEnvelope(await post(`${probe.url}/api/v1/things`, thing(nested(128))), 400, 'BODY_TOO_DEEP');
+    const res = await post(`${probe.url}/api/v1/things`, thing(nested(127)));
+    expect(res.status).toBe(201);
+  });
+
   it('valid input passes through', async () => {
     const res = await post(
       `${probe.url}/api/v1/things`,
