@@ -158,7 +158,7 @@ describe('rule sets with approval off (RuleControlPlane:RequireApproval=false)',
       body: `{"rules":${'['.repeat(5000)}${']'.repeat(5000)}}`,
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).code).toBe('BODY_TOO_DEEP');
+    expect(((await res.json()) as { code: string }).code).toBe('BODY_TOO_DEEP');
     expect((await api.get(`${A}/loan/versions`)).body.totalVersions).toBe(2);
   });
 
