@@ -32,5 +32,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   setupFiles: [path.join(__dirname, 'jest.setup.js')],
+  // every response from one of the services is checked against its OpenAPI document (tools/testing)
+  setupFilesAfterEnv: [path.join(__dirname, 'tools', 'testing', 'src', 'contract', 'jest-setup.ts')],
   testTimeout: 30000,
 };

@@ -9,6 +9,7 @@ import multipart from '@fastify/multipart';
 import { join } from 'node:path';
 import { DecisionsModule } from './decisions.module';
 import { DecisionTablesSettings } from './settings/decision-tables.settings';
+import { DecisionsErrorFamily } from './openapi';
 import { BUILD_VERSION } from './version';
 
 export const decisionsService: ServiceDefinition = {
@@ -20,6 +21,7 @@ export const decisionsService: ServiceDefinition = {
   configDir: join(__dirname, '..', 'config'),
   defaultPort: 3001,
   envelope: () => traceEnvelope,
+  openApi: { errorFamily: DecisionsErrorFamily },
   createModule: (context) => DecisionsModule.register(context),
   // multipart uploads for `POST /api/v1/decision-tables/import?format=excel|dmn|csv`: one file of at
   // most `DecisionTables:MaxUploadBytes` (5 MiB by default)

@@ -8,6 +8,7 @@ import {
 } from '@arbiter/platform';
 import { join } from 'node:path';
 import { IdentityModule } from './identity.module';
+import { IdentityErrorFamily } from './openapi';
 import { BUILD_VERSION } from './version';
 
 /**
@@ -26,6 +27,7 @@ export const identityService: ServiceDefinition = {
   configDir: join(__dirname, '..', 'config'),
   defaultPort: 3002,
   envelope: identityEnvelope,
+  openApi: { errorFamily: IdentityErrorFamily },
   createModule: (context) => IdentityModule.register(context),
 };
 

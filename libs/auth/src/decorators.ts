@@ -1,5 +1,5 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { RequestContext } from '@arbiter/platform';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiPublic, RequestContext } from '@arbiter/platform';
 import type { PermissionMatchMode, PermissionRequirement, PolicyName } from './permissions';
 
 export const PUBLIC_KEY = 'arbiter:auth:public';
@@ -7,8 +7,8 @@ export const PERMISSIONS_KEY = 'arbiter:auth:permissions';
 export const POLICIES_KEY = 'arbiter:auth:policies';
 export const ALLOW_EXPIRED_KEY = 'arbiter:auth:allow-anonymous';
 
-/** Marks a route (or a whole controller) as reachable without credentials. */
-export const Public = () => SetMetadata(PUBLIC_KEY, true);
+/** Marks a route (or a whole controller) as reachable without credentials (and says so in the OpenAPI document). */
+export const Public = () => applyDecorators(SetMetadata(PUBLIC_KEY, true), ApiPublic());
 
 function appendMetadata<T>(key: string, value: T): MethodDecorator & ClassDecorator {
   return (target: object, _property?: string | symbol, descriptor?: PropertyDescriptor) => {

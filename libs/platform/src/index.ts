@@ -9,3 +9,4 @@ export * from './telemetry';
 export * from './http';
 export * from './pagination';
 export * from './tool-protocol';
+export * from './openapi';

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Min, MinLength, ValidateNested } from 'class-validator';
+import { ApiCreatedResponse } from '@nestjs/swagger';
 import { AppError } from '../src/errors/app-error';
 import {
   EnvelopeSelector,
@@ -9,6 +10,8 @@ import {
   traceEnvelope,
 } from '../src/errors/error-envelope';
 import { RunningService } from '../src/http/service-host';
+import { ApiErrorFamily, ApiErrors } from '../src/openapi/api-decorators';
+import { defineErrorFamily, ErrorFamily } from '../src/openapi/error-family';
 import { startProbe } from './probe-service';
 
 class Address {
@@ -31,36 +34,77 @@ class CreateThing {
   address: Address;
 }
 
-@Controller()
-class ProbeController {
-  @Post('api/v1/things')
-  create(@Body() body: CreateThing) {
-    return { created: body.name };
-  }
+const probeCodes = [{ ThingExists: 'THING_EXISTS' }];
+const families = {
+  trace: defineErrorFamily({
+    name: 'ProbeError',
+    envelope: 'trace',
+    description: 'probe',
+    codes: probeCodes,
+  }),
+  hosted: defineErrorFamily({
+    name: 'HostedError',
+    envelope: 'hosted',
+    description: 'probe',
+    codes: probeCodes,
+  }),
+  experience: defineErrorFamily({
+    name: 'ExperienceError',
+    envelope: 'experience',
+    description: 'probe',
+    codes: probeCodes,
+  }),
+};
 
-  @Get('api/v1/conflict')
-  conflict() {
-    throw AppError.conflict('THING_EXISTS', 'A thing with that name exists');
-  }
+/** The probe's routes, documented with the error family of the envelope the probe is started with. */
+function probeController(family: ErrorFamily, experienceFamily: ErrorFamily) {
+  @ApiErrorFamily(family)
+  @Controller()
+  class ProbeController {
+    @Post('api/v1/things')
+    @ApiCreatedResponse({ schema: { type: 'object', properties: { created: { type: 'string' } } } })
+    create(@Body() body: CreateThing) {
+      return { created: body.name };
+    }
 
-  @Get('api/v1/limited')
-  limited() {
-    throw AppError.tooManyRequests(7);
-  }
+    @Get('api/v1/conflict')
+    @ApiErrors(409)
+    conflict() {
+      throw AppError.conflict('THING_EXISTS', 'A thing with that name exists');
+    }
 
-  @Get('api/v1/crash')
-  crash() {
-    throw new Error('secret internal detail: password=hunter2');
-  }
+    @Get('api/v1/limited')
+    @ApiErrors(429)
+    limited() {
+      throw AppError.tooManyRequests(7);
+    }
 
-  @Post('api/experience')
-  experience(@Body() body: CreateThing) {
-    return body;
+    @Get('api/v1/crash')
+    crash() {
+      throw new Error('secret internal detail: password=hunter2');
+    }
+
+    @Post('api/experience')
+    @ApiErrors(experienceFamily)
+    @ApiCreatedResponse({ schema: { type: 'object' } })
+    experience(@Body() body: CreateThing) {
+      return body;
+    }
   }
+  return ProbeController;
 }
 
-function startEnvelopeProbe(envelope: EnvelopeSelector): Promise<RunningService> {
-  return startProbe({ envelope, controllers: [ProbeController], overrides: { 'Http:BodyLimitBytes': 2048 } });
+function startEnvelopeProbe(
+  envelope: EnvelopeSelector,
+  family: ErrorFamily,
+  experienceFamily = family,
+): Promise<RunningService> {
+  return startProbe({
+    envelope,
+    controllers: [probeController(family, experienceFamily)],
+    errorFamily: family,
+    overrides: { 'Http:BodyLimitBytes': 2048 },
+  });
 }
 
 const post = (url: string, body: string, contentType = 'application/json') =>
@@ -69,7 +113,7 @@ const post = (url: string, body: string, contentType = 'application/json') =>
 describe('error envelope { error, code, traceId }', () => {
   let probe: RunningService;
   beforeAll(async () => {
-    probe = await startEnvelopeProbe(() => traceEnvelope);
+    probe = await startEnvelopeProbe(() => traceEnvelope, families.trace);
   });
   afterAll(() => probe?.close());
 
@@ -159,8 +203,10 @@ describe('error envelope { error, code, traceId }', () => {
 describe('identity envelopes', () => {
   let probe: RunningService;
   beforeAll(async () => {
-    probe = await startEnvelopeProbe((path) =>
-      /^\/api\/(?!v\d)/.test(path) ? experienceEnvelope : hostedEnvelope,
+    probe = await startEnvelopeProbe(
+      (path) => (/^\/api\/(?!v\d)/.test(path) ? experienceEnvelope : hostedEnvelope),
+      families.hosted,
+      families.experience,
     );
   });
   afterAll(() => probe?.close());

@@ -5,11 +5,14 @@ import { EnvelopeSelector } from '../src/errors/error-envelope';
 import { EventBusModule } from '../src/events/event-bus.module';
 import { PlatformHttpModule } from '../src/http/platform-http.module';
 import { RunningService, ServiceContext, startService } from '../src/http/service-host';
+import { defineErrorFamily, ErrorFamily } from '../src/openapi/error-family';
 
 export interface ProbeParts {
   envelope: EnvelopeSelector;
   controllers?: Type<unknown>[];
   providers?: Provider[];
+  /** The family of the probe's error responses in its OpenAPI document. */
+  errorFamily?: ErrorFamily;
   /** Configuration values over the (empty) files. */
   overrides?: Record<string, string | number | boolean>;
 }
@@ -45,6 +48,11 @@ export function startProbe(parts: ProbeParts): Promise<RunningService> {
       configDir: join(__dirname, 'no-config'),
       defaultPort: 0,
       envelope: parts.envelope,
+      openApi: {
+        errorFamily:
+          parts.errorFamily ??
+          defineErrorFamily({ name: 'ProbeError', envelope: 'trace', description: 'probe', codes: [] }),
+      },
       createModule: (context) => ProbeModule.register(context, parts),
     },
     { environment: 'Testing', env: {}, port: 0, host: '127.0.0.1', overrides: parts.overrides },

@@ -5,3 +5,4 @@ export * from './service-host';
 export * from './run-until-signalled';
 export * from './platform.module';
 export * from './hot-route';
+export * from './registered-routes';

@@ -4,6 +4,7 @@ import { bindConfig } from '../config/config-binding';
 import { Configuration, loadConfiguration } from '../config/configuration';
 import { EnvironmentName, resolveEnvironment } from '../config/environment';
 import { EnvelopeSelector } from '../errors/error-envelope';
+import { buildOpenApiDocumentOffline, OpenApiDefinition } from '../openapi/openapi-document';
 import { EventBus } from '../events/event-bus';
 import { cacheServers } from '../events/event-bus.module';
 import { createRootLogger, JsonLogger } from '../logging/logger';
@@ -21,6 +22,8 @@ export interface ServiceDefinition {
   configDir: string;
   defaultPort: number;
   envelope: EnvelopeSelector;
+  /** Its OpenAPI document: the default error family, the documentation of routes served in front of Nest. */
+  openApi: OpenApiDefinition;
   bodyLimitBytes?: number;
   createModule(context: ServiceContext): DynamicModule;
   /** Registers Fastify plugins (body parsers, …) before Nest; gets the loaded, validated configuration. */
@@ -88,6 +91,8 @@ export async function startService(
       ? http.bodyLimitBytes
       : (definition.bodyLimitBytes ?? http.bodyLimitBytes),
     logger,
+    defaultPort: definition.defaultPort,
+    openApi: definition.openApi,
     configureFastify: definition.configureFastify
       ? (fastify) =>
           definition.configureFastify!(fastify, { configuration, environment, sharedBus: options.sharedBus })
@@ -106,4 +111,21 @@ export async function startService(
   const url = `http://127.0.0.1:${boundPort}`;
   logger.log({ msg: `${definition.name} listening`, url, environment }, 'Bootstrap');
   return { name: definition.name, app, url, configuration, close: () => app.close() };
+}
+
+/**
+ * A service's OpenAPI document built without starting it (no database, no bus, no port): the same
+ * document `/docs-json` serves, for the build to write to `docs/openapi/<service>.json`.
+ */
+export async function describeService(definition: ServiceDefinition) {
+  const environment: EnvironmentName = 'Development';
+  const configuration = loadConfiguration({ configDir: definition.configDir, environment, env: {} });
+  const module = definition.createModule({ configuration, environment });
+  return buildOpenApiDocumentOffline(module, {
+    title: definition.title,
+    description: definition.description,
+    version: definition.version,
+    defaultPort: definition.defaultPort,
+    ...definition.openApi,
+  });
 }

@@ -1,0 +1,182 @@
+import { applyDecorators, Type as ClassType } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDateString,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+
+/**
+ * Request-body fields declared once: each decorator applies the class-validator rules that check the field
+ * and the OpenAPI property that describes it, from the same options, so the document cannot say what the
+ * validation pipe does not enforce (or the reverse). Response classes use `ApiProperty` directly.
+ */
+export interface FieldOptions {
+  description?: string;
+  example?: unknown;
+  /** May be absent (`undefined`); `nullable` also accepts `null`. */
+  optional?: boolean;
+  nullable?: boolean;
+  deprecated?: boolean;
+}
+
+function presence(options: FieldOptions): PropertyDecorator[] {
+  if (options.nullable) return [ValidateIf((_o, value) => value !== null && value !== undefined)];
+  return options.optional ? [IsOptional()] : [];
+}
+
+function property(options: FieldOptions, schema: Record<string, unknown>): PropertyDecorator {
+  return ApiProperty({
+    required: !(options.optional || options.nullable),
+    ...(options.nullable ? { nullable: true } : {}),
+    ...(options.description ? { description: options.description } : {}),
+    ...(options.example !== undefined ? { example: options.example } : {}),
+    ...(options.deprecated ? { deprecated: true } : {}),
+    ...schema,
+  } as never);
+}
+
+export function StringField(
+  options: FieldOptions & {
+    minLength?: number;
+    maxLength?: number;
+    /** A regular expression the value must match (anchored by the caller). */
+    pattern?: RegExp;
+    format?: 'date-time' | 'uuid' | 'email' | 'uri';
+  } = {},
+): PropertyDecorator {
+  const rules: PropertyDecorator[] = [IsString()];
+  if (options.minLength !== undefined) rules.push(MinLength(options.minLength));
+  if (options.maxLength !== undefined) rules.push(MaxLength(options.maxLength));
+  if (options.pattern) rules.push(Matches(options.pattern));
+  if (options.format === 'date-time') rules.push(IsDateString({ strict: true }));
+  return applyDecorators(
+    property(options, {
+      type: 'string',
+      ...(options.minLength !== undefined ? { minLength: options.minLength } : {}),
+      ...(options.maxLength !== undefined ? { maxLength: options.maxLength } : {}),
+      ...(options.pattern ? { pattern: options.pattern.source } : {}),
+      ...(options.format ? { format: options.format } : {}),
+    }),
+    ...presence(options),
+    ...rules,
+  );
+}
+
+export function EnumField(values: readonly string[], options: FieldOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    property(options, { type: 'string', enum: [...values] }),
+    ...presence(options),
+    IsIn([...values]),
+  );
+}
+
+export function IntField(options: FieldOptions & { min?: number; max?: number } = {}): PropertyDecorator {
+  const rules: PropertyDecorator[] = [IsInt()];
+  if (options.min !== undefined) rules.push(Min(options.min));
+  if (options.max !== undefined) rules.push(Max(options.max));
+  return applyDecorators(
+    property(options, {
+      type: 'integer',
+      ...(options.min !== undefined ? { minimum: options.min } : {}),
+      ...(options.max !== undefined ? { maximum: options.max } : {}),
+    }),
+    ...presence(options),
+    ...rules,
+  );
+}
+
+export function NumberField(options: FieldOptions & { min?: number; max?: number } = {}): PropertyDecorator {
+  const rules: PropertyDecorator[] = [IsNumber({ allowNaN: false, allowInfinity: false })];
+  if (options.min !== undefined) rules.push(Min(options.min));
+  if (options.max !== undefined) rules.push(Max(options.max));
+  return applyDecorators(
+    property(options, {
+      type: 'number',
+      ...(options.min !== undefined ? { minimum: options.min } : {}),
+      ...(options.max !== undefined ? { maximum: options.max } : {}),
+    }),
+    ...presence(options),
+    ...rules,
+  );
+}
+
+export function BooleanField(options: FieldOptions = {}): PropertyDecorator {
+  return applyDecorators(property(options, { type: 'boolean' }), ...presence(options), IsBoolean());
+}
+
+/** A JSON object whose keys are open (facts, outputs, documents checked by the engine itself). */
+export function ObjectField(options: FieldOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    property(options, { type: 'object', additionalProperties: true }),
+    ...presence(options),
+    IsObject(),
+  );
+}
+
+/** An array of strings, of open objects, or of a nested class (each element validated). */
+export function ArrayField(
+  items: 'string' | 'object' | ClassType<unknown>,
+  options: FieldOptions & { minItems?: number; maxItems?: number; maxLength?: number } = {},
+): PropertyDecorator {
+  const rules: PropertyDecorator[] = [IsArray()];
+  if (options.minItems !== undefined) rules.push(ArrayMinSize(options.minItems));
+  if (options.maxItems !== undefined) rules.push(ArrayMaxSize(options.maxItems));
+  let itemSchema: Record<string, unknown>;
+  if (items === 'string') {
+    rules.push(IsString({ each: true }));
+    if (options.maxLength !== undefined) rules.push(MaxLength(options.maxLength, { each: true }));
+    itemSchema = {
+      items: { type: 'string', ...(options.maxLength !== undefined ? { maxLength: options.maxLength } : {}) },
+    };
+  } else if (items === 'object') {
+    rules.push(IsObject({ each: true }));
+    itemSchema = { items: { type: 'object', additionalProperties: true } };
+  } else {
+    rules.push(
+      ValidateNested({ each: true }),
+      Type(() => items),
+    );
+    itemSchema = { items: { $ref: `#/components/schemas/${items.name}` } };
+  }
+  return applyDecorators(
+    ApiProperty({
+      required: !(options.optional || options.nullable),
+      ...(options.nullable ? { nullable: true } : {}),
+      ...(options.description ? { description: options.description } : {}),
+      ...(options.example !== undefined ? { example: options.example } : {}),
+      ...(typeof items === 'function' ? { type: items, isArray: true } : { type: 'array', ...itemSchema }),
+      ...(options.minItems !== undefined ? { minItems: options.minItems } : {}),
+      ...(options.maxItems !== undefined ? { maxItems: options.maxItems } : {}),
+    } as never),
+    ...presence(options),
+    ...rules,
+  );
+}
+
+/** A nested object of a declared class, validated field by field. */
+export function NestedField(type: ClassType<unknown>, options: FieldOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    property(options, { type }),
+    ...presence(options),
+    IsObject(),
+    ValidateNested(),
+    Type(() => type),
+  );
+}

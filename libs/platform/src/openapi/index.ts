@@ -1,0 +1,4 @@
+export * from './api-decorators';
+export * from './error-family';
+export * from './fields';
+export * from './openapi-document';

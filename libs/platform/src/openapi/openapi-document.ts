@@ -1,0 +1,184 @@
+import { INestApplication, Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ERROR_FAMILY_REF, OPENAPI_EXTENSIONS } from './api-decorators';
+import { ErrorFamily, errorFamilySchema } from './error-family';
+
+/** What a service tells the platform about its OpenAPI document. */
+export interface OpenApiDefinition {
+  /** The family of every operation that names none (`@ApiErrorFamily`). */
+  errorFamily: ErrorFamily;
+  /**
+   * Documentation-only controllers of the routes served in front of Nest (hot routes): decorated like any
+   * controller, never routed. Their operations join the document like the others.
+   */
+  unroutedControllers?: Type<unknown>[];
+  /** Descriptions of the tags the operations use. */
+  tags?: { name: string; description: string }[];
+}
+
+export interface OpenApiDocumentOptions extends OpenApiDefinition {
+  title: string;
+  description: string;
+  /** The product version (`info.version`). */
+  version: string;
+  /** The port `npm start` serves the service on (the document's server). */
+  defaultPort: number;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad request: the body, a parameter or the query is invalid',
+  401: 'No credential, or one that failed verification',
+  403: 'Authenticated, but not allowed',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict with the current state',
+  412: 'Precondition failed',
+  413: 'Body or upload too large',
+  415: 'Unsupported media type (JSON bodies only)',
+  422: 'Well-formed but not processable',
+  429: 'Rate limit or quota exceeded (see Retry-After)',
+  500: 'Unexpected failure (logged with the trace id)',
+  502: 'An upstream service failed',
+  503: 'A dependency is unavailable',
+  504: 'An upstream service did not answer in time',
+};
+
+/** `RuleSetsController` + `save` → `ruleSetsSave`: stable, readable names for the generated client. */
+export function operationIdOf(controllerKey: string, methodKey: string): string {
+  const base = controllerKey.replace(/Controller$/, '');
+  return (
+    base.charAt(0).toLowerCase() + base.slice(1) + methodKey.charAt(0).toUpperCase() + methodKey.slice(1)
+  );
+}
+
+function describe(app: INestApplication, options: OpenApiDocumentOptions): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle(options.title)
+    .setDescription(options.description)
+    .setVersion(options.version)
+    .setLicense('Proprietary', 'https://arbiter.dev/license')
+    .addServer(`http://localhost:${options.defaultPort}`, 'Local (`npm start`)')
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'An access token issued by identity (or, where the service accepts them, an API key).',
+    })
+    .build();
+  return SwaggerModule.createDocument(app, config, { operationIdFactory: operationIdOf });
+}
+
+/** The operations of documentation-only controllers, from a Nest app in preview mode (nothing runs). */
+async function describeUnrouted(
+  controllers: Type<unknown>[],
+  options: OpenApiDocumentOptions,
+): Promise<OpenAPIObject> {
+  @Module({ controllers })
+  class UnroutedDocumentation {}
+  const app = await NestFactory.create(UnroutedDocumentation, new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
+  try {
+    return describe(app as unknown as INestApplication, options);
+  } finally {
+    await app.close();
+  }
+}
+
+/**
+ * The service's OpenAPI document: every operation of its controllers and of its documentation-only
+ * controllers, finished as the platform promises to clients (`finishDocument`).
+ */
+export async function createOpenApiDocument(
+  app: INestApplication,
+  options: OpenApiDocumentOptions,
+): Promise<OpenAPIObject> {
+  const document = describe(app, options);
+  if (options.unroutedControllers?.length) {
+    const unrouted = await describeUnrouted(options.unroutedControllers, options);
+    Object.assign(document.paths, unrouted.paths);
+    document.components ??= {};
+    document.components.schemas = { ...unrouted.components?.schemas, ...document.components.schemas };
+  }
+  return finishDocument(document, options);
+}
+
+/**
+ * Completes what every operation shares: its security (bearer unless public), the error responses its
+ * shape implies (400/413/415 with a body, 401/403 unless public, 500 always) plus those it declares, each
+ * with its family's error body; the families as schemas; the tags' descriptions.
+ */
+export function finishDocument(document: OpenAPIObject, options: OpenApiDocumentOptions): OpenAPIObject {
+  const families = new Map<string, ErrorFamily>();
+  const usedTags = new Set<string>();
+  document.components ??= {};
+  document.components.schemas ??= {};
+  document.security = [{ bearer: [] }];
+  for (const pathItem of Object.values(document.paths)) {
+    for (const method of METHODS) {
+      const operation = (pathItem as Record<string, any>)[method];
+      if (!operation) continue;
+      const family: ErrorFamily = operation[OPENAPI_EXTENSIONS.errorFamily] ?? options.errorFamily;
+      const declared: number[] = operation[OPENAPI_EXTENSIONS.errorStatuses] ?? [];
+      const isPublic = operation[OPENAPI_EXTENSIONS.public] === true;
+      delete operation[OPENAPI_EXTENSIONS.errorFamily];
+      delete operation[OPENAPI_EXTENSIONS.errorStatuses];
+      delete operation[OPENAPI_EXTENSIONS.public];
+      const statuses = new Set<number>([...declared, 500]);
+      if (operation.requestBody) for (const s of [400, 413, 415]) statuses.add(s);
+      if (isPublic) operation.security = [];
+      else {
+        delete operation.security;
+        statuses.add(401);
+        statuses.add(403);
+      }
+      families.set(family.name, family);
+      operation.responses = JSON.parse(
+        JSON.stringify(operation.responses ?? {}).replaceAll(
+          ERROR_FAMILY_REF,
+          `#/components/schemas/${family.name}`,
+        ),
+      );
+      for (const status of [...statuses].sort((a, b) => a - b)) {
+        const key = String(status);
+        const existing = operation.responses[key] ?? {};
+        operation.responses[key] = {
+          ...existing,
+          description: existing.description ?? STATUS_TEXT[status] ?? `HTTP ${status}`,
+          content: existing.content ?? {
+            'application/json': { schema: { $ref: `#/components/schemas/${family.name}` } },
+          },
+        };
+      }
+      for (const tag of operation.tags ?? []) usedTags.add(tag);
+    }
+  }
+  for (const family of families.values())
+    document.components.schemas[family.name] = errorFamilySchema(family) as never;
+  const described = new Map((options.tags ?? []).map((t) => [t.name, t.description]));
+  document.tags = [...usedTags].sort().map((name) => ({ name, description: described.get(name) ?? name }));
+  return document;
+}
+
+/** Builds a service's document without running it (Nest's preview mode: no provider is instantiated). */
+export async function buildOpenApiDocumentOffline(
+  module: unknown,
+  options: OpenApiDocumentOptions,
+): Promise<OpenAPIObject> {
+  const app = await NestFactory.create(module as never, new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
+  try {
+    return await createOpenApiDocument(app as unknown as INestApplication, options);
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,7 @@
+export { OpenApiContract, type MatchedOperation } from './openapi-contract';
+export {
+  checkedResponses,
+  installResponseCheck,
+  takeContractViolations,
+  withoutContractCheck,
+} from './response-check';
