@@ -61,7 +61,15 @@ function describe(app: INestApplication, options: OpenApiDocumentOptions): OpenA
     .setDescription(options.description)
     .setVersion(options.version)
     .setLicense('Proprietary', 'https://arbiter.dev/license')
-    .addServer(`http://localhost:${options.defaultPort}`, 'Local (`npm start`)')
+    .addServer(
+      '{scheme}://{host}:{port}',
+      'A deployment of the service (the defaults: `npm start` on this machine)',
+      {
+        scheme: { default: 'http', enum: ['http', 'https'] },
+        host: { default: 'localhost' },
+        port: { default: String(options.defaultPort) },
+      },
+    )
     .addBearerAuth({
       type: 'http',
       scheme: 'bearer',
