@@ -98,7 +98,7 @@ export class AuthPipeline {
     if (this.options.requireTenantClaim && !user.tenantId) {
       throw AppError.forbidden(
         'This service requires a tenant_id claim on authenticated requests',
-        'TENANT_CLAIM_REQUIRED',
+        AuthErrorCodes.TenantClaimRequired,
       );
     }
 

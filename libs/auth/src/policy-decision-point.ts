@@ -1,5 +1,6 @@
 import { AppError, type AuthenticatedUser } from '@arbiter/platform';
 import type { PermissionRequirement, PolicyName } from './permissions';
+import { AuthErrorCodes } from './token-verifier';
 
 export interface PermissionQuestion {
   user: AuthenticatedUser;
@@ -56,10 +57,18 @@ export class HttpPermissionDecisionPoint extends PermissionDecisionPoint {
       if (!response.ok) throw new Error(`status ${response.status}`);
       body = (await response.json()) as { allowed?: unknown };
     } catch {
-      throw new AppError(503, 'PDP_UNAVAILABLE', 'The policy decision point did not answer');
+      throw new AppError(
+        503,
+        AuthErrorCodes.PolicyDecisionPointUnavailable,
+        'The policy decision point did not answer',
+      );
     }
     if (typeof body.allowed !== 'boolean') {
-      throw new AppError(503, 'PDP_UNAVAILABLE', 'The policy decision point gave no decision');
+      throw new AppError(
+        503,
+        AuthErrorCodes.PolicyDecisionPointUnavailable,
+        'The policy decision point gave no decision',
+      );
     }
     return body.allowed;
   }

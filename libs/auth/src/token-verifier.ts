@@ -43,6 +43,8 @@ export const AuthErrorCodes = {
   Revoked: 'TOKEN_REVOKED',
   InvalidApiKey: 'API_KEY_INVALID',
   Forbidden: 'FORBIDDEN',
+  TenantClaimRequired: 'TENANT_CLAIM_REQUIRED',
+  PolicyDecisionPointUnavailable: 'PDP_UNAVAILABLE',
 } as const;
 
 export function unauthorized(message: string, code: string = AuthErrorCodes.InvalidToken): AppError {

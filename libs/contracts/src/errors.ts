@@ -1,19 +1,26 @@
 /** Error codes shared by every service. Each service adds its own domain codes beside these. */
 export const CommonErrorCodes = {
+  BadRequest: 'BAD_REQUEST',
   ValidationFailed: 'VALIDATION_FAILED',
   MalformedJson: 'MALFORMED_JSON',
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
   BodyTooDeep: 'BODY_TOO_DEEP',
+  InvalidContentLength: 'INVALID_CONTENT_LENGTH',
+  InvalidUrl: 'INVALID_URL',
+  InvalidTenantId: 'INVALID_TENANT_ID',
   RouteNotFound: 'ROUTE_NOT_FOUND',
   MethodNotAllowed: 'METHOD_NOT_ALLOWED',
   NotFound: 'NOT_FOUND',
   Conflict: 'CONFLICT',
+  UnprocessableEntity: 'UNPROCESSABLE_ENTITY',
   Unauthorized: 'UNAUTHORIZED',
   Forbidden: 'FORBIDDEN',
   RateLimited: 'RATE_LIMITED',
   ServiceUnavailable: 'SERVICE_UNAVAILABLE',
   InternalError: 'INTERNAL_ERROR',
+  /** A status no other code names (an HTTP error raised by a library). */
+  HttpError: 'HTTP_ERROR',
 } as const;
 
 /** Body of every decisions-service and control-plane error. */

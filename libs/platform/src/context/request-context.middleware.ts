@@ -1,3 +1,4 @@
+import { CommonErrorCodes } from '@arbiter/contracts';
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,7 +26,7 @@ export function requestContextFor(req: IncomingMessage, res?: ServerResponse): P
   if (rawTenant && !TENANT_ID.test(rawTenant))
     throw Object.assign(
       AppError.badRequest(
-        'INVALID_TENANT_ID',
+        CommonErrorCodes.InvalidTenantId,
         'x-tenant-id must be 1-128 characters of letters, digits, . _ : @ -',
       ),
       { correlationId },

@@ -30,14 +30,14 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
     message: 'Body is empty but Content-Type is application/json',
   },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: CommonErrorCodes.MalformedJson },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'INVALID_CONTENT_LENGTH' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: CommonErrorCodes.InvalidContentLength },
   FST_ERR_CTP_INVALID_TYPE: { status: 400, code: CommonErrorCodes.UnsupportedMediaType },
-  FST_ERR_INVALID_URL: { status: 400, code: 'INVALID_URL' },
-  FST_ERR_BAD_URL: { status: 400, code: 'INVALID_URL' },
+  FST_ERR_INVALID_URL: { status: 400, code: CommonErrorCodes.InvalidUrl },
+  FST_ERR_BAD_URL: { status: 400, code: CommonErrorCodes.InvalidUrl },
 };
 
 const STATUS_CODES: Record<number, string> = {
-  400: 'BAD_REQUEST',
+  400: CommonErrorCodes.BadRequest,
   401: CommonErrorCodes.Unauthorized,
   403: CommonErrorCodes.Forbidden,
   404: CommonErrorCodes.NotFound,
@@ -45,7 +45,7 @@ const STATUS_CODES: Record<number, string> = {
   409: CommonErrorCodes.Conflict,
   413: CommonErrorCodes.PayloadTooLarge,
   415: CommonErrorCodes.UnsupportedMediaType,
-  422: 'UNPROCESSABLE_ENTITY',
+  422: CommonErrorCodes.UnprocessableEntity,
   429: CommonErrorCodes.RateLimited,
   503: CommonErrorCodes.ServiceUnavailable,
 };
@@ -87,7 +87,8 @@ export function toProblem(
       (typeof response === 'object' && response.code) ||
       (isUnknownRoute
         ? CommonErrorCodes.RouteNotFound
-        : (STATUS_CODES[status] ?? (status >= 500 ? CommonErrorCodes.InternalError : 'HTTP_ERROR')));
+        : (STATUS_CODES[status] ??
+          (status >= 500 ? CommonErrorCodes.InternalError : CommonErrorCodes.HttpError)));
     return { status, code, message: status >= 500 ? 'Internal server error' : String(message), traceId };
   }
   const fastify = exception as FastifyLikeError;
@@ -111,7 +112,7 @@ export function toProblem(
     if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
       return {
         status: fastify.statusCode,
-        code: STATUS_CODES[fastify.statusCode] ?? 'BAD_REQUEST',
+        code: STATUS_CODES[fastify.statusCode] ?? CommonErrorCodes.BadRequest,
         message: fastify.message ?? 'Bad request',
         traceId,
       };
