@@ -7,12 +7,15 @@ import {
   IsArray,
   IsBoolean,
   IsDateString,
+  IsEmail,
   IsIn,
   IsInt,
   IsNumber,
   IsObject,
   IsOptional,
   IsString,
+  IsUrl,
+  IsUUID,
   Matches,
   Max,
   MaxLength,
@@ -66,6 +69,9 @@ export function StringField(
   if (options.maxLength !== undefined) rules.push(MaxLength(options.maxLength));
   if (options.pattern) rules.push(Matches(options.pattern));
   if (options.format === 'date-time') rules.push(IsDateString({ strict: true }));
+  if (options.format === 'email') rules.push(IsEmail());
+  if (options.format === 'uuid') rules.push(IsUUID());
+  if (options.format === 'uri') rules.push(IsUrl({ require_tld: false }));
   return applyDecorators(
     property(options, {
       type: 'string',

@@ -119,7 +119,7 @@ export async function createOpenApiDocument(
 
 /**
  * Completes what every operation shares: its security (bearer unless public), the error responses its
- * shape implies (400/413/415 with a body, 401/403 unless public, 500 always) plus those it declares, each
+ * shape implies (400 and 500 always, 413/415 with a body, 401/403 unless public) plus those it declares, each
  * with its family's error body; the families as schemas; the tags' descriptions.
  */
 export function finishDocument(document: OpenAPIObject, options: OpenApiDocumentOptions): OpenAPIObject {
@@ -138,8 +138,9 @@ export function finishDocument(document: OpenAPIObject, options: OpenApiDocument
       delete operation[OPENAPI_EXTENSIONS.errorFamily];
       delete operation[OPENAPI_EXTENSIONS.errorStatuses];
       delete operation[OPENAPI_EXTENSIONS.public];
-      const statuses = new Set<number>([...declared, 500]);
-      if (operation.requestBody) for (const s of [400, 413, 415]) statuses.add(s);
+      // every request can be refused before its route runs: a malformed x-tenant-id (400), or a failure (500)
+      const statuses = new Set<number>([...declared, 400, 500]);
+      if (operation.requestBody) for (const s of [413, 415]) statuses.add(s);
       if (isPublic) operation.security = [];
       else {
         delete operation.security;
