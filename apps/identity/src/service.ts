@@ -8,7 +8,7 @@ import {
 } from '@arbiter/platform';
 import { join } from 'node:path';
 import { IdentityModule } from './identity.module';
-import { IdentityErrorFamily } from './openapi';
+import { IDENTITY_TAGS, IdentityErrorFamily } from './openapi';
 import { BUILD_VERSION } from './version';
 
 /**
@@ -27,7 +27,7 @@ export const identityService: ServiceDefinition = {
   configDir: join(__dirname, '..', 'config'),
   defaultPort: 3002,
   envelope: identityEnvelope,
-  openApi: { errorFamily: IdentityErrorFamily },
+  openApi: { errorFamily: IdentityErrorFamily, tags: IDENTITY_TAGS },
   createModule: (context) => IdentityModule.register(context),
 };
 

@@ -19,6 +19,15 @@ import { RoleRepository } from './persistence/role.repository';
 import { UserRepository } from './persistence/user.repository';
 import { TokenPair, TokenService } from './token.service';
 
+/** A user's effective permissions: the union of the permissions of the user's roles. */
+export interface UserPermissions {
+  userId: string;
+  userName: string;
+  tenantId: string;
+  roles: string[];
+  permissions: string[];
+}
+
 /**
  * Who may get a token and what they may do: the bootstrap administrator, registration, login (password
  * check, throttling, audit), roles, a user's effective permissions, the UI manifest. Tokens themselves
@@ -124,7 +133,7 @@ export class AuthService implements OnApplicationBootstrap {
   }
 
   /** Self, or a caller with `Users.View`. */
-  async userPermissions(userId: string, caller: AuthenticatedUser) {
+  async userPermissions(userId: string, caller: AuthenticatedUser): Promise<UserPermissions> {
     if (caller.id !== userId && !grants(caller.permissions, 'Users.View')) {
       throw AppError.forbidden('Missing permission: Users.View (All)');
     }

@@ -1,7 +1,6 @@
-import { AppError } from '@arbiter/platform';
-import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { AppError, EnumField, StringField } from '@arbiter/platform';
+import { PickType } from '@nestjs/swagger';
 import { CreateUserDto } from './user-role-crud';
-import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 /** Self-registration: a new user's name, password and profile (roles and activation are the admin's). */
 export class RegisterDto extends PickType(CreateUserDto, [
@@ -12,24 +11,20 @@ export class RegisterDto extends PickType(CreateUserDto, [
 ] as const) {}
 
 export class LoginDto {
-  @ApiProperty({ description: 'user name (or e-mail)', example: 'alice' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(256)
+  @StringField({ minLength: 1, maxLength: 256, description: 'User name (or e-mail)', example: 'alice' })
   userName: string;
 
-  @ApiProperty()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(256)
+  @StringField({ minLength: 1, maxLength: 256, example: 'correct-horse-battery' })
   password: string;
 }
 
 export class RefreshTokenDto {
-  @ApiProperty()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(512)
+  @StringField({
+    minLength: 1,
+    maxLength: 512,
+    description: 'The refresh token of the last login or refresh (single use)',
+    example: 'q3Jb0mB2k1N8Yx7vR4tL9pW6sD5fG2hJ0kL3zX8cV1E',
+  })
   refreshToken: string;
 }
 
@@ -44,8 +39,9 @@ export function readRefreshToken(refreshToken: unknown): string {
 }
 
 export class UiManifestQuery {
-  @ApiPropertyOptional({ enum: ['routing'] })
-  @IsOptional()
-  @IsIn(['routing'])
+  @EnumField(['routing'], {
+    optional: true,
+    description: '`routing`: only the routes (`{ version, routes }`) instead of the full entries',
+  })
   minimalFor?: string;
 }

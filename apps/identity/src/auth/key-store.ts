@@ -15,7 +15,7 @@ import {
   UnitOfWork,
 } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { SignJWT, type JWK, type JWTPayload } from 'jose';
+import { SignJWT, type JSONWebKeySet, type JWK, type JWTPayload } from 'jose';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { SecretProvider } from '../secrets';
@@ -32,6 +32,12 @@ interface SigningKey {
 }
 
 const SERVICE_TENANT = 'default';
+
+/** What a rotation answers: the new signing key's id and the one it replaced. */
+export interface KeyRotation {
+  kid: string;
+  previousKid: string;
+}
 
 function pem(value: string): string {
   return value.includes('\\n') && !value.includes('\n') ? value.replace(/\\n/g, '\n') : value;
@@ -249,7 +255,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
   }
 
   /** Public keys: current ones and retired ones whose last token has not expired yet. */
-  async jwks(): Promise<{ keys: JWK[] }> {
+  async jwks(): Promise<JSONWebKeySet> {
     const rows = await this.uow.run((m) => this.keys.published(m), { tenantId: SERVICE_TENANT });
     return {
       keys: rows.map((r) => ({
@@ -263,7 +269,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
   }
 
   /** Rotates a generated key. Configured keys rotate by configuration (the previous public key stays published). */
-  async rotate(): Promise<{ kid: string; previousKid: string }> {
+  async rotate(): Promise<KeyRotation> {
     if (this.signing.source !== 'generated') {
       throw AppError.conflict(
         AuthErrors.KeysConfigured,

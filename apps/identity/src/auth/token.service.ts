@@ -22,6 +22,11 @@ export interface TokenPair {
   RefreshTokenExpiresAt: string;
 }
 
+/** What logout answers: the ids (`jti`) of the access tokens it revoked (the presented one first). */
+export interface LogoutResult {
+  revoked: string[];
+}
+
 function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
@@ -196,7 +201,7 @@ export class TokenService {
   }
 
   /** Logout: revokes the presented access token and ends its refresh family (session). */
-  async logout(claims: Record<string, unknown>): Promise<{ revoked: string[] }> {
+  async logout(claims: Record<string, unknown>): Promise<LogoutResult> {
     const jti = String(claims.jti);
     const exp = typeof claims.exp === 'number' ? claims.exp : Math.floor(Date.now() / 1000) + 3600;
     const current: RevocationEntry = { jti, expiresAt: new Date(exp * 1000).toISOString() };

@@ -3,9 +3,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { CrudRepository, CrudRow } from './crud.repository';
+import { CrudErrors } from './crud-errors';
 import { EntityDefinition } from './entity-definition';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Paging of the list endpoint: `pageIndex` (1-based) and `pageSize`, with their default and bound. */
+export const CRUD_PAGING = {
+  defaultSize: 20,
+  maxSize: 200,
+  pageParam: 'pageIndex',
+  sizeParam: 'pageSize',
+} as const;
 
 export interface Page<T> {
   items: T[];
@@ -13,6 +22,13 @@ export interface Page<T> {
   pageSize: number;
   totalCount: number;
   totalPages: number;
+}
+
+/** What a soft delete answers. */
+export interface DeletedEntry {
+  entityId: string;
+  deleted: true;
+  deletionTime: string;
 }
 
 /**
@@ -27,12 +43,7 @@ export class CrudService {
   ) {}
 
   async list(def: EntityDefinition, query: Record<string, unknown>): Promise<Page<CrudRow>> {
-    const page = readPage(query, {
-      defaultSize: 20,
-      maxSize: 200,
-      pageParam: 'pageIndex',
-      sizeParam: 'pageSize',
-    });
+    const page = readPage(query, CRUD_PAGING);
     return this.uow.run(async (m) => {
       const count = await this.rows.count(m, def);
       const items = await this.rows.page(m, def, page.pageSize, page.offset);
@@ -48,7 +59,7 @@ export class CrudService {
 
   private async find(def: EntityDefinition, m: EntityManager, id: string): Promise<CrudRow> {
     const row = UUID.test(id) ? await this.rows.find(m, def, id) : undefined;
-    if (!row) throw AppError.notFound('NOT_FOUND', `${def.permissionPrefix} '${id}' not found`);
+    if (!row) throw AppError.notFound(CrudErrors.NotFound, `${def.permissionPrefix} '${id}' not found`);
     return row;
   }
 
@@ -77,7 +88,7 @@ export class CrudService {
       (error as { driverError?: { code?: string } }).driverError?.code === '23505'
     ) {
       throw AppError.conflict(
-        def.conflictCode ?? 'CONFLICT',
+        def.conflictCode ?? CrudErrors.Conflict,
         `A ${def.permissionPrefix} entry with these values already exists`,
       );
     }
@@ -110,10 +121,7 @@ export class CrudService {
     }
   }
 
-  async remove(
-    def: EntityDefinition,
-    id: string,
-  ): Promise<{ entityId: string; deleted: true; deletionTime: string }> {
+  async remove(def: EntityDefinition, id: string): Promise<DeletedEntry> {
     return this.uow.run(async (m) => {
       await this.find(def, m, id);
       const deletedAt = await this.rows.softDelete(m, def, id);

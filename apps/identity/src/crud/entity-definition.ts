@@ -9,11 +9,18 @@ import type { EntityManager } from 'typeorm';
 export interface EntityDefinition {
   /** Route segment and OpenAPI tag: `users`. */
   plural: string;
+  /** One entry, in the operations' summaries: `user`. */
+  singular: string;
   /** Permission prefix: `Users` gives `Users.View`, `Users.Create`, `Users.Update`, `Users.Delete`. */
   permissionPrefix: string;
   table: string;
   /** API field name → column, for what is returned (never secrets). `id`, `creationTime` and `lastModificationTime` are added. */
   fields: Record<string, string>;
+  /**
+   * Response class of one entry (`id`, the `fields`, `creationTime`, `lastModificationTime`): the entity's
+   * schema in the OpenAPI document, from which its page and saved-entry schemas are built. Named `…View`.
+   */
+  view: Type<object>;
   /** class-validator DTOs for POST and PUT (PUT is a partial update: absent fields stay unchanged). */
   createDto: Type<object>;
   updateDto: Type<object>;
@@ -25,6 +32,6 @@ export interface EntityDefinition {
     mode: 'create' | 'update',
     manager: EntityManager,
   ): Promise<Record<string, unknown>>;
-  /** Error code for a unique-constraint violation (409). */
+  /** Error code for a unique-constraint violation (409), from the feature's catalog; else `CONFLICT`. */
   conflictCode?: string;
 }
