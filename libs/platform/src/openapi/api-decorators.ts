@@ -21,8 +21,8 @@ export function ApiErrorFamily(family: ErrorFamily): ClassDecorator & MethodDeco
 }
 
 /**
- * The error statuses a route answers with beyond those the document adds from the operation's shape (400,
- * 413 and 415 with a body; 401 and 403 unless public; 500 always), each with the family's error body.
+ * The error statuses a route answers with beyond those the document adds from the operation's shape (400 and
+ * 500 always; 413 and 415 with a body; 401 and 403 unless public), each with the family's error body.
  * Optionally the family too, when it is not the controller's.
  */
 export function ApiErrors(...args: (number | ErrorFamily)[]): MethodDecorator & ClassDecorator {
