@@ -7,9 +7,10 @@ import {
 } from '@arbiter/platform';
 import multipart from '@fastify/multipart';
 import { join } from 'node:path';
+import { EvaluateRouteDocumentation } from './decision-tables';
 import { DecisionsModule } from './decisions.module';
+import { DecisionsErrorFamily, DecisionsOpenApiTags } from './openapi';
 import { DecisionTablesSettings } from './settings/decision-tables.settings';
-import { DecisionsErrorFamily } from './openapi';
 import { BUILD_VERSION } from './version';
 
 export const decisionsService: ServiceDefinition = {
@@ -21,7 +22,12 @@ export const decisionsService: ServiceDefinition = {
   configDir: join(__dirname, '..', 'config'),
   defaultPort: 3001,
   envelope: () => traceEnvelope,
-  openApi: { errorFamily: DecisionsErrorFamily },
+  openApi: {
+    errorFamily: DecisionsErrorFamily,
+    tags: DecisionsOpenApiTags,
+    // served in front of Nest (hot route): documented by a controller that is never routed
+    unroutedControllers: [EvaluateRouteDocumentation],
+  },
   createModule: (context) => DecisionsModule.register(context),
   // multipart uploads for `POST /api/v1/decision-tables/import?format=excel|dmn|csv`: one file of at
   // most `DecisionTables:MaxUploadBytes` (5 MiB by default)

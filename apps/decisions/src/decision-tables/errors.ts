@@ -1,4 +1,5 @@
-import { AppError } from '@arbiter/platform';
+import { AuthErrorCodes } from '@arbiter/auth';
+import { AppError, defineErrorFamily } from '@arbiter/platform';
 import type { TableProblem } from '@arbiter/rule-engine';
 
 /** Stable `code` values of the decision-table API (the spec leaves them open). */
@@ -17,6 +18,19 @@ export const DecisionTableErrors = {
   InvalidFormat: 'INVALID_FORMAT',
   InvalidImport: 'INVALID_IMPORT',
 } as const;
+
+/**
+ * The errors of the decision-table routes (tables, FEEL helpers, import/export, the hot evaluate route):
+ * the catalog above, the authentication codes and the platform's common ones.
+ */
+export const DecisionTableErrorFamily = defineErrorFamily({
+  name: 'DecisionTableError',
+  envelope: 'trace',
+  description:
+    'A decision-table failure: `{ error, code, traceId }` (`details`, one entry per bad field, row or column, on ' +
+    '`VALIDATION_FAILED`, `INVALID_TABLE`, `INVALID_FEEL` and input problems).',
+  codes: [AuthErrorCodes, DecisionTableErrors],
+});
 
 /** 400 INVALID_TABLE with one detail per bad row/column (`rows.<rowId>.<column>`, else `table`). */
 export function invalidTable(problems: TableProblem[]): AppError {

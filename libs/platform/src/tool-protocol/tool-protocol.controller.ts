@@ -40,9 +40,10 @@ export class ToolProtocolController {
       'the Accept header must list `application/json` and `text/event-stream`); any other body is the plain ' +
       'call `{ method, args }` answered with `{ result }`.',
   })
+  // anyOf, not oneOf: a JSON-RPC message also fits the plain call's shape; `jsonrpc` (or an array) tells them apart
   @ApiBody({
     schema: {
-      oneOf: [
+      anyOf: [
         { $ref: getSchemaPath(JsonRpcRequestBody) },
         { type: 'array', items: { $ref: getSchemaPath(JsonRpcRequestBody) } },
         { $ref: getSchemaPath(PlainToolCallBody) },
@@ -52,7 +53,7 @@ export class ToolProtocolController {
   @ApiOkResponse({
     description: "The JSON-RPC response (or batch), or the plain call's `{ result }`",
     schema: {
-      oneOf: [
+      anyOf: [
         { $ref: getSchemaPath(JsonRpcResponseView) },
         { type: 'array', items: { $ref: getSchemaPath(JsonRpcResponseView) } },
         { $ref: getSchemaPath(PlainToolResultView) },

@@ -9,9 +9,23 @@ export class PlainToolCallBody {
   args?: Record<string, unknown>;
 }
 
+/** Any JSON value, `null` included (OpenAPI 3.0 has no type for it: one branch per JSON type). */
+const JSON_VALUE_SCHEMA = {
+  oneOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'array', items: {} },
+    { type: 'object', additionalProperties: true, nullable: true },
+  ],
+};
+
 /** The plain call's answer. */
 export class PlainToolResultView {
-  @ApiProperty({ description: "The tool's result (its shape is the tool's)." })
+  @ApiProperty({
+    description: "The tool's result (its shape is the tool's: an object, a list, …).",
+    ...JSON_VALUE_SCHEMA,
+  } as never)
   result!: unknown;
 }
 
@@ -49,7 +63,10 @@ export class JsonRpcResponseView {
   @ApiProperty({ enum: ['2.0'] })
   jsonrpc!: '2.0';
 
-  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'integer' }], nullable: true })
+  @ApiProperty({
+    oneOf: [{ type: 'string', nullable: true }, { type: 'integer' }],
+    description: "The request's id; null when it could not be read.",
+  })
   id!: string | number | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })

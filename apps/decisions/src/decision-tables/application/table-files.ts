@@ -9,12 +9,13 @@ import { StoredDefinition } from './table-model';
 export type ImportFileFormat = 'excel' | 'dmn' | 'xml' | 'csv';
 export type ExportFormat = 'json' | ImportFileFormat;
 
-const IMPORT_FILE_FORMATS: readonly string[] = ['excel', 'dmn', 'xml', 'csv'];
-const EXPORT_FORMATS: readonly string[] = ['json', ...IMPORT_FILE_FORMATS];
+export const IMPORT_FILE_FORMATS: readonly ImportFileFormat[] = ['excel', 'dmn', 'xml', 'csv'];
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', ...IMPORT_FILE_FORMATS];
 
 export const isImportFileFormat = (kind: string): kind is ImportFileFormat =>
-  IMPORT_FILE_FORMATS.includes(kind);
-export const isExportFormat = (kind: string): kind is ExportFormat => EXPORT_FORMATS.includes(kind);
+  (IMPORT_FILE_FORMATS as readonly string[]).includes(kind);
+export const isExportFormat = (kind: string): kind is ExportFormat =>
+  (EXPORT_FORMATS as readonly string[]).includes(kind);
 
 /** The table definitions of an uploaded file; 400 INVALID_IMPORT naming the format when it cannot be read. */
 export async function readTableFile(kind: ImportFileFormat, data: Buffer): Promise<unknown[]> {
@@ -37,7 +38,12 @@ export interface TableFile {
   attachmentName?: string;
 }
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** The media types of the exports (`json`: `application/json`). */
+export const TABLE_FILE_TYPES = {
+  excel: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  dmn: 'application/xml',
+  csv: 'text/csv',
+} as const;
 
 /** Writes a stored definition in an export format; `tableId` names the DMN model. */
 export async function writeTableFile(
@@ -48,13 +54,17 @@ export async function writeTableFile(
   switch (kind) {
     case 'excel': {
       const file = definition.name.replace(/[^A-Za-z0-9_.-]+/g, '_') || 'table';
-      return { body: await toXlsx(definition), contentType: XLSX_TYPE, attachmentName: `${file}.xlsx` };
+      return {
+        body: await toXlsx(definition),
+        contentType: TABLE_FILE_TYPES.excel,
+        attachmentName: `${file}.xlsx`,
+      };
     }
     case 'dmn':
     case 'xml':
-      return { body: toDmn(definition, tableId), contentType: 'application/xml; charset=utf-8' };
+      return { body: toDmn(definition, tableId), contentType: `${TABLE_FILE_TYPES.dmn}; charset=utf-8` };
     case 'csv':
-      return { body: toCsv(definition), contentType: 'text/csv; charset=utf-8' };
+      return { body: toCsv(definition), contentType: `${TABLE_FILE_TYPES.csv}; charset=utf-8` };
     default:
       return { body: definition };
   }

@@ -9,8 +9,9 @@ import { optionalVersion } from '../request-values';
  * `POST /api/v1/decision-tables/{id}/evaluate` — the hot path — a hot route (registerAuthorizedHotRoute: a
  * fast path in front of Fastify for plain JSON requests, the Fastify route for the rest) instead of Nest's
  * router: the same authorization pipeline (token or API key, tenant claim), the same error envelope and the
- * same service call, without Nest's per-request pipeline. Body `{ input }` (or the facts themselves), query
- * `version`.
+ * same service call, without Nest's per-request pipeline. Body `{ input }` (an object body's other keys are
+ * not read; any other body is taken as the input, which the service refuses unless it is null), query
+ * `version`. Its OpenAPI operation: `EvaluateRouteDocumentation` (evaluate.route.docs.ts).
  */
 @Injectable()
 export class EvaluateHotRoute implements OnApplicationBootstrap {

@@ -1,21 +1,63 @@
-import { AppError } from '@arbiter/platform';
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
-import { DecisionTableErrors as E } from '../errors';
+import { CommonErrorCodes } from '@arbiter/contracts';
+import { ApiErrorFamily, ApiErrors, AppError } from '@arbiter/platform';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
+import {
+  EXPORT_FORMATS,
+  IMPORT_FILE_FORMATS,
   isExportFormat,
   isImportFileFormat,
   readTableFile,
+  TABLE_FILE_TYPES,
   writeTableFile,
 } from '../application/table-files';
+import { DecisionTableErrorFamily, DecisionTableErrors as E } from '../errors';
 import { optionalVersion } from '../request-values';
+import { DecisionTableDto } from './dto';
+import { ApiTableIdParam, ApiVersionQuery } from './openapi-parts';
+import { ImportResultView, TableDefinitionView } from './views';
+
+/** What the import reads from a request: the JSON body, or the multipart upload (`@fastify/multipart`). */
+interface ImportRequest {
+  body?: unknown;
+  isMultipart?: () => boolean;
+  file?: () => Promise<{ toBuffer(): Promise<Buffer> } | undefined>;
+}
+
+const IMPORT_FORMATS = ['json', ...IMPORT_FILE_FORMATS];
+
+const IMPORT_EXAMPLE = [
+  {
+    name: 'Loan risk',
+    hitPolicy: 'First',
+    inputColumns: [
+      { name: 'age', type: 'number', required: true },
+      { name: 'country', type: 'string' },
+    ],
+    outputColumns: [{ name: 'risk', type: 'string' }],
+    rows: [
+      { id: 'r1', priority: 1, inputConditions: { age: '< 18' }, outputs: { risk: 'minor' } },
+      { id: 'r2', priority: 2, inputConditions: { age: '>= 18' }, outputs: { risk: 'adult' } },
+    ],
+  },
+];
 
 /**
  * Import (`json` body array; `excel`, `dmn`, `csv` as multipart file) and export in every format: the
  * upload and the response headers here, the formats in `application/table-files.ts`.
  */
 @ApiTags('decision tables: import/export')
+@ApiErrorFamily(DecisionTableErrorFamily)
+@ApiExtraModels(DecisionTableDto, TableDefinitionView)
 @Controller('api/v1/decision-tables')
 export class ImportExportController {
   constructor(
@@ -24,47 +66,108 @@ export class ImportExportController {
 
   @Post('import')
   @HttpCode(200)
-  async import(@Query('format') format: string | undefined, @Req() req: any, @Body() body: unknown) {
+  @ApiOperation({
+    summary: 'Import tables from JSON, a spreadsheet, DMN 1.3 XML or CSV',
+    description:
+      '`format=json`: a JSON array of table definitions. `excel` (XLSX), `dmn`/`xml` (DMN 1.1–1.5) and `csv`: a ' +
+      'multipart/form-data upload of one file (the first file part is read, whatever its field name; at most ' +
+      '`DecisionTables:MaxUploadBytes`, 5 MiB by default, else 413 `PAYLOAD_TOO_LARGE`). Each table is created ' +
+      'as version 1; a name that exists is `skipped`, an invalid definition `failed`: the answer is 200 either ' +
+      'way. A file that cannot be read is 400 `INVALID_IMPORT`, an unknown format 400 `INVALID_FORMAT`.',
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'array',
+            items: { $ref: getSchemaPath(DecisionTableDto) },
+            description: 'Table definitions (`format=json`).',
+          },
+          example: IMPORT_EXAMPLE,
+        },
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: ['file'],
+            properties: {
+              file: {
+                type: 'string',
+                format: 'binary',
+                description: 'The XLSX, DMN XML or CSV file (`format=excel|dmn|xml|csv`).',
+              },
+            },
+          },
+        },
+      },
+    },
+  })
+  @ApiQuery({
+    name: 'format',
+    required: false,
+    description: 'What the request holds (case-insensitive).',
+    schema: { type: 'string', enum: IMPORT_FORMATS, default: 'json' },
+  })
+  @ApiOkResponse({ type: ImportResultView })
+  async import(@Query('format') format: string | undefined, @Req() req: ImportRequest) {
     const kind = (format ?? 'json').toLowerCase();
     let definitions: unknown[];
     if (kind === 'json') {
-      if (!Array.isArray(body))
+      if (!Array.isArray(req.body))
         throw AppError.badRequest(E.InvalidImport, 'format=json needs a JSON array of table definitions');
-      definitions = body;
+      definitions = req.body;
     } else if (isImportFileFormat(kind)) {
-      if (typeof req.isMultipart !== 'function' || !req.isMultipart())
-        throw AppError.badRequest(
-          E.InvalidImport,
-          `format=${kind} needs a multipart/form-data upload with a file part`,
-        );
-      const file = await req.file();
-      if (!file) throw AppError.badRequest(E.InvalidImport, 'No file part in the upload');
-      let data: Buffer;
-      try {
-        data = await file.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The uploaded file is too large');
-        throw error;
-      }
-      definitions = await readTableFile(kind, data);
+      definitions = await readTableFile(kind, await readUpload(req, kind));
     } else
-      throw AppError.badRequest(E.InvalidFormat, `Unknown import format '${format}' (json, excel, dmn, csv)`);
+      throw AppError.badRequest(
+        E.InvalidFormat,
+        `Unknown import format '${format}' (${IMPORT_FORMATS.join(', ')})`,
+      );
     return this.tables.importMany(definitions);
   }
 
   @Get(':id/export')
+  @ApiOperation({
+    summary: 'Export a table (latest version, or `version`) as JSON, XLSX, DMN 1.3 XML or CSV',
+    description:
+      '`json`: the definition as stored; `excel`: an XLSX workbook (one sheet, sent as an attachment); `dmn` ' +
+      'and `xml`: DMN 1.3 XML; `csv`: the table as CSV with `#` metadata lines.',
+  })
+  @ApiTableIdParam()
+  @ApiQuery({
+    name: 'format',
+    required: false,
+    description: 'The file format (case-insensitive).',
+    schema: { type: 'string', enum: [...EXPORT_FORMATS], default: 'json' },
+  })
+  @ApiVersionQuery('Version to export (default: the latest).')
+  @ApiProduces('application/json', TABLE_FILE_TYPES.excel, TABLE_FILE_TYPES.dmn, TABLE_FILE_TYPES.csv)
+  @ApiOkResponse({
+    description: 'The table in the format asked for.',
+    headers: {
+      'Content-Disposition': {
+        description: '`format=excel`: `attachment; filename="<table name>.xlsx"`.',
+        schema: { type: 'string' },
+      },
+    },
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(TableDefinitionView) } },
+      [TABLE_FILE_TYPES.excel]: { schema: { type: 'string', format: 'binary' } },
+      [TABLE_FILE_TYPES.dmn]: { schema: { type: 'string', description: 'DMN 1.3 XML.' } },
+      [TABLE_FILE_TYPES.csv]: { schema: { type: 'string', description: 'CSV (UTF-8).' } },
+    },
+  })
+  @ApiErrors(400, 404)
   async export(
     @Param('id') id: string,
     @Query('format') format: string | undefined,
     @Query('version') version: string | undefined,
-    @Res({ passthrough: true }) reply: any,
+    @Res({ passthrough: true }) reply: { header(name: string, value: string): unknown },
   ) {
     const kind = (format ?? 'json').toLowerCase();
     if (!isExportFormat(kind))
       throw AppError.badRequest(
         E.InvalidFormat,
-        `Unknown export format '${format}' (json, excel, dmn, xml, csv)`,
+        `Unknown export format '${format}' (${EXPORT_FORMATS.join(', ')})`,
       );
     const { id: tableId, definition } = await this.tables.exportDefinition(id, optionalVersion(version));
     const file = await writeTableFile(kind, definition, tableId);
@@ -72,5 +175,37 @@ export class ImportExportController {
     if (file.attachmentName)
       reply.header('content-disposition', `attachment; filename="${file.attachmentName}"`);
     return file.body;
+  }
+}
+
+/**
+ * The bytes of the upload's first file. An upload that cannot be read is the client's problem: too large
+ * (the file, or too many parts) is 413 `PAYLOAD_TOO_LARGE`, malformed (the plugin's other 4xx) 400
+ * `INVALID_IMPORT`.
+ */
+async function readUpload(req: ImportRequest, kind: string): Promise<Buffer> {
+  if (typeof req.isMultipart !== 'function' || !req.isMultipart() || typeof req.file !== 'function')
+    throw AppError.badRequest(
+      E.InvalidImport,
+      `format=${kind} needs a multipart/form-data upload with a file part`,
+    );
+  try {
+    const file = await req.file();
+    if (!file) throw AppError.badRequest(E.InvalidImport, 'No file part in the upload');
+    return await file.toBuffer();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const { code, statusCode } = error as { code?: string; statusCode?: number };
+    if (statusCode === 413)
+      throw new AppError(
+        413,
+        CommonErrorCodes.PayloadTooLarge,
+        code === 'FST_REQ_FILE_TOO_LARGE'
+          ? 'The uploaded file is too large'
+          : 'The upload has too many parts (one file is read)',
+      );
+    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500)
+      throw AppError.badRequest(E.InvalidImport, `The upload cannot be read: ${(error as Error).message}`);
+    throw error;
   }
 }
