@@ -1,35 +1,65 @@
-import { Policies, RequirePolicy } from '@arbiter/auth';
+import { AuthErrorCodes, Policies, RequirePolicy } from '@arbiter/auth';
+import { ApiErrorFamily, ApiErrors, defineErrorFamily } from '@arbiter/platform';
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuditTrail } from '../application/audit-trail';
+import { AuditChainView, AuditPublicKeyView, AuditVerificationView } from './views';
 
-/** The tenant's signed audit under the /api/v1/control-plane routes. */
+/** The audit routes answer only the platform's and the operator authentication's codes. */
+export const AuditErrorFamily = defineErrorFamily({
+  name: 'AuditError',
+  envelope: 'trace',
+  description: 'A signed-audit route failure: `{ error, code, traceId }`.',
+  codes: [AuthErrorCodes],
+});
+
+/**
+ * The tenant's signed audit under the /api/v1/control-plane routes. Every route can answer 400 (a
+ * malformed `x-tenant-id`) and, with a policy decision point configured, 503 when it does not answer.
+ */
 @ApiTags('audit')
+@ApiErrorFamily(AuditErrorFamily)
 @Controller('api/v1/control-plane/audit')
 export class AuditController {
   constructor(@Inject(AuditTrail) private readonly trail: AuditTrail) {}
 
   @Get('verify')
   @RequirePolicy(Policies.Viewer)
-  @ApiOkResponse({
-    description: '{ valid, tenantId, entriesChecked, firstBadEntry, reason, headSeq, workflowName, keyId }',
+  @ApiOperation({
+    summary: "Verify the tenant's whole signed audit chain",
+    description:
+      "Checks sequence, hash links, hashes, RSA signatures and the chain head with this node's key. " +
+      'A broken chain is a 200 with `valid: false`, `firstBadEntry` and `reason`. Policy: `cp.viewer`.',
   })
-  verify() {
+  @ApiOkResponse({ type: AuditVerificationView })
+  @ApiErrors(400, 503)
+  verify(): Promise<AuditVerificationView> {
     return this.trail.verifyTenant();
   }
 
   @Get('chain')
   @RequirePolicy(Policies.Viewer)
-  @ApiOkResponse({
-    description: 'The tenant audit chain for offline verification: { tenantId, keyId, entries, head }',
+  @ApiOperation({
+    summary: "The tenant's signed audit chain, for offline verification",
+    description:
+      'Every entry in `seq` order with its hash and signature, and the chain head; verify it with the ' +
+      'key of `GET /audit/public-key`. Policy: `cp.viewer`.',
   })
-  chain() {
+  @ApiOkResponse({ type: AuditChainView })
+  @ApiErrors(400, 503)
+  chain(): Promise<AuditChainView> {
     return this.trail.chain();
   }
 
   @Get('public-key')
   @RequirePolicy(Policies.Viewer)
-  publicKey() {
+  @ApiOperation({
+    summary: "The public key of this node's audit signatures",
+    description: 'Policy: `cp.viewer`.',
+  })
+  @ApiOkResponse({ type: AuditPublicKeyView })
+  @ApiErrors(400, 503)
+  publicKey(): AuditPublicKeyView {
     return this.trail.publicKey();
   }
 }
