@@ -20,12 +20,12 @@ export const controlPlaneService: ServiceDefinition = {
         name: 'rule sets (rule-engine)',
         description:
           'Rule sets under `/api/v1/rule-engine/rulesets`: save (rules form or any shape), versions, ' +
-          'activation, validation, export, diff, audit.',
+          'activation, validation, dry-run, export, diff, audit.',
       },
       {
-        name: 'rule sets (control plane)',
+        name: 'rule sets (control-plane)',
         description:
-          'Rule sets under `/api/v1/control-plane`: save, versions, export, the maker-checker approval flow ' +
+          'Rule sets under `/api/v1/control-plane`: save, versions, export, dry-run, the maker-checker approval flow ' +
           '(submit, approve, reject, with the `/approvals/…` aliases), activation, cache invalidation and ' +
           'metrics, the file-backed rule store.',
       },

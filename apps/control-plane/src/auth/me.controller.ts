@@ -1,7 +1,7 @@
 import { AUTH_OPTIONS, AuthErrorCodes, AuthOptions, Policies, policiesOf } from '@arbiter/auth';
 import { ApiErrorFamily, ApiErrors, defineErrorFamily, RequestContext } from '@arbiter/platform';
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 
 /** `/me` answers only the platform's and the operator authentication's codes. */
 export const OperatorErrorFamily = defineErrorFamily({
@@ -79,7 +79,8 @@ export class MeController {
       'Any authenticated operator (no policy). While authorization is disabled, nobody is authenticated ' +
       'and every policy is granted; tenant and actor still come from the headers.',
   })
-  @ApiOkResponse({ type: OperatorView })
+  @ApiOkResponse({ type: OperatorView, description: 'The current operator' })
+  @ApiResponse({ status: 400, description: 'Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)' })
   @ApiErrors(400)
   me(): OperatorView {
     const context = RequestContext.current();

@@ -1,7 +1,7 @@
 import { Public } from '@arbiter/auth';
 import { ApiErrorFamily, ApiErrors, defineErrorFamily } from '@arbiter/platform';
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RuntimeInfoSettings } from './runtime-info.settings';
 import { BUILD_VERSION } from '../version';
 
@@ -65,7 +65,8 @@ export class RuntimeInfoController {
     summary: 'Runtime info: version, license tier and allowed features (public)',
     description: 'No credentials needed; a malformed `x-tenant-id` is still refused (400).',
   })
-  @ApiOkResponse({ type: RuntimeInfoView })
+  @ApiOkResponse({ type: RuntimeInfoView, description: 'The runtime info' })
+  @ApiResponse({ status: 400, description: 'Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)' })
   @ApiErrors(400)
   info(): RuntimeInfoView {
     const s = this.settings;

@@ -1,7 +1,7 @@
 import { AuthErrorCodes, Policies, RequirePolicy } from '@arbiter/auth';
 import { ApiErrorFamily, ApiErrors, defineErrorFamily } from '@arbiter/platform';
-import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AuditTrail } from '../application/audit-trail';
 import { AuditChainView, AuditPublicKeyView, AuditVerificationView } from './views';
 
@@ -14,9 +14,18 @@ export const AuditErrorFamily = defineErrorFamily({
 });
 
 /**
- * The tenant's signed audit under the /api/v1/control-plane routes. Every route can answer 400 (a
- * malformed `x-tenant-id`) and, with a policy decision point configured, 503 when it does not answer.
+ * What every audit route can answer besides 401/403: 400 for a malformed `x-tenant-id`, and 503 when a
+ * configured policy decision point (`ControlPlaneAuth:PolicyDecisionPointUrl`) does not answer.
  */
+function ApiAuditErrors(): MethodDecorator {
+  return applyDecorators(
+    ApiResponse({ status: 400, description: 'Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)' }),
+    ApiResponse({ status: 503, description: 'The policy decision point did not answer: `PDP_UNAVAILABLE`' }),
+    ApiErrors(400, 503),
+  );
+}
+
+/** The tenant's signed audit under the /api/v1/control-plane routes. */
 @ApiTags('audit')
 @ApiErrorFamily(AuditErrorFamily)
 @Controller('api/v1/control-plane/audit')
@@ -31,8 +40,11 @@ export class AuditController {
       "Checks sequence, hash links, hashes, RSA signatures and the chain head with this node's key. " +
       'A broken chain is a 200 with `valid: false`, `firstBadEntry` and `reason`. Policy: `cp.viewer`.',
   })
-  @ApiOkResponse({ type: AuditVerificationView })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({
+    type: AuditVerificationView,
+    description: 'The verification (a broken chain is `valid: false`)',
+  })
+  @ApiAuditErrors()
   verify(): Promise<AuditVerificationView> {
     return this.trail.verifyTenant();
   }
@@ -45,8 +57,8 @@ export class AuditController {
       'Every entry in `seq` order with its hash and signature, and the chain head; verify it with the ' +
       'key of `GET /audit/public-key`. Policy: `cp.viewer`.',
   })
-  @ApiOkResponse({ type: AuditChainView })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({ type: AuditChainView, description: 'The chain and its head' })
+  @ApiAuditErrors()
   chain(): Promise<AuditChainView> {
     return this.trail.chain();
   }
@@ -57,8 +69,8 @@ export class AuditController {
     summary: "The public key of this node's audit signatures",
     description: 'Policy: `cp.viewer`.',
   })
-  @ApiOkResponse({ type: AuditPublicKeyView })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({ type: AuditPublicKeyView, description: 'The public key' })
+  @ApiAuditErrors()
   publicKey(): AuditPublicKeyView {
     return this.trail.publicKey();
   }

@@ -1,5 +1,6 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
-import { ApiErrorFamily, ApiErrors, AppError, RequestContext } from '@arbiter/platform';
+import { CommonErrorCodes } from '@arbiter/contracts';
+import { ApiErrorFamily, AppError, RequestContext } from '@arbiter/platform';
 import {
   applyDecorators,
   Body,
@@ -14,7 +15,7 @@ import {
 } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SignalRHub } from '../../hub';
-import { nonNegative, parseVersion } from '../../shared';
+import { nonNegative, parseVersion, RequestParamErrors } from '../../shared';
 import { ActivateVersion } from '../application/activate-version';
 import { ChangeMetrics } from '../application/change-metrics';
 import { InvalidateRuleSets } from '../application/invalidate-rulesets';
@@ -30,6 +31,7 @@ import { SaveRuleSet } from '../application/save-ruleset';
 import { VersionApproval } from '../application/version-approval';
 import { FileRuleStore } from '../store/file-rule-store';
 import { ActivateOptionalDto, InvalidateDto, SaveRuleSetDto, StoreImportDto, TransitionDto } from './dto';
+import { ApiRuleSetErrors, BODY_ERRORS } from './error-cases';
 import { RULE_SET_EXAMPLES } from './examples';
 import { ApiExportQuery, ApiVersionPaging, ApiVersionParam, ApiWorkflowParam } from './parameters';
 import { sendExport } from './rulesets.controller';
@@ -105,6 +107,8 @@ abstract class ApprovalRoutes {
   }
 }
 
+const APPROVAL_PARAM_ERRORS = [RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion];
+
 const APPROVAL_ONLY =
   'Exists only while `RuleControlPlane:RequireApproval` is true (otherwise 404 `ROUTE_NOT_FOUND`).';
 
@@ -123,8 +127,16 @@ function SubmitOperation(alias: string | null): MethodDecorator {
       type: TransitionDto,
       examples: { submit: { value: { detail: 'Adults only; ready for review' } } },
     }),
-    ApiOkResponse({ type: SubmitResultView }),
-    ApiErrors(404, 409, 503),
+    ApiOkResponse({ type: SubmitResultView, description: 'The version, now PendingApproval' }),
+    ApiRuleSetErrors({
+      400: [...BODY_ERRORS, ...APPROVAL_PARAM_ERRORS, RuleSetErrors.DetailRequired],
+      404: [
+        RuleSetErrors.ApprovalRoutesDisabled,
+        RuleSetErrors.RuleSetNotFound,
+        RuleSetErrors.VersionNotFound,
+      ],
+      409: [RuleSetErrors.InvalidStateTransition],
+    }),
   );
 }
 
@@ -143,8 +155,16 @@ function ApproveOperation(alias: string | null): MethodDecorator {
       type: TransitionDto,
       examples: { approve: { value: { detail: 'Reviewed with risk: thresholds match the policy' } } },
     }),
-    ApiOkResponse({ type: ApproveResultView }),
-    ApiErrors(404, 409, 503),
+    ApiOkResponse({ type: ApproveResultView, description: 'The version, now Approved' }),
+    ApiRuleSetErrors({
+      400: [...BODY_ERRORS, ...APPROVAL_PARAM_ERRORS, RuleSetErrors.DetailRequired],
+      404: [
+        RuleSetErrors.ApprovalRoutesDisabled,
+        RuleSetErrors.RuleSetNotFound,
+        RuleSetErrors.VersionNotFound,
+      ],
+      409: [RuleSetErrors.InvalidStateTransition, RuleSetErrors.SelfApproval],
+    }),
   );
 }
 
@@ -172,8 +192,16 @@ function RejectOperation(alias: string | null): MethodDecorator {
         },
       },
     }),
-    ApiOkResponse({ type: RejectResultView }),
-    ApiErrors(404, 409, 503),
+    ApiOkResponse({ type: RejectResultView, description: 'The version, back to Draft (or Rejected)' }),
+    ApiRuleSetErrors({
+      400: [...BODY_ERRORS, ...APPROVAL_PARAM_ERRORS, RuleSetErrors.RejectionReasonRequired],
+      404: [
+        RuleSetErrors.ApprovalRoutesDisabled,
+        RuleSetErrors.RuleSetNotFound,
+        RuleSetErrors.VersionNotFound,
+      ],
+      409: [RuleSetErrors.InvalidStateTransition],
+    }),
   );
 }
 
@@ -183,7 +211,7 @@ function RejectOperation(alias: string | null): MethodDecorator {
  * a policy decision point configured (`ControlPlaneAuth:PolicyDecisionPointUrl`), 503 when it does not
  * answer.
  */
-@ApiTags('rule sets (control plane)')
+@ApiTags('rule sets (control-plane)')
 @ApiErrorFamily(RuleSetErrorFamily)
 @Controller('api/v1/control-plane')
 export class ControlPlaneRuleSetsController extends ApprovalRoutes {
@@ -204,8 +232,8 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   @Get('rulesets')
   @RequirePolicy(Policies.Viewer)
   @ApiOperation({ summary: "List the tenant's rule sets", description: 'Policy: `cp.viewer`.' })
-  @ApiOkResponse({ type: RuleSetListView })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({ type: RuleSetListView, description: "The tenant's rule sets" })
+  @ApiRuleSetErrors()
   list(): Promise<RuleSetListView> {
     return this.queries.list();
   }
@@ -216,8 +244,8 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
     summary: 'List the versions awaiting approval',
     description: "Every PendingApproval version of the tenant's workflows. Policy: `cp.viewer`.",
   })
-  @ApiOkResponse({ type: PendingApprovalsView })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({ type: PendingApprovalsView, description: 'The versions awaiting approval' })
+  @ApiRuleSetErrors()
   pending(): Promise<PendingApprovalsView> {
     return this.queries.pendingApprovals();
   }
@@ -230,8 +258,11 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   })
   @ApiWorkflowParam('workflow')
   @ApiVersionPaging()
-  @ApiOkResponse({ type: VersionPageView })
-  @ApiErrors(400, 404, 503)
+  @ApiOkResponse({ type: VersionPageView, description: 'A page of versions' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, CommonErrorCodes.ValidationFailed],
+    404: [RuleSetErrors.RuleSetNotFound],
+  })
   versions(
     @Param('workflow') workflow: string,
     @Query() query: Record<string, string>,
@@ -251,7 +282,14 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   @ApiWorkflowParam('workflow')
   @ApiExportQuery()
   @ApiOkResponse({ description: 'The rule set document', headers: EXPORT_HEADERS, content: EXPORT_CONTENT })
-  @ApiErrors(400, 404, 503)
+  @ApiRuleSetErrors({
+    400: [
+      RequestParamErrors.InvalidWorkflowName,
+      RequestParamErrors.InvalidVersion,
+      RuleSetErrors.InvalidExportFormat,
+    ],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound, RuleSetErrors.NoActiveVersion],
+  })
   async export(
     @Param('workflow') workflow: string,
     @Query('version') version: string | undefined,
@@ -282,8 +320,10 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
       ]),
     ),
   })
-  @ApiOkResponse({ type: SaveResultView })
-  @ApiErrors(503)
+  @ApiOkResponse({ type: SaveResultView, description: 'The new version' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RuleSetErrors.InvalidRuleSet],
+  })
   save(@Param('workflow') workflow: string, @Body() body: SaveRuleSetDto): Promise<SaveResultView> {
     return this.saving.execute(workflow, {
       document: body.ruleSet,
@@ -307,8 +347,12 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   @ApiWorkflowParam('workflow')
   @ApiVersionParam()
   @ApiBody({ type: ActivateOptionalDto, required: false })
-  @ApiOkResponse({ type: ActivationResultView })
-  @ApiErrors(404, 409, 503)
+  @ApiOkResponse({ type: ActivationResultView, description: 'The version, now Active' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+    409: [RuleSetErrors.ApprovalRequired, RuleSetErrors.InvalidStateTransition],
+  })
   activate(
     @Param('workflow') workflow: string,
     @Param('version') version: string,
@@ -397,8 +441,11 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
     description:
       'Raises the revision of one workflow (or of every workflow of the tenant), audited as INVALIDATE; each node evicts its entry when the change reaches it. Policy: `cp.admin`.',
   })
-  @ApiOkResponse({ type: InvalidationView })
-  @ApiErrors(404, 503)
+  @ApiOkResponse({ type: InvalidationView, description: 'The invalidated workflows and their new revisions' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName],
+    404: [RuleSetErrors.RuleSetNotFound],
+  })
   invalidate(@Body() body: InvalidateDto): Promise<InvalidationView> {
     return this.invalidation.execute(body?.workflowName, body?.actor, body?.detail);
   }
@@ -409,8 +456,8 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
     summary: "This node's rule set cache and change propagation metrics",
     description: 'Policy: `cp.viewer`.',
   })
-  @ApiOkResponse({ type: ChangeMetricsView })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({ type: ChangeMetricsView, description: "This node's counters" })
+  @ApiRuleSetErrors()
   metricsView(): ChangeMetricsView {
     return { ...this.metrics.snapshot(), hub: { connections: this.hub.connectionCount } };
   }
@@ -425,8 +472,12 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
       'sorted, for Git). 409 `FILE_STORE_NOT_CONFIGURED` without a root path. No body. Policy: `cp.admin`.',
   })
   @ApiWorkflowParam('workflow')
-  @ApiOkResponse({ type: StoreExportView })
-  @ApiErrors(400, 404, 409, 503)
+  @ApiOkResponse({ type: StoreExportView, description: 'The files written' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName],
+    404: [RuleSetErrors.RuleSetNotFound],
+    409: [RuleSetErrors.FileStoreNotConfigured],
+  })
   storeExport(@Param('workflow') workflow: string): Promise<StoreExportView> {
     return this.store.exportWorkflow(workflow);
   }
@@ -442,8 +493,12 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
       'immutable). Policy: `cp.admin`.',
   })
   @ApiWorkflowParam('workflow')
-  @ApiOkResponse({ type: StoreImportView })
-  @ApiErrors(404, 409, 503)
+  @ApiOkResponse({ type: StoreImportView, description: 'What was imported, skipped and activated' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RuleSetErrors.InvalidRuleSet],
+    404: [RuleSetErrors.FileStoreNotFound],
+    409: [RuleSetErrors.FileStoreNotConfigured, RuleSetErrors.FileStoreConflict],
+  })
   storeImport(@Param('workflow') workflow: string, @Body() body: StoreImportDto): Promise<StoreImportView> {
     return this.store.importWorkflow(workflow, { actor: body?.actor, activateLatest: body?.activateLatest });
   }
@@ -456,8 +511,8 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
     description: 'Diagnostics: the active version, revision and shape this node serves. Policy: `cp.viewer`.',
   })
   @ApiWorkflowParam('workflow')
-  @ApiOkResponse({ type: CacheEntryView })
-  @ApiErrors(400, 404, 503)
+  @ApiOkResponse({ type: CacheEntryView, description: "This node's cache entry" })
+  @ApiRuleSetErrors({ 404: [RuleSetErrors.RuleSetNotFound] })
   async cached(@Param('workflow') workflow: string): Promise<CacheEntryView> {
     const entry = await this.cache.getActive(RequestContext.tenantId(), workflow);
     if (!entry) throw ruleSetNotFound(workflow);

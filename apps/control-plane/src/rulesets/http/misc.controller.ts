@@ -1,10 +1,11 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
-import { ApiErrorFamily, ApiErrors } from '@arbiter/platform';
+import { ApiErrorFamily } from '@arbiter/platform';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FLOW_EDGE_KINDS, FLOW_GRAPH_SCHEMA, FLOW_NODE_KINDS } from '@arbiter/rule-engine';
 import { RuleSetErrorFamily } from '../application/ruleset-errors';
 import { RuleSetQueries } from '../application/ruleset-queries';
+import { ApiRuleSetErrors } from './error-cases';
 import { RuleFlowContractView, TenantListView } from './views';
 
 @ApiTags('rule flow')
@@ -19,8 +20,8 @@ export class RuleFlowController {
       'The JSON Schema (draft 2020-12) of the flow-graph rule set, with its node and edge kinds. Policy: ' +
       '`cp.viewer`.',
   })
-  @ApiOkResponse({ type: RuleFlowContractView })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({ type: RuleFlowContractView, description: 'The flow-graph contract' })
+  @ApiRuleSetErrors()
   contract(): RuleFlowContractView {
     return {
       schema: FLOW_GRAPH_SCHEMA,
@@ -43,8 +44,8 @@ export class TenantsController {
     summary: 'List the tenants that have rule sets',
     description: "A cross-tenant read, with each tenant's workflow count. Policy: `cp.admin`.",
   })
-  @ApiOkResponse({ type: TenantListView })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({ type: TenantListView, description: 'The tenants with rule sets' })
+  @ApiRuleSetErrors()
   list(): Promise<TenantListView> {
     return this.queries.tenants();
   }

@@ -1,15 +1,23 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
-import { ApiErrorFamily, ApiErrors, AppError, readPage } from '@arbiter/platform';
+import { CommonErrorCodes } from '@arbiter/contracts';
+import { ApiErrorFamily, AppError, readPage } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { dump } from 'js-yaml';
 import { AuditVerificationView } from '../../audit';
-import { assertWorkflowName, nonNegative, parseOptionalVersion, parseVersion } from '../../shared';
+import {
+  assertWorkflowName,
+  nonNegative,
+  parseOptionalVersion,
+  parseVersion,
+  RequestParamErrors,
+} from '../../shared';
 import { ActivateVersion } from '../application/activate-version';
 import { RuleSetErrorFamily, RuleSetErrors } from '../application/ruleset-errors';
 import { RuleSetQueries } from '../application/ruleset-queries';
 import { SaveRuleSet } from '../application/save-ruleset';
 import { ActivateDto, ActivateOptionalDto, ExportDto, SaveRuleSetDto, SaveRulesDto } from './dto';
+import { ApiRuleSetErrors, BODY_ERRORS } from './error-cases';
 import {
   LEGACY_EXAMPLE,
   RULE_SET_DOCUMENT_DESCRIPTION,
@@ -79,8 +87,8 @@ export class RuleEngineRuleSetsController {
   @Get()
   @RequirePolicy(Policies.Viewer)
   @ApiOperation({ summary: "List the tenant's rule sets", description: 'Policy: `cp.viewer`.' })
-  @ApiOkResponse({ type: RuleSetListView })
-  @ApiErrors(400, 503)
+  @ApiOkResponse({ type: RuleSetListView, description: "The tenant's rule sets" })
+  @ApiRuleSetErrors()
   list(): Promise<RuleSetListView> {
     return this.queries.list();
   }
@@ -95,8 +103,11 @@ export class RuleEngineRuleSetsController {
   })
   @ApiWorkflowParam('workflowName')
   @ApiVersionPaging()
-  @ApiOkResponse({ type: VersionPageView })
-  @ApiErrors(400, 404, 503)
+  @ApiOkResponse({ type: VersionPageView, description: 'A page of versions' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, CommonErrorCodes.ValidationFailed],
+    404: [RuleSetErrors.RuleSetNotFound],
+  })
   versions(
     @Param('workflowName') workflowName: string,
     @Query() query: Record<string, string>,
@@ -114,8 +125,11 @@ export class RuleEngineRuleSetsController {
   })
   @ApiWorkflowParam('workflowName')
   @ApiVersionParam()
-  @ApiOkResponse({ type: VersionDocumentView })
-  @ApiErrors(400, 404, 503)
+  @ApiOkResponse({ type: VersionDocumentView, description: 'The version and its document' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+  })
   version(
     @Param('workflowName') workflowName: string,
     @Param('version') version: string,
@@ -143,8 +157,10 @@ export class RuleEngineRuleSetsController {
       },
     },
   })
-  @ApiOkResponse({ type: SaveResultView })
-  @ApiErrors(503)
+  @ApiOkResponse({ type: SaveResultView, description: 'The new version' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RuleSetErrors.InvalidRuleSet],
+  })
   saveRules(
     @Param('workflowName') workflowName: string,
     @Body() body: SaveRulesDto,
@@ -174,8 +190,12 @@ export class RuleEngineRuleSetsController {
     type: ActivateDto,
     examples: { activate: { value: { version: 2, detail: 'ship it', actor: 'bob' } } },
   })
-  @ApiOkResponse({ type: ActivationResultView })
-  @ApiErrors(404, 409, 503)
+  @ApiOkResponse({ type: ActivationResultView, description: 'The version, now Active' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+    409: [RuleSetErrors.ApprovalRequired, RuleSetErrors.InvalidStateTransition],
+  })
   activate(
     @Param('workflowName') workflowName: string,
     @Body() body: ActivateDto,
@@ -193,8 +213,12 @@ export class RuleEngineRuleSetsController {
   @ApiWorkflowParam('workflowName')
   @ApiVersionParam()
   @ApiBody({ type: ActivateOptionalDto, required: false })
-  @ApiOkResponse({ type: ActivationResultView })
-  @ApiErrors(404, 409, 503)
+  @ApiOkResponse({ type: ActivationResultView, description: 'The version, now Active' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+    409: [RuleSetErrors.ApprovalRequired, RuleSetErrors.InvalidStateTransition],
+  })
   activateVersion(
     @Param('workflowName') workflowName: string,
     @Param('version') version: string,
@@ -222,8 +246,14 @@ export class RuleEngineRuleSetsController {
       ruleSetForm: { summary: 'The `ruleSet` form', value: { ruleSet: LEGACY_EXAMPLE } },
     },
   })
-  @ApiOkResponse({ type: ValidationResultView })
-  @ApiErrors(503)
+  @ApiOkResponse({ type: ValidationResultView, description: "The engine's verdict" })
+  @ApiRuleSetErrors({
+    400: [
+      CommonErrorCodes.MalformedJson,
+      CommonErrorCodes.BodyTooDeep,
+      RequestParamErrors.InvalidWorkflowName,
+    ],
+  })
   validate(
     @Param('workflowName') workflowName: string,
     @Body() body: Record<string, unknown>,
@@ -252,7 +282,10 @@ export class RuleEngineRuleSetsController {
   @ApiWorkflowParam('workflowName')
   @ApiBody({ type: ExportDto, examples: { yaml: { value: { format: 'yaml', version: 2 } } } })
   @ApiOkResponse({ description: 'The rule set document', headers: EXPORT_HEADERS, content: EXPORT_CONTENT })
-  @ApiErrors(404, 503)
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound, RuleSetErrors.NoActiveVersion],
+  })
   async exportPost(
     @Param('workflowName') workflowName: string,
     @Body() body: ExportDto,
@@ -275,7 +308,14 @@ export class RuleEngineRuleSetsController {
   @ApiWorkflowParam('workflowName')
   @ApiExportQuery()
   @ApiOkResponse({ description: 'The rule set document', headers: EXPORT_HEADERS, content: EXPORT_CONTENT })
-  @ApiErrors(400, 404, 503)
+  @ApiRuleSetErrors({
+    400: [
+      RequestParamErrors.InvalidWorkflowName,
+      RequestParamErrors.InvalidVersion,
+      RuleSetErrors.InvalidExportFormat,
+    ],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound, RuleSetErrors.NoActiveVersion],
+  })
   async exportGet(
     @Param('workflowName') workflowName: string,
     @Query('version') version: string | undefined,
@@ -295,8 +335,11 @@ export class RuleEngineRuleSetsController {
   })
   @ApiWorkflowParam('workflowName')
   @ApiAuditPaging()
-  @ApiOkResponse({ type: RuleSetAuditPageView })
-  @ApiErrors(400, 404, 503)
+  @ApiOkResponse({ type: RuleSetAuditPageView, description: 'A page of audit entries' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, CommonErrorCodes.ValidationFailed],
+    404: [RuleSetErrors.RuleSetNotFound],
+  })
   audit(
     @Param('workflowName') workflowName: string,
     @Query() query: Record<string, string>,
@@ -314,8 +357,11 @@ export class RuleEngineRuleSetsController {
       'with `valid: false`. Policy: `cp.viewer`.',
   })
   @ApiWorkflowParam('workflowName')
-  @ApiOkResponse({ type: AuditVerificationView })
-  @ApiErrors(400, 404, 503)
+  @ApiOkResponse({
+    type: AuditVerificationView,
+    description: 'The verification (a broken chain is `valid: false`)',
+  })
+  @ApiRuleSetErrors({ 400: [RequestParamErrors.InvalidWorkflowName], 404: [RuleSetErrors.RuleSetNotFound] })
   verify(@Param('workflowName') workflowName: string): Promise<AuditVerificationView> {
     return this.queries.verifyAudit(workflowName);
   }
@@ -331,8 +377,11 @@ export class RuleEngineRuleSetsController {
   @ApiWorkflowParam('workflowName')
   @ApiVersionParam('v1', 'The version to compare from.')
   @ApiVersionParam('v2', 'The version to compare to.')
-  @ApiOkResponse({ type: RuleSetDiffView })
-  @ApiErrors(400, 404, 503)
+  @ApiOkResponse({ type: RuleSetDiffView, description: 'The rule-level differences' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+  })
   diff(
     @Param('workflowName') workflowName: string,
     @Param('v1') v1: string,
@@ -351,8 +400,11 @@ export class RuleEngineRuleSetsController {
   @ApiWorkflowParam('workflowName')
   @ApiVersionParam('v1', 'The version to compare from.')
   @ApiVersionParam('v2', 'The version to compare to.')
-  @ApiOkResponse({ type: RuleSetDiffView })
-  @ApiErrors(400, 404, 503)
+  @ApiOkResponse({ type: RuleSetDiffView, description: 'The rule-level differences' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+  })
   diffPost(
     @Param('workflowName') workflowName: string,
     @Param('v1') v1: string,
@@ -384,8 +436,10 @@ export class RuleEngineRuleSetsController {
       ]),
     ),
   })
-  @ApiOkResponse({ type: SaveResultView })
-  @ApiErrors(503)
+  @ApiOkResponse({ type: SaveResultView, description: 'The new version' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RuleSetErrors.InvalidRuleSet],
+  })
   save(@Param('workflowName') workflowName: string, @Body() body: SaveRuleSetDto): Promise<SaveResultView> {
     return this.saving.execute(workflowName, {
       document: body.ruleSet,
