@@ -1,5 +1,5 @@
 import { AUTH_OPTIONS, AuthErrorCodes, AuthOptions, Policies, policiesOf } from '@arbiter/auth';
-import { ApiErrorFamily, ApiErrors, defineErrorFamily, RequestContext } from '@arbiter/platform';
+import { ApiErrorFamily, defineErrorFamily, RequestContext } from '@arbiter/platform';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 
@@ -81,7 +81,6 @@ export class MeController {
   })
   @ApiOkResponse({ type: OperatorView, description: 'The current operator' })
   @ApiResponse({ status: 400, description: 'Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)' })
-  @ApiErrors(400)
   me(): OperatorView {
     const context = RequestContext.current();
     const user = context?.user;

@@ -1,5 +1,5 @@
 import { Public } from '@arbiter/auth';
-import { ApiErrorFamily, ApiErrors, defineErrorFamily } from '@arbiter/platform';
+import { ApiErrorFamily, defineErrorFamily } from '@arbiter/platform';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RuntimeInfoSettings } from './runtime-info.settings';
@@ -67,7 +67,6 @@ export class RuntimeInfoController {
   })
   @ApiOkResponse({ type: RuntimeInfoView, description: 'The runtime info' })
   @ApiResponse({ status: 400, description: 'Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)' })
-  @ApiErrors(400)
   info(): RuntimeInfoView {
     const s = this.settings;
     return {

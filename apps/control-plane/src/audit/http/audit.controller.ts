@@ -14,14 +14,15 @@ export const AuditErrorFamily = defineErrorFamily({
 });
 
 /**
- * What every audit route can answer besides 401/403: 400 for a malformed `x-tenant-id`, and 503 when a
- * configured policy decision point (`ControlPlaneAuth:PolicyDecisionPointUrl`) does not answer.
+ * What every audit route can answer besides 401/403: 400 for a malformed `x-tenant-id` (listed on every
+ * operation by the document itself), and 503 when a configured policy decision point
+ * (`ControlPlaneAuth:PolicyDecisionPointUrl`) does not answer.
  */
 function ApiAuditErrors(): MethodDecorator {
   return applyDecorators(
     ApiResponse({ status: 400, description: 'Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)' }),
     ApiResponse({ status: 503, description: 'The policy decision point did not answer: `PDP_UNAVAILABLE`' }),
-    ApiErrors(400, 503),
+    ApiErrors(503),
   );
 }
 

@@ -18,8 +18,9 @@ const list = (codes: Codes) => codes.map((code) => `\`${code}\``).join(', ');
 /**
  * The error statuses of a rule set route, each described with the codes it carries there (all of them in
  * the `RuleSetError` family). Every route also answers 400 `INVALID_TENANT_ID` (a malformed
- * `x-tenant-id`) and, since every one requires a policy, 503 `PDP_UNAVAILABLE` when a configured policy
- * decision point (`ControlPlaneAuth:PolicyDecisionPointUrl`) does not answer.
+ * `x-tenant-id`; the document lists 400 on every operation by itself) and, since every one requires a
+ * policy, 503 `PDP_UNAVAILABLE` when a configured policy decision point
+ * (`ControlPlaneAuth:PolicyDecisionPointUrl`) does not answer.
  */
 export function ApiRuleSetErrors(cases: { 400?: Codes; 404?: Codes; 409?: Codes } = {}): MethodDecorator {
   const badRequest = [...(cases[400] ?? []), CommonErrorCodes.InvalidTenantId];
@@ -36,6 +37,6 @@ export function ApiRuleSetErrors(cases: { 400?: Codes; 404?: Codes; 409?: Codes 
     decorators.push(
       ApiResponse({ status: 409, description: `Conflict with the current state: ${list(cases[409])}` }),
     );
-  const statuses = [400, 503, ...(cases[404] ? [404] : []), ...(cases[409] ? [409] : [])];
+  const statuses = [503, ...(cases[404] ? [404] : []), ...(cases[409] ? [409] : [])];
   return applyDecorators(...decorators, ApiErrors(...statuses));
 }
