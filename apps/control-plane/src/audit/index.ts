@@ -5,3 +5,4 @@ export { AuditTrail, type AuditChain, type AuditVerification } from './applicati
 export { AuditLog, type AuditInput } from './persistence/audit-log';
 export { AUDIT_ENTITIES } from './persistence/entities';
 export { AUDIT_ACTIONS, type AuditAction } from './domain/audit-actions';
+export { AuditVerificationView } from './http/views';

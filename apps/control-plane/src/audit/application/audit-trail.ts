@@ -47,6 +47,10 @@ export class AuditTrail {
   }
 
   publicKey() {
-    return { keyId: this.signer.keyId, algorithm: 'RS256', publicKeyPem: this.signer.publicKeyPem() };
+    return {
+      keyId: this.signer.keyId,
+      algorithm: 'RS256' as const,
+      publicKeyPem: this.signer.publicKeyPem(),
+    };
   }
 }

@@ -1,5 +1,7 @@
-import { AppError, FieldProblem } from '@arbiter/platform';
+import { AuthErrorCodes } from '@arbiter/auth';
+import { AppError, defineErrorFamily, FieldProblem } from '@arbiter/platform';
 import { formatProblem, Problem } from '@arbiter/rule-engine';
+import { RequestParamErrors } from '../../shared';
 import { actionVerb, LifecycleAction, TransitionVerdict } from '../domain/version-lifecycle';
 
 /**
@@ -23,6 +25,20 @@ export const RuleSetErrors = {
   FileStoreNotFound: 'FILE_STORE_NOT_FOUND',
   FileStoreConflict: 'FILE_STORE_CONFLICT',
 } as const;
+
+/**
+ * The errors of the rule set routes (`/api/v1/rule-engine/rulesets`, the rule set routes of
+ * `/api/v1/control-plane`, `/api/v1/tenants`, `/api/v1/rule-flow/contract`): the rule set codes, a bad
+ * workflow name or version, and the operator authentication's codes.
+ */
+export const RuleSetErrorFamily = defineErrorFamily({
+  name: 'RuleSetError',
+  envelope: 'trace',
+  description:
+    'A rule set route failure: `{ error, code, traceId }`, with `details` (one entry per bad field or ' +
+    'rule set problem, its JSON path in `field`) on validation failures.',
+  codes: [RuleSetErrors, RequestParamErrors, AuthErrorCodes],
+});
 
 export function invalidRuleSet(problems: Problem[], prefix = ''): AppError {
   const details: FieldProblem[] = problems.map((p) => ({

@@ -21,10 +21,10 @@ const AUDITED_AS = {
 } as const satisfies Partial<Record<LifecycleAction, AuditAction>>;
 type ApprovalAction = keyof typeof AUDITED_AS;
 
-interface Applied {
+interface Applied<Extra> {
   change: RuleSetChangedEvent['change'];
   /** The fields the response adds (who, when, why). */
-  extra: Record<string, unknown>;
+  extra: Extra;
 }
 
 /**
@@ -100,7 +100,7 @@ export class VersionApproval {
     });
   }
 
-  private async transition(
+  private async transition<Extra extends Record<string, unknown>>(
     workflowName: string,
     version: number,
     actorInput: string | null | undefined,
@@ -111,7 +111,7 @@ export class VersionApproval {
       v: RuleSetVersionEntity,
       actor: string,
       now: Date,
-    ) => Promise<Applied & { status: RuleSetStatus }>,
+    ) => Promise<Applied<Extra> & { status: RuleSetStatus }>,
   ) {
     assertWorkflowName(workflowName);
     if (!this.enabled) throw approvalRoutesDisabled();

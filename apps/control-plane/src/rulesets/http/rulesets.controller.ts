@@ -1,14 +1,48 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
-import { AppError, readPage } from '@arbiter/platform';
+import { CommonErrorCodes } from '@arbiter/contracts';
+import { ApiErrorFamily, AppError, readPage } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { dump } from 'js-yaml';
-import { assertWorkflowName, nonNegative, parseOptionalVersion, parseVersion } from '../../shared';
+import { AuditVerificationView } from '../../audit';
+import {
+  assertWorkflowName,
+  nonNegative,
+  parseOptionalVersion,
+  parseVersion,
+  RequestParamErrors,
+} from '../../shared';
 import { ActivateVersion } from '../application/activate-version';
-import { RuleSetErrors } from '../application/ruleset-errors';
+import { RuleSetErrorFamily, RuleSetErrors } from '../application/ruleset-errors';
 import { RuleSetQueries } from '../application/ruleset-queries';
 import { SaveRuleSet } from '../application/save-ruleset';
 import { ActivateDto, ActivateOptionalDto, ExportDto, SaveRuleSetDto, SaveRulesDto } from './dto';
+import { ApiRuleSetErrors, BODY_ERRORS } from './error-cases';
+import {
+  LEGACY_EXAMPLE,
+  RULE_SET_DOCUMENT_DESCRIPTION,
+  RULE_SET_EXAMPLES,
+  RULES_FORM_EXAMPLE,
+} from './examples';
+import {
+  ApiAuditPaging,
+  ApiExportQuery,
+  ApiVersionPaging,
+  ApiVersionParam,
+  ApiWorkflowParam,
+} from './parameters';
+import {
+  ActivationResultView,
+  EXPORT_CONTENT,
+  EXPORT_HEADERS,
+  RuleSetAuditPageView,
+  RuleSetDiffView,
+  RuleSetListView,
+  SaveResultView,
+  ValidationResultView,
+  VersionDocumentView,
+  VersionPageView,
+} from './views';
 
 /** Writes an exported document as JSON (the rule set itself) or YAML, version and status in headers. */
 export function sendExport(
@@ -35,8 +69,13 @@ export function sendExport(
   return exported.ruleSet;
 }
 
-/** The /api/v1/rule-engine/rulesets routes. */
+/**
+ * The /api/v1/rule-engine/rulesets routes. Every route can answer 400 (a malformed `x-tenant-id`, besides
+ * its own parameters) and, with a policy decision point configured
+ * (`ControlPlaneAuth:PolicyDecisionPointUrl`), 503 when it does not answer.
+ */
 @ApiTags('rule sets (rule-engine)')
+@ApiErrorFamily(RuleSetErrorFamily)
 @Controller('api/v1/rule-engine/rulesets')
 export class RuleEngineRuleSetsController {
   constructor(
@@ -47,31 +86,85 @@ export class RuleEngineRuleSetsController {
 
   @Get()
   @RequirePolicy(Policies.Viewer)
-  @ApiOkResponse({
-    description: '{ rulesets: [{ workflowName, activeVersion, totalVersions, lastModified, modifiedBy }] }',
-  })
-  list() {
+  @ApiOperation({ summary: "List the tenant's rule sets", description: 'Policy: `cp.viewer`.' })
+  @ApiOkResponse({ type: RuleSetListView, description: "The tenant's rule sets" })
+  @ApiRuleSetErrors()
+  list(): Promise<RuleSetListView> {
     return this.queries.list();
   }
 
   @Get(':workflowName/versions')
   @RequirePolicy(Policies.Viewer)
-  versions(@Param('workflowName') workflowName: string, @Query() query: Record<string, string>) {
+  @ApiOperation({
+    summary: "List a workflow's versions (newest first, paged)",
+    description:
+      'Every lifecycle field of each version, no documents, with the active and latest version numbers. ' +
+      'Policy: `cp.viewer`.',
+  })
+  @ApiWorkflowParam('workflowName')
+  @ApiVersionPaging()
+  @ApiOkResponse({ type: VersionPageView, description: 'A page of versions' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, CommonErrorCodes.ValidationFailed],
+    404: [RuleSetErrors.RuleSetNotFound],
+  })
+  versions(
+    @Param('workflowName') workflowName: string,
+    @Query() query: Record<string, string>,
+  ): Promise<VersionPageView> {
     const limit = nonNegative(query.limit, 'limit', 50, 500) || 50;
     return this.queries.versions(workflowName, limit, nonNegative(query.offset, 'offset', 0));
   }
 
   @Get(':workflowName/versions/:version')
   @RequirePolicy(Policies.Viewer)
-  version(@Param('workflowName') workflowName: string, @Param('version') version: string) {
+  @ApiOperation({
+    summary: 'One version with its document',
+    description:
+      'The lifecycle fields, the rules, the decision tables and the rule set itself. Policy: `cp.viewer`.',
+  })
+  @ApiWorkflowParam('workflowName')
+  @ApiVersionParam()
+  @ApiOkResponse({ type: VersionDocumentView, description: 'The version and its document' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+  })
+  version(
+    @Param('workflowName') workflowName: string,
+    @Param('version') version: string,
+  ): Promise<VersionDocumentView> {
     return this.queries.version(workflowName, parseVersion(version));
   }
 
   @Post(':workflowName/save')
   @RequirePolicy(Policies.Admin)
   @HttpCode(200)
-  @ApiOkResponse({ description: '{ version, status: "draft", createdAt, createdBy, … }' })
-  saveRules(@Param('workflowName') workflowName: string, @Body() body: SaveRulesDto) {
+  @ApiOperation({
+    summary: 'Save rules (the rules form) as the next Draft version',
+    description:
+      "The spec's `{ rules, decisionTables?, changeDescription }` form: validated by the engine (400 " +
+      "`INVALID_RULESET`, each problem by its JSON path) and stored as the workflow's next, immutable " +
+      'Draft version. Policy: `cp.admin`.',
+  })
+  @ApiWorkflowParam('workflowName')
+  @ApiBody({
+    type: SaveRulesDto,
+    examples: {
+      rulesForm: {
+        summary: 'Two FEEL rules',
+        value: { ...RULES_FORM_EXAMPLE, changeDescription: 'Adults only; gold tier above 50,000' },
+      },
+    },
+  })
+  @ApiOkResponse({ type: SaveResultView, description: 'The new version' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RuleSetErrors.InvalidRuleSet],
+  })
+  saveRules(
+    @Param('workflowName') workflowName: string,
+    @Body() body: SaveRulesDto,
+  ): Promise<SaveResultView> {
     const document: Record<string, unknown> = { rules: body.rules };
     if (body.decisionTables !== undefined) document.decisionTables = body.decisionTables;
     if (body.expressionLanguage !== undefined) document.expressionLanguage = body.expressionLanguage;
@@ -85,26 +178,86 @@ export class RuleEngineRuleSetsController {
   @Post(':workflowName/activate')
   @RequirePolicy(Policies.Approver)
   @HttpCode(200)
-  activate(@Param('workflowName') workflowName: string, @Body() body: ActivateDto) {
+  @ApiOperation({
+    summary: 'Activate a version (version in the body)',
+    description:
+      'Approved → Active (or Draft → Active while approval is off); the active version is archived. A ' +
+      'version still awaiting approval is a 409 `APPROVAL_REQUIRED`, any other state a 409 ' +
+      '`INVALID_STATE_TRANSITION`. Policy: `cp.approver`.',
+  })
+  @ApiWorkflowParam('workflowName')
+  @ApiBody({
+    type: ActivateDto,
+    examples: { activate: { value: { version: 2, detail: 'ship it', actor: 'bob' } } },
+  })
+  @ApiOkResponse({ type: ActivationResultView, description: 'The version, now Active' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+    409: [RuleSetErrors.ApprovalRequired, RuleSetErrors.InvalidStateTransition],
+  })
+  activate(
+    @Param('workflowName') workflowName: string,
+    @Body() body: ActivateDto,
+  ): Promise<ActivationResultView> {
     return this.activation.execute(workflowName, body.version, body.actor, body.detail);
   }
 
   @Post(':workflowName/activate/:version')
   @RequirePolicy(Policies.Approver)
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Activate a version (version in the path)',
+    description: 'Same as `POST /{workflowName}/activate`, the body optional. Policy: `cp.approver`.',
+  })
+  @ApiWorkflowParam('workflowName')
+  @ApiVersionParam()
+  @ApiBody({ type: ActivateOptionalDto, required: false })
+  @ApiOkResponse({ type: ActivationResultView, description: 'The version, now Active' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+    409: [RuleSetErrors.ApprovalRequired, RuleSetErrors.InvalidStateTransition],
+  })
   activateVersion(
     @Param('workflowName') workflowName: string,
     @Param('version') version: string,
     @Body() body: ActivateOptionalDto = {},
-  ) {
+  ): Promise<ActivationResultView> {
     return this.activation.execute(workflowName, parseVersion(version), body?.actor, body?.detail);
   }
 
   @Post(':workflowName/validate')
   @RequirePolicy(Policies.Viewer)
   @HttpCode(200)
-  @ApiOkResponse({ description: '{ valid, shape, errors: [{ path, message }], warnings }' })
-  validate(@Param('workflowName') workflowName: string, @Body() body: Record<string, unknown>) {
+  @ApiOperation({
+    summary: 'Validate a rule set without saving it',
+    description:
+      'The body is the rule set document itself or `{ ruleSet: <document> }` (problem paths are then ' +
+      'prefixed with `ruleSet.`). An invalid document is a 200 with `valid: false` and every problem. ' +
+      'Policy: `cp.viewer`.',
+  })
+  @ApiWorkflowParam('workflowName')
+  @ApiBody({
+    description: `A rule set document, or \`{ ruleSet: <document> }\`. ${RULE_SET_DOCUMENT_DESCRIPTION}`,
+    schema: { type: 'object', additionalProperties: true },
+    examples: {
+      ...RULE_SET_EXAMPLES,
+      ruleSetForm: { summary: 'The `ruleSet` form', value: { ruleSet: LEGACY_EXAMPLE } },
+    },
+  })
+  @ApiOkResponse({ type: ValidationResultView, description: "The engine's verdict" })
+  @ApiRuleSetErrors({
+    400: [
+      CommonErrorCodes.MalformedJson,
+      CommonErrorCodes.BodyTooDeep,
+      RequestParamErrors.InvalidWorkflowName,
+    ],
+  })
+  validate(
+    @Param('workflowName') workflowName: string,
+    @Body() body: Record<string, unknown>,
+  ): ValidationResultView {
     const document = body && typeof body === 'object' && 'ruleSet' in body ? body.ruleSet : body;
     const prefix = body && typeof body === 'object' && 'ruleSet' in body ? 'ruleSet' : '';
     const outcome = this.queries.validate(workflowName, document);
@@ -120,6 +273,19 @@ export class RuleEngineRuleSetsController {
   @Post(':workflowName/export')
   @RequirePolicy(Policies.Viewer)
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Export a version of a rule set (JSON or YAML)',
+    description:
+      'The rule set document of `version`, or of the active version (404 `NO_ACTIVE_VERSION` when there is ' +
+      'none). Policy: `cp.viewer`.',
+  })
+  @ApiWorkflowParam('workflowName')
+  @ApiBody({ type: ExportDto, examples: { yaml: { value: { format: 'yaml', version: 2 } } } })
+  @ApiOkResponse({ description: 'The rule set document', headers: EXPORT_HEADERS, content: EXPORT_CONTENT })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound, RuleSetErrors.NoActiveVersion],
+  })
   async exportPost(
     @Param('workflowName') workflowName: string,
     @Body() body: ExportDto,
@@ -133,6 +299,23 @@ export class RuleEngineRuleSetsController {
 
   @Get(':workflowName/export')
   @RequirePolicy(Policies.Viewer)
+  @ApiOperation({
+    summary: 'Export a version of a rule set (JSON or YAML)',
+    description:
+      'The rule set document of `version`, or of the active version (404 `NO_ACTIVE_VERSION` when there is ' +
+      'none). Policy: `cp.viewer`.',
+  })
+  @ApiWorkflowParam('workflowName')
+  @ApiExportQuery()
+  @ApiOkResponse({ description: 'The rule set document', headers: EXPORT_HEADERS, content: EXPORT_CONTENT })
+  @ApiRuleSetErrors({
+    400: [
+      RequestParamErrors.InvalidWorkflowName,
+      RequestParamErrors.InvalidVersion,
+      RuleSetErrors.InvalidExportFormat,
+    ],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound, RuleSetErrors.NoActiveVersion],
+  })
   async exportGet(
     @Param('workflowName') workflowName: string,
     @Query('version') version: string | undefined,
@@ -146,44 +329,118 @@ export class RuleEngineRuleSetsController {
 
   @Get(':workflowName/audit')
   @RequirePolicy(Policies.Viewer)
-  @ApiOkResponse({
-    description:
-      '{ entries: [{ timestamp, actor, action, version, detail, status, seq, hash, prevHash, signature, keyId }], total, page }',
+  @ApiOperation({
+    summary: "A page of a workflow's audit entries (newest first)",
+    description: "Each entry is a link of the tenant's signed audit chain. Policy: `cp.viewer`.",
   })
-  audit(@Param('workflowName') workflowName: string, @Query() query: Record<string, string>) {
+  @ApiWorkflowParam('workflowName')
+  @ApiAuditPaging()
+  @ApiOkResponse({ type: RuleSetAuditPageView, description: 'A page of audit entries' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, CommonErrorCodes.ValidationFailed],
+    404: [RuleSetErrors.RuleSetNotFound],
+  })
+  audit(
+    @Param('workflowName') workflowName: string,
+    @Query() query: Record<string, string>,
+  ): Promise<RuleSetAuditPageView> {
     const { page, pageSize } = readPage(query, { defaultSize: 20, maxSize: 200 });
     return this.queries.auditPage(workflowName, page, pageSize);
   }
 
   @Get(':workflowName/audit/verify')
   @RequirePolicy(Policies.Viewer)
-  @ApiOkResponse({
-    description: '{ valid, tenantId, entriesChecked, firstBadEntry, reason, headSeq, workflowName, keyId }',
+  @ApiOperation({
+    summary: "Verify the signed audit chain a workflow's entries belong to",
+    description:
+      "Verifies the tenant's whole chain (a workflow's entries are links of it); a broken chain is a 200 " +
+      'with `valid: false`. Policy: `cp.viewer`.',
   })
-  verify(@Param('workflowName') workflowName: string) {
+  @ApiWorkflowParam('workflowName')
+  @ApiOkResponse({
+    type: AuditVerificationView,
+    description: 'The verification (a broken chain is `valid: false`)',
+  })
+  @ApiRuleSetErrors({ 400: [RequestParamErrors.InvalidWorkflowName], 404: [RuleSetErrors.RuleSetNotFound] })
+  verify(@Param('workflowName') workflowName: string): Promise<AuditVerificationView> {
     return this.queries.verifyAudit(workflowName);
   }
 
   @Get(':workflowName/versions/:v1/diff/:v2')
   @RequirePolicy(Policies.Viewer)
-  @ApiOkResponse({
-    description: '{ fromVersion, toVersion, changes: { added, modified: [{ id, fieldChanges }], removed } }',
+  @ApiOperation({
+    summary: 'Diff two versions rule by rule',
+    description:
+      'Rules (and embedded decision tables) matched by id: added, removed, and modified with the old and ' +
+      'new value of each changed field. Policy: `cp.viewer`.',
   })
-  diff(@Param('workflowName') workflowName: string, @Param('v1') v1: string, @Param('v2') v2: string) {
+  @ApiWorkflowParam('workflowName')
+  @ApiVersionParam('v1', 'The version to compare from.')
+  @ApiVersionParam('v2', 'The version to compare to.')
+  @ApiOkResponse({ type: RuleSetDiffView, description: 'The rule-level differences' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+  })
+  diff(
+    @Param('workflowName') workflowName: string,
+    @Param('v1') v1: string,
+    @Param('v2') v2: string,
+  ): Promise<RuleSetDiffView> {
     return this.queries.diff(workflowName, parseVersion(v1, 'v1'), parseVersion(v2, 'v2'));
   }
 
   @Post(':workflowName/versions/:v1/diff/:v2')
   @RequirePolicy(Policies.Viewer)
   @HttpCode(200)
-  diffPost(@Param('workflowName') workflowName: string, @Param('v1') v1: string, @Param('v2') v2: string) {
+  @ApiOperation({
+    summary: 'Diff two versions rule by rule (POST form)',
+    description: 'Same as the GET form; no body. Policy: `cp.viewer`.',
+  })
+  @ApiWorkflowParam('workflowName')
+  @ApiVersionParam('v1', 'The version to compare from.')
+  @ApiVersionParam('v2', 'The version to compare to.')
+  @ApiOkResponse({ type: RuleSetDiffView, description: 'The rule-level differences' })
+  @ApiRuleSetErrors({
+    400: [RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
+    404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
+  })
+  diffPost(
+    @Param('workflowName') workflowName: string,
+    @Param('v1') v1: string,
+    @Param('v2') v2: string,
+  ): Promise<RuleSetDiffView> {
     return this.diff(workflowName, v1, v2);
   }
 
   @Post(':workflowName')
   @RequirePolicy(Policies.Admin)
   @HttpCode(200)
-  save(@Param('workflowName') workflowName: string, @Body() body: SaveRuleSetDto) {
+  @ApiOperation({
+    summary: 'Save a rule set as the next Draft version',
+    description:
+      'Validates the document (400 `INVALID_RULESET`, each problem by its JSON path) and stores it as the ' +
+      "workflow's next, immutable version; with `activateAfterSave` (approval off), activates it too. " +
+      'Policy: `cp.admin`.',
+  })
+  @ApiWorkflowParam('workflowName')
+  @ApiBody({
+    type: SaveRuleSetDto,
+    examples: Object.fromEntries(
+      Object.entries(RULE_SET_EXAMPLES).map(([name, example]) => [
+        name,
+        {
+          summary: example.summary,
+          value: { ruleSet: example.value, activateAfterSave: false, detail: 'first version' },
+        },
+      ]),
+    ),
+  })
+  @ApiOkResponse({ type: SaveResultView, description: 'The new version' })
+  @ApiRuleSetErrors({
+    400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RuleSetErrors.InvalidRuleSet],
+  })
+  save(@Param('workflowName') workflowName: string, @Body() body: SaveRuleSetDto): Promise<SaveResultView> {
     return this.saving.execute(workflowName, {
       document: body.ruleSet,
       activateAfterSave: body.activateAfterSave,
