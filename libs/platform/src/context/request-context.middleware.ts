@@ -5,8 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../errors/app-error';
 import { RequestContext, RequestContextData, resolveTenant } from './request-context';
 
-const TENANT_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
-const CORRELATION_ID = /^[\w.:-]{1,128}$/;
+/** What an `x-tenant-id` header may hold (it ends up in SQL settings, logs and keys). */
+export const TENANT_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+/** What an incoming `x-correlation-id` may hold (anything else is replaced by a fresh id). */
+export const CORRELATION_ID = /^[\w.:-]{1,128}$/;
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

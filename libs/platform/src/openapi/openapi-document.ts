@@ -2,6 +2,7 @@ import { INestApplication, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { CORRELATION_ID, TENANT_ID } from '../context/request-context.middleware';
 import { ERROR_FAMILY_REF, OPENAPI_EXTENSIONS } from './api-decorators';
 import { ErrorFamily, errorFamilySchema } from './error-family';
 
@@ -128,6 +129,31 @@ export function finishDocument(document: OpenAPIObject, options: OpenApiDocument
   document.components ??= {};
   document.components.schemas ??= {};
   document.security = [{ bearer: [] }];
+  // the headers every route reads (request-context.middleware.ts), described once and referred to by each operation
+  document.components.parameters = {
+    ...document.components.parameters,
+    TenantId: {
+      in: 'header',
+      name: 'x-tenant-id',
+      required: false,
+      description:
+        "The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins " +
+        'where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.',
+      schema: { type: 'string', pattern: TENANT_ID.source, maxLength: 128 },
+    },
+    CorrelationId: {
+      in: 'header',
+      name: 'x-correlation-id',
+      required: false,
+      description:
+        "Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.",
+      schema: { type: 'string', pattern: CORRELATION_ID.source, maxLength: 128 },
+    },
+  };
+  const sharedHeaders = [
+    { name: 'x-tenant-id', ref: '#/components/parameters/TenantId' },
+    { name: 'x-correlation-id', ref: '#/components/parameters/CorrelationId' },
+  ];
   for (const pathItem of Object.values(document.paths)) {
     for (const method of METHODS) {
       const operation = (pathItem as Record<string, any>)[method];
@@ -148,6 +174,13 @@ export function finishDocument(document: OpenAPIObject, options: OpenApiDocument
         statuses.add(403);
       }
       families.set(family.name, family);
+      operation.parameters ??= [];
+      for (const header of sharedHeaders) {
+        const declared = operation.parameters.some(
+          (p: { in?: string; name?: string }) => p.in === 'header' && p.name?.toLowerCase() === header.name,
+        );
+        if (!declared) operation.parameters.push({ $ref: header.ref });
+      }
       operation.responses = JSON.parse(
         JSON.stringify(operation.responses ?? {}).replaceAll(
           ERROR_FAMILY_REF,
