@@ -569,6 +569,15 @@ describe('findBreakingChanges: responses', () => {
     expect(changes(two, one)).toEqual([]);
   });
 
+  it('does not report alternatives where the baseline answered any value', () => {
+    const any = responseBody(object({ result: { description: 'any JSON value' } }));
+    const typed = responseBody(object({ result: { anyOf: [{ type: 'string' }, { type: 'object' }] } }));
+    expect(changes(any, typed)).toEqual([]);
+    expect(changes(typed, any)).toEqual([
+      `${OP}: response 200 body: property 'result' alternative any added`,
+    ]);
+  });
+
   it('reports a type change at the root without describing the inside of unrelated types', () => {
     const before = responseBody(object({ id: { type: 'string' } }, ['id']));
     const after = responseBody({ type: 'array', items: { type: 'string' } });
