@@ -1,4 +1,5 @@
 import { verifyChain } from '@arbiter/audit-chain';
+import { createArbiterClient } from '@arbiter/client';
 import type { ChainVerification, SignedAuditEntry } from '@arbiter/audit-chain';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
@@ -30,17 +31,26 @@ interface Chain {
   head: { seq: number; hash: string } | null;
 }
 
+/** The control plane's SDK of @arbiter/client, for one tenant (and token when authorization is on). */
+function controlPlaneAt(url: string, tenant: string, token?: string) {
+  return createArbiterClient({ controlPlaneUrl: url, tenant, token }).controlPlane;
+}
+
+/** Why a call answered no data: its status and error body, or the network failure. */
+function failure(call: string, result: { error?: unknown; response?: Response }): Error {
+  const detail = result.error instanceof Error ? result.error.message : JSON.stringify(result.error ?? null);
+  return new Error(`${call} answered ${result.response?.status ?? 'nothing'}: ${detail}`);
+}
+
 async function chainFromHttp(
   url: string,
   tenant: string,
   token?: string,
 ): Promise<Chain & { keyId: string }> {
-  const headers: Record<string, string> = { 'x-tenant-id': tenant };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${url.replace(/\/$/, '')}/api/v1/control-plane/audit/chain`, { headers });
-  if (!res.ok)
-    throw new Error(`GET /api/v1/control-plane/audit/chain answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as Chain & { keyId: string };
+  const result = await controlPlaneAt(url, tenant, token).auditChain();
+  if (result.data === undefined) throw failure('GET /api/v1/control-plane/audit/chain', result);
+  // the cast names the shape; verifyChain checks every entry (sequence, hashes, signatures, head)
+  return result.data as Chain & { keyId: string };
 }
 
 async function publicKeyFromHttp(
@@ -48,11 +58,9 @@ async function publicKeyFromHttp(
   tenant: string,
   token?: string,
 ): Promise<{ keyId: string; pem: string }> {
-  const headers: Record<string, string> = { 'x-tenant-id': tenant };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${url.replace(/\/$/, '')}/api/v1/control-plane/audit/public-key`, { headers });
-  if (!res.ok) throw new Error(`GET /api/v1/control-plane/audit/public-key answered ${res.status}`);
-  const body = (await res.json()) as { keyId: string; publicKeyPem: string };
+  const result = await controlPlaneAt(url, tenant, token).auditPublicKey();
+  if (result.data === undefined) throw failure('GET /api/v1/control-plane/audit/public-key', result);
+  const body = result.data as { keyId: string; publicKeyPem: string };
   return { keyId: body.keyId, pem: body.publicKeyPem };
 }
 

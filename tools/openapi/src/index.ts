@@ -1,0 +1,4 @@
+export * from './breaking-changes';
+export * from './documents';
+export * from './lint';
+export * from './record';
