@@ -1,7 +1,8 @@
 import { ServiceDefinition, startService, StartServiceOptions, traceEnvelope } from '@arbiter/platform';
 import { join } from 'node:path';
 import { ControlPlaneModule } from './control-plane.module';
-import { ControlPlaneErrorFamily } from './openapi';
+import { ExecuteRouteDocumentation } from './execution';
+import { ControlPlaneErrorFamily, RuntimeApiTags } from './openapi';
 import { BUILD_VERSION } from './version';
 
 export const controlPlaneService: ServiceDefinition = {
@@ -13,7 +14,12 @@ export const controlPlaneService: ServiceDefinition = {
   defaultPort: 3000,
   // Chosen for the control plane (the spec leaves it open): the decisions service's envelope, { error, code, traceId }.
   envelope: () => traceEnvelope,
-  openApi: { errorFamily: ControlPlaneErrorFamily },
+  openApi: {
+    errorFamily: ControlPlaneErrorFamily,
+    // the execute route is served in front of Nest (ExecuteHotRoute): documented by a controller never routed
+    unroutedControllers: [ExecuteRouteDocumentation],
+    tags: [...RuntimeApiTags],
+  },
   createModule: (context) => ControlPlaneModule.register(context),
   configureFastify: (fastify) => {
     // The SignalR client posts its negotiate request with an empty text/plain body: drop the content
