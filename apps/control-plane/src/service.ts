@@ -1,7 +1,8 @@
 import { ServiceDefinition, startService, StartServiceOptions, traceEnvelope } from '@arbiter/platform';
 import { join } from 'node:path';
 import { ControlPlaneModule } from './control-plane.module';
-import { ControlPlaneErrorFamily } from './openapi';
+import { ExecuteRouteDocumentation } from './execution';
+import { ControlPlaneErrorFamily, RuntimeApiTags } from './openapi';
 import { BUILD_VERSION } from './version';
 
 export const controlPlaneService: ServiceDefinition = {
@@ -15,7 +16,10 @@ export const controlPlaneService: ServiceDefinition = {
   envelope: () => traceEnvelope,
   openApi: {
     errorFamily: ControlPlaneErrorFamily,
+    // the execute route is served in front of Nest (ExecuteHotRoute): documented by a controller never routed
+    unroutedControllers: [ExecuteRouteDocumentation],
     tags: [
+      ...RuntimeApiTags,
       {
         name: 'rule sets (rule-engine)',
         description:

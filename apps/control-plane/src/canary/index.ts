@@ -2,4 +2,4 @@ export { CanaryModule } from './canary.module';
 export { CANARY_SETTINGS, CanarySettings } from './canary.settings';
 export { CanaryRouter, type CanaryRoute } from './application/canary-router';
 export { CANARY_ENTITIES } from './entities';
-export { CanaryErrors } from './application/canary-errors';
+export { CanaryErrorFamily, CanaryErrors } from './application/canary-errors';

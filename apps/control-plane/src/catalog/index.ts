@@ -1,4 +1,4 @@
 export { CatalogModule } from './catalog.module';
 export { CATALOG_ENTITIES } from './entities';
 export { CATALOG_SETTINGS } from './catalog.settings';
-export { CatalogErrors } from './application/errors';
+export { CatalogErrorFamily, CatalogErrors } from './application/errors';

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { assertWorkflowName } from '../shared';
 import { BatchedExecutionAuditSink } from './batched-execution-audit.sink';
+import { ExecutionAuditErrors } from './execution-audit-errors';
 import { AuditCursor, ExecutionAuditRepository } from './execution-audit.repository';
 import { ArmStatistics, ExecutionAuditQueries, ExecutionRecord } from './execution-record';
 
@@ -25,9 +26,11 @@ export function decodeCursor(raw: string): AuditCursor {
   } catch {
     // reported below
   }
-  throw AppError.badRequest('INVALID_CURSOR', 'before must be a nextBefore value of a previous page', [
-    { field: 'before', message: 'not a cursor of this list' },
-  ]);
+  throw AppError.badRequest(
+    ExecutionAuditErrors.InvalidCursor,
+    'before must be a nextBefore value of a previous page',
+    [{ field: 'before', message: 'not a cursor of this list' }],
+  );
 }
 
 /** The read side: the workflow audit list and the canary arm statistics (current tenant). */

@@ -8,7 +8,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { RuleEngineSettings } from './execution.settings';
 import { DecisionTableClient } from './adapters/decision-table-client';
 import { HttpConnectorInvoker } from './adapters/http-connectors';
-import { ExecutionErrors, ExecutionProblem } from './execution-errors';
+import { ExecutionErrorCodes, ExecutionErrors, ExecutionProblem } from './execution-errors';
 import { ExecutableVersion, RuleSetVersions } from './rule-set-versions';
 
 /** DI token of the code-based rules' implementations (the rule library). */
@@ -157,7 +157,7 @@ export class CompiledRuleSets {
             : (await this.versions.active(tenantId, subWorkflow)).version;
         if (!target)
           throw new ExecutionProblem(
-            'SUB_FLOW_NOT_FOUND',
+            ExecutionErrorCodes.SubFlowNotFound,
             pinned !== undefined
               ? `sub flow '${subWorkflow}' has no version ${pinned}`
               : `sub flow '${subWorkflow}' has no active version`,

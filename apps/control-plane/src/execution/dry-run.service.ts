@@ -6,7 +6,7 @@ import { invalidRuleSet, RuleSetQueries } from '../rulesets';
 import { assertWorkflowName, parseVersion } from '../shared';
 import { RuleEngineSettings } from './execution.settings';
 import { CompiledRuleSets } from './compiled-rule-sets';
-import { ExecutionErrors } from './execution-errors';
+import { ExecutionErrors, ExecutionResultErrorCodes } from './execution-errors';
 import { assertFacts } from './execution.service';
 import { RuleSetVersions } from './rule-set-versions';
 
@@ -133,7 +133,7 @@ export class DryRunService {
           request.ruleSet as Record<string, unknown>,
         )
         .catch((error: Error) => {
-          throw AppError.badRequest('RULESET_NOT_EXECUTABLE', `The rule set cannot run: ${error.message}`);
+          throw ExecutionErrors.documentNotExecutable(error);
         });
       return { ruleSet, version: null, facts };
     }
@@ -168,7 +168,12 @@ export class DryRunService {
         resolve({
           outputs: {},
           traces: [],
-          errors: [{ code: 'DRY_RUN_TIMEOUT', message: `the dry-run exceeded ${limit} ms and was stopped` }],
+          errors: [
+            {
+              code: ExecutionResultErrorCodes.DryRunTimeout,
+              message: `the dry-run exceeded ${limit} ms and was stopped`,
+            },
+          ],
           rulesMatched: [],
           rulesExecuted: 0,
           sideEffectsApplied: false,

@@ -1,14 +1,45 @@
 import { DecisionTableChangedEvent, Subjects } from '@arbiter/contracts';
 import { Policies, RequirePolicy } from '@arbiter/auth';
-import { AppError } from '@arbiter/platform';
+import { ApiErrorFamily, ApiErrors, AppError } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { assertWorkflowName } from '../shared';
 import { CompiledRuleSets } from './compiled-rule-sets';
-import { DryRunRequest, DryRunService } from './dry-run.service';
+import { DryRunRequestBody } from './dry-run.dto';
+import { DryRunService } from './dry-run.service';
+import { ExecutionErrorFamily } from './execution-errors';
 import { ExecutionMetrics } from './execution-metrics';
 import { assertFacts } from './execution.service';
+import {
+  ControlPlaneDryRunResultView,
+  ExecutionArmTallyView,
+  ExecutionMetricsView,
+  RuleEngineDryRunResultView,
+} from './execution.views';
+
+const DRY_RUN = {
+  description:
+    'Validates, compiles and evaluates with side effects off (connector nodes are skipped; no version, audit ' +
+    'entry or quota use is written), capped at 10 s. A stored version (`{ inputs, version? }`, the active ' +
+    'version by default) or a rule set document (`{ ruleSet, context, contextType? }`). Failures while ' +
+    'running are in `errors` (HTTP 200); an invalid request or rule set is a 400.',
+  examples: {
+    storedVersion: { summary: 'A stored version', value: { inputs: { amount: 5000 }, version: 2 } },
+    document: {
+      summary: 'A rule set document',
+      value: {
+        ruleSet: {
+          rules: [
+            { id: 'big', name: 'Big amount', condition: 'input.amount > 1000', output: { tier: 'gold' } },
+          ],
+        },
+        context: { amount: 2000 },
+        contextType: 'json',
+      },
+    },
+  },
+};
 
 /** Body `{ facts, correlationId?, bucketKey?, trace? }` (`inputs` is accepted for `facts`). */
 export function parseExecuteBody(workflowName: string, body: unknown, bucketHeader?: string) {
@@ -37,48 +68,65 @@ export function parseExecuteBody(workflowName: string, body: unknown, bucketHead
 }
 
 /** Dry-run on the /api/v1/rule-engine routes (the execution-like result). */
-@ApiTags('rule sets (rule-engine)')
+@ApiTags('execution')
+@ApiErrorFamily(ExecutionErrorFamily)
 @Controller('api/v1/rule-engine/rulesets')
-export class RuleEngineDryRunController {
+export class RuleEngineExecutionController {
   constructor(@Inject(DryRunService) private readonly dryRuns: DryRunService) {}
 
   @Post(':workflowName/dry-run')
   @HttpCode(200)
   @RequirePolicy(Policies.Viewer)
+  @ApiOperation({ summary: 'Dry-run a workflow (execution-like result)', description: DRY_RUN.description })
+  @ApiParam({ name: 'workflowName', description: 'The workflow name.', example: 'loan-approval' })
+  @ApiBody({ type: DryRunRequestBody, examples: DRY_RUN.examples })
   @ApiOkResponse({
-    description:
-      '{ executionId, status, outputs, executionTime, rulesExecuted, sideEffectsApplied: false, errors, rulesMatched, version }',
+    description: 'The dry-run result (spec 1, shape B)',
+    type: RuleEngineDryRunResultView,
   })
-  dryRun(@Param('workflowName') workflowName: string, @Body() body: DryRunRequest) {
+  @ApiErrors(404, 422, 503)
+  dryRun(@Param('workflowName') workflowName: string, @Body() body: DryRunRequestBody) {
     return this.dryRuns.ruleEngineDryRun(workflowName, body);
   }
 }
 
 /** Dry-run on the /api/v1/control-plane routes (the result with traces); execution metrics of this node. */
-@ApiTags('rule sets (control-plane)')
+@ApiTags('execution')
+@ApiErrorFamily(ExecutionErrorFamily)
+@ApiExtraModels(ExecutionArmTallyView)
 @Controller('api/v1/control-plane')
-export class ControlPlaneDryRunController {
+export class ControlPlaneExecutionController {
   constructor(
     @Inject(DryRunService) private readonly dryRuns: DryRunService,
-    @Inject(ExecutionMetrics) private readonly metrics: ExecutionMetrics,
+    @Inject(ExecutionMetrics) private readonly counters: ExecutionMetrics,
     @Inject(CompiledRuleSets) private readonly compiled: CompiledRuleSets,
   ) {}
 
   @Post('rulesets/:workflow/dry-run')
   @HttpCode(200)
   @RequirePolicy(Policies.Viewer)
+  @ApiOperation({ summary: 'Dry-run a workflow (result with traces)', description: DRY_RUN.description })
+  @ApiParam({ name: 'workflow', description: 'The workflow name.', example: 'loan-approval' })
+  @ApiBody({ type: DryRunRequestBody, examples: DRY_RUN.examples })
   @ApiOkResponse({
-    description:
-      '{ rulesMatched, evaluationTimeMs, traces: [{ ruleName, matched, failReason }], outputFacts, errors, version, matchedRules }',
+    description: 'The dry-run result (spec 1, shape A)',
+    type: ControlPlaneDryRunResultView,
   })
-  dryRun(@Param('workflow') workflowName: string, @Body() body: DryRunRequest) {
+  @ApiErrors(404, 422, 503)
+  dryRun(@Param('workflow') workflowName: string, @Body() body: DryRunRequestBody) {
     return this.dryRuns.controlPlaneDryRun(workflowName, body);
   }
 
   @Get('execution/metrics')
   @RequirePolicy(Policies.Viewer)
-  executionMetrics() {
-    const m = this.metrics;
+  @ApiOperation({
+    summary: 'Execution metrics of this node',
+    description:
+      'Executions and errors (per arm), shadow runs and the compiled rule set cache, since the node started.',
+  })
+  @ApiOkResponse({ description: 'The totals', type: ExecutionMetricsView })
+  metrics(): ExecutionMetricsView {
+    const m = this.counters;
     const c = this.compiled;
     return {
       executions: m.executions,

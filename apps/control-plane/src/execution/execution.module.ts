@@ -9,9 +9,9 @@ import { CODE_RULES, CompiledRuleSets } from './compiled-rule-sets';
 import { DryRunService } from './dry-run.service';
 import { ExecuteHotRoute } from './execute.route';
 import {
-  ControlPlaneDryRunController,
+  ControlPlaneExecutionController,
   DecisionTableEventsController,
-  RuleEngineDryRunController,
+  RuleEngineExecutionController,
 } from './execution.controller';
 import { ExecutionMetrics } from './execution-metrics';
 import { ExecutionService } from './execution.service';
@@ -25,7 +25,11 @@ import { RuleSetVersions } from './rule-set-versions';
  */
 @Module({
   imports: [RuleSetsModule, ExecutionAuditModule, CanaryModule, QuotasModule],
-  controllers: [RuleEngineDryRunController, ControlPlaneDryRunController, DecisionTableEventsController],
+  controllers: [
+    RuleEngineExecutionController,
+    ControlPlaneExecutionController,
+    DecisionTableEventsController,
+  ],
   providers: [
     DecisionTableClient,
     HttpConnectorInvoker,

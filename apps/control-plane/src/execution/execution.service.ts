@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { ExecutionArm, ExecutionAuditSink, ExecutionRecord, ShadowDiffRecord } from '../execution-audit';
 import { ExecutionRouterSettings, RuleEngineSettings } from './execution.settings';
 import { CompiledRuleSets } from './compiled-rule-sets';
-import { ExecutionErrors } from './execution-errors';
+import { ExecutionErrors, ExecutionResultErrorCodes } from './execution-errors';
 import { newExecutionId } from './execution-id';
 import { isoNow } from './iso-clock';
 import { ExecutionMetrics } from './execution-metrics';
@@ -203,7 +203,7 @@ export class ExecutionService {
     try {
       outputs = await this.traditional.execute(request.workflowName, request.facts);
     } catch (error) {
-      errors.push({ code: 'TRADITIONAL_FAILED', message: (error as Error).message });
+      errors.push({ code: ExecutionResultErrorCodes.TraditionalFailed, message: (error as Error).message });
     }
     const result: ExecutionResult = {
       executionId: newExecutionId(),

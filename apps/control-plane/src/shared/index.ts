@@ -1,2 +1,3 @@
 export * from './iso';
 export * from './request-params';
+export * from './openapi-schemas';

@@ -1,4 +1,7 @@
-import { AppError } from '@arbiter/platform';
+import { AuthErrorCodes } from '@arbiter/auth';
+import { AppError, defineErrorFamily } from '@arbiter/platform';
+import { RuleSetErrors } from '../../rulesets';
+import { RequestParamErrors } from '../../shared';
 
 /** Stable `code` values of the canary routes (the spec leaves them open). */
 export const CanaryErrors = {
@@ -14,6 +17,28 @@ export const CanaryErrors = {
   ReasonRequired: 'ROLLBACK_REASON_REQUIRED',
   InvalidStateTransition: 'INVALID_STATE_TRANSITION',
 } as const;
+
+/**
+ * The errors of the canary routes (every prefix): the canary's own codes, the rule set codes of the version
+ * a rollout starts from or promotes (unknown workflow or version, approval required, a transition the
+ * version lifecycle refuses), a bad workflow name or version number, and auth.
+ */
+export const CanaryErrorFamily = defineErrorFamily({
+  name: 'CanaryError',
+  envelope: 'trace',
+  description: 'A canary failure: `{ error, code, traceId }` (`details` on validation failures).',
+  codes: [
+    CanaryErrors,
+    {
+      RuleSetNotFound: RuleSetErrors.RuleSetNotFound,
+      VersionNotFound: RuleSetErrors.VersionNotFound,
+      ApprovalRequired: RuleSetErrors.ApprovalRequired,
+      InvalidStateTransition: RuleSetErrors.InvalidStateTransition,
+    },
+    RequestParamErrors,
+    AuthErrorCodes,
+  ],
+});
 
 export const canaryDisabled = () =>
   AppError.notFound(

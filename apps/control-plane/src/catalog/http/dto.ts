@@ -1,21 +1,30 @@
+import { StringField } from '@arbiter/platform';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 
 /** `GET /api/v1/rule-catalog` query. */
 export class RuleCatalogQueryDto {
-  @ApiPropertyOptional({ description: 'Exact category, case-insensitive' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @StringField({
+    optional: true,
+    maxLength: 200,
+    description: 'Exact category, case-insensitive.',
+    example: 'Credit',
+  })
   category?: string;
 
-  @ApiPropertyOptional({ description: 'Substring of code, display name or a tag, case-insensitive' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @StringField({
+    optional: true,
+    maxLength: 200,
+    description: 'Substring of code, display name or a tag, case-insensitive.',
+    example: 'score',
+  })
   search?: string;
 
-  @ApiPropertyOptional({ description: 'Include hidden rules (default false)', enum: ['true', 'false'] })
+  /** `true`/`false` in any case, or `1`/`0`, are accepted; the document names the canonical two. */
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: 'Include hidden rules (default false; any case, or 1/0).',
+  })
   @IsOptional()
   @IsIn(['true', 'false', 'TRUE', 'FALSE', 'True', 'False', '1', '0'])
   includeHidden?: string;
@@ -23,15 +32,19 @@ export class RuleCatalogQueryDto {
 
 /** `POST /api/v1/ui-catalog/snapshots/capture` body (optional). */
 export class CaptureSnapshotDto {
-  @ApiPropertyOptional({ description: 'Free-text label of the snapshot' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @StringField({
+    optional: true,
+    maxLength: 200,
+    description: 'Free-text label of the snapshot.',
+    example: 'before release 4.2',
+  })
   label?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(256)
+  @StringField({
+    optional: true,
+    maxLength: 256,
+    description: 'Who captures it (default: the authenticated user, then `X-Actor`).',
+    example: 'alice',
+  })
   actor?: string;
 }

@@ -1,22 +1,26 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
-import { AppError } from '@arbiter/platform';
+import { ApiErrorFamily, ApiErrors, AppError } from '@arbiter/platform';
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CatalogErrors } from '../application/errors';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CatalogErrorFamily, CatalogErrors } from '../application/errors';
 import { RuleCatalog } from '../application/rule-catalog';
 import { RuleCatalogQueryDto } from './dto';
+import { CatalogSourcesView, RuleCatalogGroupView, RuleCatalogItemView } from './views';
 
 @ApiTags('rule catalog')
+@ApiErrorFamily(CatalogErrorFamily)
 @Controller('api/v1/rule-catalog')
 export class RuleCatalogController {
   constructor(@Inject(RuleCatalog) private readonly catalog: RuleCatalog) {}
 
   @Get()
   @RequirePolicy(Policies.Viewer)
-  @ApiOkResponse({
-    description:
-      'Rule catalog groups [{ category, items: [{ code, displayName, category, tags, hidden, description?, sourceKey, inputSchema, outputSchema }] }]',
+  @ApiOperation({
+    summary: 'List the rule catalog by category',
+    description: 'Catalog groups sorted by category, items by code; hidden items only on request.',
   })
+  @ApiOkResponse({ description: 'The catalog groups', type: RuleCatalogGroupView, isArray: true })
+  @ApiErrors(400)
   list(@Query() query: RuleCatalogQueryDto) {
     return this.catalog.groups({
       category: query.category,
@@ -27,16 +31,18 @@ export class RuleCatalogController {
 
   @Get('sources')
   @RequirePolicy(Policies.Viewer)
-  @ApiOkResponse({
-    description: 'Manifest sources of the catalog: { sources: [{ sourceKey, origin, generatedAt, rules }] }',
-  })
+  @ApiOperation({ summary: 'Manifest sources of the rule catalog' })
+  @ApiOkResponse({ description: 'The manifests the catalog was read from', type: CatalogSourcesView })
   sources() {
     return { sources: this.catalog.sources() };
   }
 
   @Get(':code')
   @RequirePolicy(Policies.Viewer)
-  @ApiOkResponse({ description: 'One rule catalog item (hidden items included)' })
+  @ApiOperation({ summary: 'One rule catalog item', description: 'Hidden items included.' })
+  @ApiParam({ name: 'code', description: 'The rule code.', example: 'CREDIT_SCORE' })
+  @ApiOkResponse({ description: 'The catalog item', type: RuleCatalogItemView })
+  @ApiErrors(404)
   item(@Param('code') code: string) {
     const item = this.catalog.find(code);
     if (!item)

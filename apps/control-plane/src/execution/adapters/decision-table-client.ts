@@ -1,7 +1,7 @@
 import type { DecisionTableDefinition, DecisionTableRef } from '@arbiter/rule-engine';
 import { Inject, Injectable } from '@nestjs/common';
 import { RuleEngineSettings } from '../execution.settings';
-import { ExecutionProblem } from '../execution-errors';
+import { ExecutionErrorCodes, ExecutionProblem } from '../execution-errors';
 
 interface StoredTable extends DecisionTableDefinition {
   id: string;
@@ -70,21 +70,24 @@ export class DecisionTableClient {
       });
     } catch (error) {
       throw new ExecutionProblem(
-        'DECISION_TABLES_UNAVAILABLE',
+        ExecutionErrorCodes.DecisionTablesUnavailable,
         `decision table ${label}: the decisions service at ${base} did not answer (${(error as Error).message})`,
       );
     }
     if (response.status === 404)
-      throw new ExecutionProblem('DECISION_TABLE_NOT_FOUND', `decision table ${label} does not exist`);
+      throw new ExecutionProblem(
+        ExecutionErrorCodes.DecisionTableNotFound,
+        `decision table ${label} does not exist`,
+      );
     if (response.status === 401 || response.status === 403)
       throw new ExecutionProblem(
-        'DECISION_TABLES_UNAUTHORIZED',
+        ExecutionErrorCodes.DecisionTablesUnauthorized,
         `decision table ${label}: the decisions service refused the control plane's credentials (${response.status}); ` +
           'set RuleEngineOptions:DecisionTablesApiKey to a service key of that service',
       );
     if (!response.ok)
       throw new ExecutionProblem(
-        'DECISION_TABLES_UNAVAILABLE',
+        ExecutionErrorCodes.DecisionTablesUnavailable,
         `decision table ${label}: the decisions service answered ${response.status}`,
       );
     return (await response.json()) as StoredTable;

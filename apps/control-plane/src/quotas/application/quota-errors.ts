@@ -1,4 +1,5 @@
-import { AppError } from '@arbiter/platform';
+import { AuthErrorCodes } from '@arbiter/auth';
+import { AppError, defineErrorFamily } from '@arbiter/platform';
 import { TIERS } from '../domain/tiers';
 import { secondsUntil } from '../domain/windows';
 
@@ -10,6 +11,21 @@ export const QuotaErrors = {
   TenantMismatch: 'TENANT_MISMATCH',
   RoleRequired: 'ROLE_REQUIRED',
 } as const;
+
+/** The errors of the quota routes: an unknown tier, another tenant's quotas, a missing role; auth. */
+export const QuotaErrorFamily = defineErrorFamily({
+  name: 'QuotaError',
+  envelope: 'trace',
+  description: 'A quota failure: `{ error, code, traceId }` (`details` on validation failures).',
+  codes: [
+    {
+      UnknownTier: QuotaErrors.UnknownTier,
+      TenantMismatch: QuotaErrors.TenantMismatch,
+      RoleRequired: QuotaErrors.RoleRequired,
+    },
+    AuthErrorCodes,
+  ],
+});
 
 /** 429: an evaluation limit is used up until `resetsAt` (epoch ms). */
 export function quotaExceeded(limit: string, value: number, resetsAt: number, now: number): AppError {

@@ -1,13 +1,12 @@
-import { AppError } from '@arbiter/platform';
+import { ApiErrorFamily, AppError } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { QuotaErrorFamily } from '../application/quota-errors';
 import { QuotasService } from '../application/quotas.service';
 import { pickOverrides } from '../domain/tiers';
 import { TenantQuotaLimitsDto, UpgradeTierDto } from './dto';
 import { QuotaAccess } from './quota-access';
-
-const TENANT_QUOTA =
-  '{ tenantId, tier, maxConcurrentExecutions, maxEvaluationsPerMinute, maxEvaluationsPerDay, preset, overrides, updatedAt, updatedBy }';
+import { QuotaUsageView, TenantQuotaView } from './views';
 
 /** A JSON array, string or null body passes class-validator untouched: refuse it before anything is written. */
 function objectBody<T>(body: T): T {
@@ -16,9 +15,13 @@ function objectBody<T>(body: T): T {
   return body;
 }
 
+const ACCESS =
+  "The path tenant must be the caller's tenant (403 `TENANT_MISMATCH`); an authenticated user is required.";
+
 /** Spec 1 quota routes. */
 @ApiTags('quotas')
-@ApiBearerAuth()
+@ApiErrorFamily(QuotaErrorFamily)
+@ApiParam({ name: 'tenantId', description: "The caller's tenant.", example: 'acme' })
 @Controller('api/v1/tenants/:tenantId/quotas')
 export class QuotasController {
   constructor(
@@ -27,22 +30,42 @@ export class QuotasController {
   ) {}
 
   @Get('usage')
-  @ApiOkResponse({
-    description:
-      '{ tenantId, tier, evaluations: { minute: { used, limit, remaining, resetsAt }, day: {…} }, concurrency: { inUse, leased, limit } }',
+  @ApiOperation({
+    summary: "A tenant's quota usage",
+    description: `Evaluations of the current UTC minute and day against the limits, and concurrency slots in use. ${ACCESS}`,
   })
+  @ApiOkResponse({ description: 'The usage (QuotaUsage)', type: QuotaUsageView })
   usage(@Param('tenantId') tenantId: string) {
     return this.quotas.usage(this.access.assert(tenantId));
   }
 
   @Get('limits')
-  @ApiOkResponse({ description: TENANT_QUOTA })
+  @ApiOperation({
+    summary: "A tenant's quota limits",
+    description: `The tier, the effective limits, the tier's preset and the explicit overrides. ${ACCESS}`,
+  })
+  @ApiOkResponse({ description: 'The limits (TenantQuota)', type: TenantQuotaView })
   limits(@Param('tenantId') tenantId: string) {
     return this.quotas.limits(this.access.assert(tenantId));
   }
 
   @Put('limits')
-  @ApiOkResponse({ description: `${TENANT_QUOTA} (Admin role)` })
+  @ApiOperation({
+    summary: "Set a tenant's explicit quota limits",
+    description:
+      "Replaces the explicit limits: a limit given (an integer ≥ 0, or null for unlimited) overrides the tier's " +
+      `preset; a limit left out follows the tier. Admin role only (403 \`ROLE_REQUIRED\`). ${ACCESS}`,
+  })
+  @ApiBody({
+    type: TenantQuotaLimitsDto,
+    examples: {
+      custom: {
+        summary: 'More concurrency, no daily cap',
+        value: { maxConcurrentExecutions: 80, maxEvaluationsPerDay: null },
+      },
+    },
+  })
+  @ApiOkResponse({ description: 'The limits (TenantQuota)', type: TenantQuotaView })
   setLimits(@Param('tenantId') tenantId: string, @Body() body: TenantQuotaLimitsDto) {
     const tenant = this.access.assert(tenantId, { admin: true });
     return this.quotas.setLimits(tenant, pickOverrides({ ...objectBody(body) }));
@@ -50,7 +73,14 @@ export class QuotasController {
 
   @Post('upgrade')
   @HttpCode(200)
-  @ApiOkResponse({ description: `${TENANT_QUOTA} (Admin role; the overrides are cleared)` })
+  @ApiOperation({
+    summary: "Put a tenant on a tier's preset",
+    description:
+      "Applies the tier's preset profile and clears the explicit limits (400 `UNKNOWN_TIER`). Admin role only " +
+      `(403 \`ROLE_REQUIRED\`). ${ACCESS}`,
+  })
+  @ApiBody({ type: UpgradeTierDto, examples: { enterprise: { value: { tier: 'Enterprise' } } } })
+  @ApiOkResponse({ description: 'The limits (TenantQuota)', type: TenantQuotaView })
   upgrade(@Param('tenantId') tenantId: string, @Body() body: UpgradeTierDto) {
     const tenant = this.access.assert(tenantId, { admin: true });
     return this.quotas.upgrade(tenant, objectBody(body).tier);
