@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AuditChainData, AuditChainErrors, AuditChainResponses, AuditPublicKeyData, AuditPublicKeyErrors, AuditPublicKeyResponses, AuditVerifyData, AuditVerifyErrors, AuditVerifyResponses, CanaryListData, CanaryListErrors, CanaryListResponses, CanaryPromoteData, CanaryPromoteErrors, CanaryPromoteResponses, CanaryRollbackData, CanaryRollbackErrors, CanaryRollbackResponses, CanaryStartData, CanaryStartErrors, CanaryStartResponses, ContractsAuthoringContractData, ContractsAuthoringContractErrors, ContractsAuthoringContractResponses, ContractsFlowContractData, ContractsFlowContractErrors, ContractsFlowContractResponses, ContractsRuleContractData, ContractsRuleContractErrors, ContractsRuleContractResponses, ControlPlaneCanaryPromoteData, ControlPlaneCanaryPromoteErrors, ControlPlaneCanaryPromoteResponses, ControlPlaneCanaryRollbackData, ControlPlaneCanaryRollbackErrors, ControlPlaneCanaryRollbackResponses, ControlPlaneCanaryStartData, ControlPlaneCanaryStartErrors, ControlPlaneCanaryStartResponses, ControlPlaneCanaryStateData, ControlPlaneCanaryStateErrors, ControlPlaneCanaryStateResponses, ControlPlaneDryRunDryRunData, ControlPlaneDryRunDryRunErrors, ControlPlaneDryRunDryRunResponses, ControlPlaneDryRunExecutionMetricsData, ControlPlaneDryRunExecutionMetricsErrors, ControlPlaneDryRunExecutionMetricsResponses, ControlPlaneRuleSetsActivateData, ControlPlaneRuleSetsActivateErrors, ControlPlaneRuleSetsActivateResponses, ControlPlaneRuleSetsApproveAliasData, ControlPlaneRuleSetsApproveAliasErrors, ControlPlaneRuleSetsApproveAliasResponses, ControlPlaneRuleSetsApproveData, ControlPlaneRuleSetsApproveErrors, ControlPlaneRuleSetsApproveResponses, ControlPlaneRuleSetsCachedData, ControlPlaneRuleSetsCachedErrors, ControlPlaneRuleSetsCachedResponses, ControlPlaneRuleSetsExportData, ControlPlaneRuleSetsExportErrors, ControlPlaneRuleSetsExportResponses, ControlPlaneRuleSetsInvalidateData, ControlPlaneRuleSetsInvalidateErrors, ControlPlaneRuleSetsInvalidateResponses, ControlPlaneRuleSetsListData, ControlPlaneRuleSetsListErrors, ControlPlaneRuleSetsListResponses, ControlPlaneRuleSetsMetricsViewData, ControlPlaneRuleSetsMetricsViewErrors, ControlPlaneRuleSetsMetricsViewResponses, ControlPlaneRuleSetsPendingData, ControlPlaneRuleSetsPendingErrors, ControlPlaneRuleSetsPendingResponses, ControlPlaneRuleSetsRejectAliasData, ControlPlaneRuleSetsRejectAliasErrors, ControlPlaneRuleSetsRejectAliasResponses, ControlPlaneRuleSetsRejectData, ControlPlaneRuleSetsRejectErrors, ControlPlaneRuleSetsRejectResponses, ControlPlaneRuleSetsSaveData, ControlPlaneRuleSetsSaveErrors, ControlPlaneRuleSetsSaveResponses, ControlPlaneRuleSetsStoreExportData, ControlPlaneRuleSetsStoreExportErrors, ControlPlaneRuleSetsStoreExportResponses, ControlPlaneRuleSetsStoreImportData, ControlPlaneRuleSetsStoreImportErrors, ControlPlaneRuleSetsStoreImportResponses, ControlPlaneRuleSetsSubmitAliasData, ControlPlaneRuleSetsSubmitAliasErrors, ControlPlaneRuleSetsSubmitAliasResponses, ControlPlaneRuleSetsSubmitData, ControlPlaneRuleSetsSubmitErrors, ControlPlaneRuleSetsSubmitResponses, ControlPlaneRuleSetsVersionsData, ControlPlaneRuleSetsVersionsErrors, ControlPlaneRuleSetsVersionsResponses, ExecutionAuditListData, ExecutionAuditListErrors, ExecutionAuditListResponses, ExecutionAuditMetricsData, ExecutionAuditMetricsErrors, ExecutionAuditMetricsResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, HubNegotiateNegotiate0Data, HubNegotiateNegotiate0Errors, HubNegotiateNegotiate0Responses, HubNegotiateNegotiate1Data, HubNegotiateNegotiate1Errors, HubNegotiateNegotiate1Responses, MeMeData, MeMeErrors, MeMeResponses, QuotasLimitsData, QuotasLimitsErrors, QuotasLimitsResponses, QuotasSetLimitsData, QuotasSetLimitsErrors, QuotasSetLimitsResponses, QuotasUpgradeData, QuotasUpgradeErrors, QuotasUpgradeResponses, QuotasUsageData, QuotasUsageErrors, QuotasUsageResponses, RuleCatalogItemData, RuleCatalogItemErrors, RuleCatalogItemResponses, RuleCatalogListData, RuleCatalogListErrors, RuleCatalogListResponses, RuleCatalogSourcesData, RuleCatalogSourcesErrors, RuleCatalogSourcesResponses, RuleEngineCanaryMetricsData, RuleEngineCanaryMetricsErrors, RuleEngineCanaryMetricsResponses, RuleEngineCanaryPromoteData, RuleEngineCanaryPromoteErrors, RuleEngineCanaryPromoteResponses, RuleEngineCanaryRollbackData, RuleEngineCanaryRollbackErrors, RuleEngineCanaryRollbackResponses, RuleEngineCanaryStartData, RuleEngineCanaryStartErrors, RuleEngineCanaryStartResponses, RuleEngineDryRunDryRunData, RuleEngineDryRunDryRunErrors, RuleEngineDryRunDryRunResponses, RuleEngineRuleSetsActivateData, RuleEngineRuleSetsActivateErrors, RuleEngineRuleSetsActivateResponses, RuleEngineRuleSetsActivateVersionData, RuleEngineRuleSetsActivateVersionErrors, RuleEngineRuleSetsActivateVersionResponses, RuleEngineRuleSetsAuditData, RuleEngineRuleSetsAuditErrors, RuleEngineRuleSetsAuditResponses, RuleEngineRuleSetsDiffData, RuleEngineRuleSetsDiffErrors, RuleEngineRuleSetsDiffPostData, RuleEngineRuleSetsDiffPostErrors, RuleEngineRuleSetsDiffPostResponses, RuleEngineRuleSetsDiffResponses, RuleEngineRuleSetsExportGetData, RuleEngineRuleSetsExportGetErrors, RuleEngineRuleSetsExportGetResponses, RuleEngineRuleSetsExportPostData, RuleEngineRuleSetsExportPostErrors, RuleEngineRuleSetsExportPostResponses, RuleEngineRuleSetsListData, RuleEngineRuleSetsListErrors, RuleEngineRuleSetsListResponses, RuleEngineRuleSetsSaveData, RuleEngineRuleSetsSaveErrors, RuleEngineRuleSetsSaveResponses, RuleEngineRuleSetsSaveRulesData, RuleEngineRuleSetsSaveRulesErrors, RuleEngineRuleSetsSaveRulesResponses, RuleEngineRuleSetsValidateData, RuleEngineRuleSetsValidateErrors, RuleEngineRuleSetsValidateResponses, RuleEngineRuleSetsVerifyData, RuleEngineRuleSetsVerifyErrors, RuleEngineRuleSetsVerifyResponses, RuleEngineRuleSetsVersionData, RuleEngineRuleSetsVersionErrors, RuleEngineRuleSetsVersionResponses, RuleEngineRuleSetsVersionsData, RuleEngineRuleSetsVersionsErrors, RuleEngineRuleSetsVersionsResponses, RuleFlowContractData, RuleFlowContractErrors, RuleFlowContractResponses, RuntimeInfoInfoData, RuntimeInfoInfoErrors, RuntimeInfoInfoResponses, TenantsListData, TenantsListErrors, TenantsListResponses, ToolsMcpData, ToolsMcpErrors, ToolsMcpResponses, ToolsMcpSessionData, ToolsMcpSessionErrors, ToolsMcpStreamData, ToolsMcpStreamErrors, ToolsSseData, ToolsSseErrors, ToolsSseResponses, UiCatalogApisData, UiCatalogApisErrors, UiCatalogApisResponses, UiCatalogBindingsData, UiCatalogBindingsErrors, UiCatalogBindingsResponses, UiCatalogCaptureData, UiCatalogCaptureErrors, UiCatalogCaptureResponses, UiCatalogGraphData, UiCatalogGraphErrors, UiCatalogGraphResponses, UiCatalogSnapshotData, UiCatalogSnapshotErrors, UiCatalogSnapshotResponses, UiCatalogSnapshotsData, UiCatalogSnapshotsErrors, UiCatalogSnapshotsResponses } from './types.gen';
+import type { AuditChainData, AuditChainErrors, AuditChainResponses, AuditPublicKeyData, AuditPublicKeyErrors, AuditPublicKeyResponses, AuditVerifyData, AuditVerifyErrors, AuditVerifyResponses, CanaryListData, CanaryListErrors, CanaryListResponses, CanaryPromoteData, CanaryPromoteErrors, CanaryPromoteResponses, CanaryRollbackData, CanaryRollbackErrors, CanaryRollbackResponses, CanaryStartData, CanaryStartErrors, CanaryStartResponses, ContractsAuthoringContractData, ContractsAuthoringContractErrors, ContractsAuthoringContractResponses, ContractsFlowContractData, ContractsFlowContractErrors, ContractsFlowContractResponses, ContractsRuleContractData, ContractsRuleContractErrors, ContractsRuleContractResponses, ControlPlaneCanaryPromoteData, ControlPlaneCanaryPromoteErrors, ControlPlaneCanaryPromoteResponses, ControlPlaneCanaryRollbackData, ControlPlaneCanaryRollbackErrors, ControlPlaneCanaryRollbackResponses, ControlPlaneCanaryStartData, ControlPlaneCanaryStartErrors, ControlPlaneCanaryStartResponses, ControlPlaneCanaryStateData, ControlPlaneCanaryStateErrors, ControlPlaneCanaryStateResponses, ControlPlaneExecutionDryRunData, ControlPlaneExecutionDryRunErrors, ControlPlaneExecutionDryRunResponses, ControlPlaneExecutionMetricsData, ControlPlaneExecutionMetricsErrors, ControlPlaneExecutionMetricsResponses, ControlPlaneRuleSetsActivateData, ControlPlaneRuleSetsActivateErrors, ControlPlaneRuleSetsActivateResponses, ControlPlaneRuleSetsApproveAliasData, ControlPlaneRuleSetsApproveAliasErrors, ControlPlaneRuleSetsApproveAliasResponses, ControlPlaneRuleSetsApproveData, ControlPlaneRuleSetsApproveErrors, ControlPlaneRuleSetsApproveResponses, ControlPlaneRuleSetsCachedData, ControlPlaneRuleSetsCachedErrors, ControlPlaneRuleSetsCachedResponses, ControlPlaneRuleSetsExportData, ControlPlaneRuleSetsExportErrors, ControlPlaneRuleSetsExportResponses, ControlPlaneRuleSetsInvalidateData, ControlPlaneRuleSetsInvalidateErrors, ControlPlaneRuleSetsInvalidateResponses, ControlPlaneRuleSetsListData, ControlPlaneRuleSetsListErrors, ControlPlaneRuleSetsListResponses, ControlPlaneRuleSetsMetricsViewData, ControlPlaneRuleSetsMetricsViewErrors, ControlPlaneRuleSetsMetricsViewResponses, ControlPlaneRuleSetsPendingData, ControlPlaneRuleSetsPendingErrors, ControlPlaneRuleSetsPendingResponses, ControlPlaneRuleSetsRejectAliasData, ControlPlaneRuleSetsRejectAliasErrors, ControlPlaneRuleSetsRejectAliasResponses, ControlPlaneRuleSetsRejectData, ControlPlaneRuleSetsRejectErrors, ControlPlaneRuleSetsRejectResponses, ControlPlaneRuleSetsSaveData, ControlPlaneRuleSetsSaveErrors, ControlPlaneRuleSetsSaveResponses, ControlPlaneRuleSetsStoreExportData, ControlPlaneRuleSetsStoreExportErrors, ControlPlaneRuleSetsStoreExportResponses, ControlPlaneRuleSetsStoreImportData, ControlPlaneRuleSetsStoreImportErrors, ControlPlaneRuleSetsStoreImportResponses, ControlPlaneRuleSetsSubmitAliasData, ControlPlaneRuleSetsSubmitAliasErrors, ControlPlaneRuleSetsSubmitAliasResponses, ControlPlaneRuleSetsSubmitData, ControlPlaneRuleSetsSubmitErrors, ControlPlaneRuleSetsSubmitResponses, ControlPlaneRuleSetsVersionsData, ControlPlaneRuleSetsVersionsErrors, ControlPlaneRuleSetsVersionsResponses, ExecuteWorkflowData, ExecuteWorkflowErrors, ExecuteWorkflowResponses, ExecutionAuditListData, ExecutionAuditListErrors, ExecutionAuditListResponses, ExecutionAuditMetricsData, ExecutionAuditMetricsErrors, ExecutionAuditMetricsResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, HubNegotiateRuleSetChangeData, HubNegotiateRuleSetChangeErrors, HubNegotiateRuleSetChangeResponses, HubNegotiateRulesetChangesData, HubNegotiateRulesetChangesErrors, HubNegotiateRulesetChangesResponses, MeMeData, MeMeErrors, MeMeResponses, QuotasLimitsData, QuotasLimitsErrors, QuotasLimitsResponses, QuotasSetLimitsData, QuotasSetLimitsErrors, QuotasSetLimitsResponses, QuotasUpgradeData, QuotasUpgradeErrors, QuotasUpgradeResponses, QuotasUsageData, QuotasUsageErrors, QuotasUsageResponses, RuleCatalogItemData, RuleCatalogItemErrors, RuleCatalogItemResponses, RuleCatalogListData, RuleCatalogListErrors, RuleCatalogListResponses, RuleCatalogSourcesData, RuleCatalogSourcesErrors, RuleCatalogSourcesResponses, RuleEngineCanaryMetricsData, RuleEngineCanaryMetricsErrors, RuleEngineCanaryMetricsResponses, RuleEngineCanaryPromoteData, RuleEngineCanaryPromoteErrors, RuleEngineCanaryPromoteResponses, RuleEngineCanaryRollbackData, RuleEngineCanaryRollbackErrors, RuleEngineCanaryRollbackResponses, RuleEngineCanaryStartData, RuleEngineCanaryStartErrors, RuleEngineCanaryStartResponses, RuleEngineExecutionDryRunData, RuleEngineExecutionDryRunErrors, RuleEngineExecutionDryRunResponses, RuleEngineRuleSetsActivateData, RuleEngineRuleSetsActivateErrors, RuleEngineRuleSetsActivateResponses, RuleEngineRuleSetsActivateVersionData, RuleEngineRuleSetsActivateVersionErrors, RuleEngineRuleSetsActivateVersionResponses, RuleEngineRuleSetsAuditData, RuleEngineRuleSetsAuditErrors, RuleEngineRuleSetsAuditResponses, RuleEngineRuleSetsDiffData, RuleEngineRuleSetsDiffErrors, RuleEngineRuleSetsDiffPostData, RuleEngineRuleSetsDiffPostErrors, RuleEngineRuleSetsDiffPostResponses, RuleEngineRuleSetsDiffResponses, RuleEngineRuleSetsExportGetData, RuleEngineRuleSetsExportGetErrors, RuleEngineRuleSetsExportGetResponses, RuleEngineRuleSetsExportPostData, RuleEngineRuleSetsExportPostErrors, RuleEngineRuleSetsExportPostResponses, RuleEngineRuleSetsListData, RuleEngineRuleSetsListErrors, RuleEngineRuleSetsListResponses, RuleEngineRuleSetsSaveData, RuleEngineRuleSetsSaveErrors, RuleEngineRuleSetsSaveResponses, RuleEngineRuleSetsSaveRulesData, RuleEngineRuleSetsSaveRulesErrors, RuleEngineRuleSetsSaveRulesResponses, RuleEngineRuleSetsValidateData, RuleEngineRuleSetsValidateErrors, RuleEngineRuleSetsValidateResponses, RuleEngineRuleSetsVerifyData, RuleEngineRuleSetsVerifyErrors, RuleEngineRuleSetsVerifyResponses, RuleEngineRuleSetsVersionData, RuleEngineRuleSetsVersionErrors, RuleEngineRuleSetsVersionResponses, RuleEngineRuleSetsVersionsData, RuleEngineRuleSetsVersionsErrors, RuleEngineRuleSetsVersionsResponses, RuleFlowContractData, RuleFlowContractErrors, RuleFlowContractResponses, RuntimeInfoInfoData, RuntimeInfoInfoErrors, RuntimeInfoInfoResponses, TenantsListData, TenantsListErrors, TenantsListResponses, ToolsMcpData, ToolsMcpErrors, ToolsMcpResponses, ToolsMcpSessionData, ToolsMcpSessionErrors, ToolsMcpStreamData, ToolsMcpStreamErrors, ToolsSseData, ToolsSseErrors, ToolsSseResponses, UiCatalogApisData, UiCatalogApisErrors, UiCatalogApisResponses, UiCatalogBindingsData, UiCatalogBindingsErrors, UiCatalogBindingsResponses, UiCatalogCaptureData, UiCatalogCaptureErrors, UiCatalogCaptureResponses, UiCatalogGraphData, UiCatalogGraphErrors, UiCatalogGraphResponses, UiCatalogSnapshotData, UiCatalogSnapshotErrors, UiCatalogSnapshotResponses, UiCatalogSnapshotsData, UiCatalogSnapshotsErrors, UiCatalogSnapshotsResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -57,10 +57,20 @@ export class ControlPlaneSdk extends HeyApiClient {
         ControlPlaneSdk.__registry.set(this, args?.key);
     }
     
+    /**
+     * Runtime info: version, license tier and allowed features (public)
+     *
+     * No credentials needed; a malformed `x-tenant-id` is still refused (400).
+     */
     public runtimeInfoInfo<ThrowOnError extends boolean = false>(options?: Options<RuntimeInfoInfoData, ThrowOnError>): RequestResult<RuntimeInfoInfoResponses, RuntimeInfoInfoErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<RuntimeInfoInfoResponses, RuntimeInfoInfoErrors, ThrowOnError>({ url: '/api/v1/info', ...options });
     }
     
+    /**
+     * The current operator: identity, tenant, roles and policies
+     *
+     * Any authenticated operator (no policy). While authorization is disabled, nobody is authenticated and every policy is granted; tenant and actor still come from the headers.
+     */
     public meMe<ThrowOnError extends boolean = false>(options?: Options<MeMeData, ThrowOnError>): RequestResult<MeMeResponses, MeMeErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<MeMeResponses, MeMeErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -69,6 +79,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Verify the tenant's whole signed audit chain
+     *
+     * Checks sequence, hash links, hashes, RSA signatures and the chain head with this node's key. A broken chain is a 200 with `valid: false`, `firstBadEntry` and `reason`. Policy: `cp.viewer`.
+     */
     public auditVerify<ThrowOnError extends boolean = false>(options?: Options<AuditVerifyData, ThrowOnError>): RequestResult<AuditVerifyResponses, AuditVerifyErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<AuditVerifyResponses, AuditVerifyErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -77,6 +92,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * The tenant's signed audit chain, for offline verification
+     *
+     * Every entry in `seq` order with its hash and signature, and the chain head; verify it with the key of `GET /audit/public-key`. Policy: `cp.viewer`.
+     */
     public auditChain<ThrowOnError extends boolean = false>(options?: Options<AuditChainData, ThrowOnError>): RequestResult<AuditChainResponses, AuditChainErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<AuditChainResponses, AuditChainErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -85,6 +105,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * The public key of this node's audit signatures
+     *
+     * Policy: `cp.viewer`.
+     */
     public auditPublicKey<ThrowOnError extends boolean = false>(options?: Options<AuditPublicKeyData, ThrowOnError>): RequestResult<AuditPublicKeyResponses, AuditPublicKeyErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<AuditPublicKeyResponses, AuditPublicKeyErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -93,6 +118,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * List the tenant's rule sets
+     *
+     * Policy: `cp.viewer`.
+     */
     public ruleEngineRuleSetsList<ThrowOnError extends boolean = false>(options?: Options<RuleEngineRuleSetsListData, ThrowOnError>): RequestResult<RuleEngineRuleSetsListResponses, RuleEngineRuleSetsListErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<RuleEngineRuleSetsListResponses, RuleEngineRuleSetsListErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -101,6 +131,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * List a workflow's versions (newest first, paged)
+     *
+     * Every lifecycle field of each version, no documents, with the active and latest version numbers. Policy: `cp.viewer`.
+     */
     public ruleEngineRuleSetsVersions<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsVersionsData, ThrowOnError>): RequestResult<RuleEngineRuleSetsVersionsResponses, RuleEngineRuleSetsVersionsErrors, ThrowOnError> {
         return (options.client ?? this.client).get<RuleEngineRuleSetsVersionsResponses, RuleEngineRuleSetsVersionsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -109,6 +144,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * One version with its document
+     *
+     * The lifecycle fields, the rules, the decision tables and the rule set itself. Policy: `cp.viewer`.
+     */
     public ruleEngineRuleSetsVersion<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsVersionData, ThrowOnError>): RequestResult<RuleEngineRuleSetsVersionResponses, RuleEngineRuleSetsVersionErrors, ThrowOnError> {
         return (options.client ?? this.client).get<RuleEngineRuleSetsVersionResponses, RuleEngineRuleSetsVersionErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -117,6 +157,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Save rules (the rules form) as the next Draft version
+     *
+     * The spec's `{ rules, decisionTables?, changeDescription }` form: validated by the engine (400 `INVALID_RULESET`, each problem by its JSON path) and stored as the workflow's next, immutable Draft version. Policy: `cp.admin`.
+     */
     public ruleEngineRuleSetsSaveRules<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsSaveRulesData, ThrowOnError>): RequestResult<RuleEngineRuleSetsSaveRulesResponses, RuleEngineRuleSetsSaveRulesErrors, ThrowOnError> {
         return (options.client ?? this.client).post<RuleEngineRuleSetsSaveRulesResponses, RuleEngineRuleSetsSaveRulesErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -129,6 +174,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Activate a version (version in the body)
+     *
+     * Approved → Active (or Draft → Active while approval is off); the active version is archived. A version still awaiting approval is a 409 `APPROVAL_REQUIRED`, any other state a 409 `INVALID_STATE_TRANSITION`. Policy: `cp.approver`.
+     */
     public ruleEngineRuleSetsActivate<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsActivateData, ThrowOnError>): RequestResult<RuleEngineRuleSetsActivateResponses, RuleEngineRuleSetsActivateErrors, ThrowOnError> {
         return (options.client ?? this.client).post<RuleEngineRuleSetsActivateResponses, RuleEngineRuleSetsActivateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -141,6 +191,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Activate a version (version in the path)
+     *
+     * Same as `POST /{workflowName}/activate`, the body optional. Policy: `cp.approver`.
+     */
     public ruleEngineRuleSetsActivateVersion<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsActivateVersionData, ThrowOnError>): RequestResult<RuleEngineRuleSetsActivateVersionResponses, RuleEngineRuleSetsActivateVersionErrors, ThrowOnError> {
         return (options.client ?? this.client).post<RuleEngineRuleSetsActivateVersionResponses, RuleEngineRuleSetsActivateVersionErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -153,14 +208,28 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Validate a rule set without saving it
+     *
+     * The body is the rule set document itself or `{ ruleSet: <document> }` (problem paths are then prefixed with `ruleSet.`). An invalid document is a 200 with `valid: false` and every problem. Policy: `cp.viewer`.
+     */
     public ruleEngineRuleSetsValidate<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsValidateData, ThrowOnError>): RequestResult<RuleEngineRuleSetsValidateResponses, RuleEngineRuleSetsValidateErrors, ThrowOnError> {
         return (options.client ?? this.client).post<RuleEngineRuleSetsValidateResponses, RuleEngineRuleSetsValidateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/rule-engine/rulesets/{workflowName}/validate',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
+    /**
+     * Export a version of a rule set (JSON or YAML)
+     *
+     * The rule set document of `version`, or of the active version (404 `NO_ACTIVE_VERSION` when there is none). Policy: `cp.viewer`.
+     */
     public ruleEngineRuleSetsExportGet<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsExportGetData, ThrowOnError>): RequestResult<RuleEngineRuleSetsExportGetResponses, RuleEngineRuleSetsExportGetErrors, ThrowOnError> {
         return (options.client ?? this.client).get<RuleEngineRuleSetsExportGetResponses, RuleEngineRuleSetsExportGetErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -169,6 +238,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Export a version of a rule set (JSON or YAML)
+     *
+     * The rule set document of `version`, or of the active version (404 `NO_ACTIVE_VERSION` when there is none). Policy: `cp.viewer`.
+     */
     public ruleEngineRuleSetsExportPost<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsExportPostData, ThrowOnError>): RequestResult<RuleEngineRuleSetsExportPostResponses, RuleEngineRuleSetsExportPostErrors, ThrowOnError> {
         return (options.client ?? this.client).post<RuleEngineRuleSetsExportPostResponses, RuleEngineRuleSetsExportPostErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -181,6 +255,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * A page of a workflow's audit entries (newest first)
+     *
+     * Each entry is a link of the tenant's signed audit chain. Policy: `cp.viewer`.
+     */
     public ruleEngineRuleSetsAudit<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsAuditData, ThrowOnError>): RequestResult<RuleEngineRuleSetsAuditResponses, RuleEngineRuleSetsAuditErrors, ThrowOnError> {
         return (options.client ?? this.client).get<RuleEngineRuleSetsAuditResponses, RuleEngineRuleSetsAuditErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -189,6 +268,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Verify the signed audit chain a workflow's entries belong to
+     *
+     * Verifies the tenant's whole chain (a workflow's entries are links of it); a broken chain is a 200 with `valid: false`. Policy: `cp.viewer`.
+     */
     public ruleEngineRuleSetsVerify<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsVerifyData, ThrowOnError>): RequestResult<RuleEngineRuleSetsVerifyResponses, RuleEngineRuleSetsVerifyErrors, ThrowOnError> {
         return (options.client ?? this.client).get<RuleEngineRuleSetsVerifyResponses, RuleEngineRuleSetsVerifyErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -197,6 +281,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Diff two versions rule by rule
+     *
+     * Rules (and embedded decision tables) matched by id: added, removed, and modified with the old and new value of each changed field. Policy: `cp.viewer`.
+     */
     public ruleEngineRuleSetsDiff<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsDiffData, ThrowOnError>): RequestResult<RuleEngineRuleSetsDiffResponses, RuleEngineRuleSetsDiffErrors, ThrowOnError> {
         return (options.client ?? this.client).get<RuleEngineRuleSetsDiffResponses, RuleEngineRuleSetsDiffErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -205,6 +294,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Diff two versions rule by rule (POST form)
+     *
+     * Same as the GET form; no body. Policy: `cp.viewer`.
+     */
     public ruleEngineRuleSetsDiffPost<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsDiffPostData, ThrowOnError>): RequestResult<RuleEngineRuleSetsDiffPostResponses, RuleEngineRuleSetsDiffPostErrors, ThrowOnError> {
         return (options.client ?? this.client).post<RuleEngineRuleSetsDiffPostResponses, RuleEngineRuleSetsDiffPostErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -213,6 +307,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Save a rule set as the next Draft version
+     *
+     * Validates the document (400 `INVALID_RULESET`, each problem by its JSON path) and stores it as the workflow's next, immutable version; with `activateAfterSave` (approval off), activates it too. Policy: `cp.admin`.
+     */
     public ruleEngineRuleSetsSave<ThrowOnError extends boolean = false>(options: Options<RuleEngineRuleSetsSaveData, ThrowOnError>): RequestResult<RuleEngineRuleSetsSaveResponses, RuleEngineRuleSetsSaveErrors, ThrowOnError> {
         return (options.client ?? this.client).post<RuleEngineRuleSetsSaveResponses, RuleEngineRuleSetsSaveErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -225,6 +324,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * List the tenant's rule sets
+     *
+     * Policy: `cp.viewer`.
+     */
     public controlPlaneRuleSetsList<ThrowOnError extends boolean = false>(options?: Options<ControlPlaneRuleSetsListData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsListResponses, ControlPlaneRuleSetsListErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<ControlPlaneRuleSetsListResponses, ControlPlaneRuleSetsListErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -233,6 +337,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * List the versions awaiting approval
+     *
+     * Every PendingApproval version of the tenant's workflows. Policy: `cp.viewer`.
+     */
     public controlPlaneRuleSetsPending<ThrowOnError extends boolean = false>(options?: Options<ControlPlaneRuleSetsPendingData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsPendingResponses, ControlPlaneRuleSetsPendingErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<ControlPlaneRuleSetsPendingResponses, ControlPlaneRuleSetsPendingErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -241,6 +350,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * List a workflow's versions (newest first, paged)
+     *
+     * Every lifecycle field of each version, no documents. Policy: `cp.viewer`.
+     */
     public controlPlaneRuleSetsVersions<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsVersionsData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsVersionsResponses, ControlPlaneRuleSetsVersionsErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ControlPlaneRuleSetsVersionsResponses, ControlPlaneRuleSetsVersionsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -249,6 +363,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Export a version of a rule set (JSON or YAML)
+     *
+     * The rule set document of `version`, or of the active version (404 `NO_ACTIVE_VERSION` when there is none). Policy: `cp.viewer`.
+     */
     public controlPlaneRuleSetsExport<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsExportData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsExportResponses, ControlPlaneRuleSetsExportErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ControlPlaneRuleSetsExportResponses, ControlPlaneRuleSetsExportErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -257,6 +376,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Save a rule set as the next Draft version
+     *
+     * Validates the document (400 `INVALID_RULESET`, each problem by its JSON path) and stores it as the workflow's next, immutable version; with `activateAfterSave` (approval off), activates it too. Policy: `cp.admin`.
+     */
     public controlPlaneRuleSetsSave<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsSaveData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsSaveResponses, ControlPlaneRuleSetsSaveErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsSaveResponses, ControlPlaneRuleSetsSaveErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -269,6 +393,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Activate a version
+     *
+     * Approved → Active (or Draft → Active while approval is off); the active version is archived. A version still awaiting approval is a 409 `APPROVAL_REQUIRED`, any other state a 409 `INVALID_STATE_TRANSITION`. Policy: `cp.approver`.
+     */
     public controlPlaneRuleSetsActivate<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsActivateData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsActivateResponses, ControlPlaneRuleSetsActivateErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsActivateResponses, ControlPlaneRuleSetsActivateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -281,6 +410,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Submit a Draft version for approval
+     *
+     * Draft → PendingApproval; `detail` is required. Exists only while `RuleControlPlane:RequireApproval` is true (otherwise 404 `ROUTE_NOT_FOUND`). Policy: `cp.admin`.
+     */
     public controlPlaneRuleSetsSubmit<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsSubmitData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsSubmitResponses, ControlPlaneRuleSetsSubmitErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsSubmitResponses, ControlPlaneRuleSetsSubmitErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -293,6 +427,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Approve a version awaiting approval
+     *
+     * PendingApproval → Approved; `detail` is required; the submitter cannot approve its own version (409 `SELF_APPROVAL`). Exists only while `RuleControlPlane:RequireApproval` is true (otherwise 404 `ROUTE_NOT_FOUND`). Policy: `cp.approver`.
+     */
     public controlPlaneRuleSetsApprove<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsApproveData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsApproveResponses, ControlPlaneRuleSetsApproveErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsApproveResponses, ControlPlaneRuleSetsApproveErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -305,6 +444,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Reject a version awaiting approval
+     *
+     * PendingApproval → Draft (it can be resubmitted), or with `final: true` → Rejected (terminal). A reason is mandatory (`reason`, or `detail`). Exists only while `RuleControlPlane:RequireApproval` is true (otherwise 404 `ROUTE_NOT_FOUND`). Policy: `cp.approver`.
+     */
     public controlPlaneRuleSetsReject<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsRejectData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsRejectResponses, ControlPlaneRuleSetsRejectErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsRejectResponses, ControlPlaneRuleSetsRejectErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -317,6 +461,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Submit a version for approval (alias)
+     *
+     * Draft → PendingApproval; `detail` is required. Exists only while `RuleControlPlane:RequireApproval` is true (otherwise 404 `ROUTE_NOT_FOUND`). Policy: `cp.admin`. Same operation as `POST /api/v1/control-plane/rulesets/{workflow}/{version}/submit`.
+     */
     public controlPlaneRuleSetsSubmitAlias<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsSubmitAliasData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsSubmitAliasResponses, ControlPlaneRuleSetsSubmitAliasErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsSubmitAliasResponses, ControlPlaneRuleSetsSubmitAliasErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -329,6 +478,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Approve a submitted version (alias)
+     *
+     * PendingApproval → Approved; `detail` is required; the submitter cannot approve its own version (409 `SELF_APPROVAL`). Exists only while `RuleControlPlane:RequireApproval` is true (otherwise 404 `ROUTE_NOT_FOUND`). Policy: `cp.approver`. Same operation as `POST /api/v1/control-plane/rulesets/{workflow}/{version}/approve`.
+     */
     public controlPlaneRuleSetsApproveAlias<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsApproveAliasData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsApproveAliasResponses, ControlPlaneRuleSetsApproveAliasErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsApproveAliasResponses, ControlPlaneRuleSetsApproveAliasErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -341,6 +495,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Reject a submitted version (alias)
+     *
+     * PendingApproval → Draft (it can be resubmitted), or with `final: true` → Rejected (terminal). A reason is mandatory (`reason`, or `detail`). Exists only while `RuleControlPlane:RequireApproval` is true (otherwise 404 `ROUTE_NOT_FOUND`). Policy: `cp.approver`. Same operation as `POST /api/v1/control-plane/rulesets/{workflow}/{version}/reject`.
+     */
     public controlPlaneRuleSetsRejectAlias<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsRejectAliasData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsRejectAliasResponses, ControlPlaneRuleSetsRejectAliasErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsRejectAliasResponses, ControlPlaneRuleSetsRejectAliasErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -353,6 +512,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Invalidate cached rule sets on every node
+     *
+     * Raises the revision of one workflow (or of every workflow of the tenant), audited as INVALIDATE; each node evicts its entry when the change reaches it. Policy: `cp.admin`.
+     */
     public controlPlaneRuleSetsInvalidate<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsInvalidateData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsInvalidateResponses, ControlPlaneRuleSetsInvalidateErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsInvalidateResponses, ControlPlaneRuleSetsInvalidateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -365,6 +529,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * This node's rule set cache and change propagation metrics
+     *
+     * Policy: `cp.viewer`.
+     */
     public controlPlaneRuleSetsMetricsView<ThrowOnError extends boolean = false>(options?: Options<ControlPlaneRuleSetsMetricsViewData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsMetricsViewResponses, ControlPlaneRuleSetsMetricsViewErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<ControlPlaneRuleSetsMetricsViewResponses, ControlPlaneRuleSetsMetricsViewErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -373,6 +542,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Export every version of a workflow to the file-backed rule store
+     *
+     * Writes `<RuleStoreConfigs:RootPath>/<tenant>/<workflow>/v000001.json`… and `workflow.json` (keys sorted, for Git). 409 `FILE_STORE_NOT_CONFIGURED` without a root path. No body. Policy: `cp.admin`.
+     */
     public controlPlaneRuleSetsStoreExport<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsStoreExportData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsStoreExportResponses, ControlPlaneRuleSetsStoreExportErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsStoreExportResponses, ControlPlaneRuleSetsStoreExportErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -381,6 +555,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Import new versions of a workflow from the file-backed rule store
+     *
+     * Saves each version file above the latest stored version through the normal save (same validation, audited as IMPORT); a stored version whose file differs is a 409 `FILE_STORE_CONFLICT` (versions are immutable). Policy: `cp.admin`.
+     */
     public controlPlaneRuleSetsStoreImport<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsStoreImportData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsStoreImportResponses, ControlPlaneRuleSetsStoreImportErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneRuleSetsStoreImportResponses, ControlPlaneRuleSetsStoreImportErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -393,6 +572,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * This node's cache entry of a workflow (loaded on a miss)
+     *
+     * Diagnostics: the active version, revision and shape this node serves. Policy: `cp.viewer`.
+     */
     public controlPlaneRuleSetsCached<ThrowOnError extends boolean = false>(options: Options<ControlPlaneRuleSetsCachedData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsCachedResponses, ControlPlaneRuleSetsCachedErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ControlPlaneRuleSetsCachedResponses, ControlPlaneRuleSetsCachedErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -401,6 +585,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * The flow-graph contract for a flow designer
+     *
+     * The JSON Schema (draft 2020-12) of the flow-graph rule set, with its node and edge kinds. Policy: `cp.viewer`.
+     */
     public ruleFlowContract<ThrowOnError extends boolean = false>(options?: Options<RuleFlowContractData, ThrowOnError>): RequestResult<RuleFlowContractResponses, RuleFlowContractErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<RuleFlowContractResponses, RuleFlowContractErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -409,6 +598,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * List the tenants that have rule sets
+     *
+     * A cross-tenant read, with each tenant's workflow count. Policy: `cp.admin`.
+     */
     public tenantsList<ThrowOnError extends boolean = false>(options?: Options<TenantsListData, ThrowOnError>): RequestResult<TenantsListResponses, TenantsListErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<TenantsListResponses, TenantsListErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -417,6 +611,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * A workflow's executions
+     *
+     * The tenant's executions of the workflow, newest first (entries recorded before the request are included); page on with `before` = the previous page's `nextBefore`.
+     */
     public executionAuditList<ThrowOnError extends boolean = false>(options: Options<ExecutionAuditListData, ThrowOnError>): RequestResult<ExecutionAuditListResponses, ExecutionAuditListErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ExecutionAuditListResponses, ExecutionAuditListErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -425,6 +624,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Execution audit sink metrics of this node
+     *
+     * What the batched audit sink buffered, wrote, spilled and replayed since the node started.
+     */
     public executionAuditMetrics<ThrowOnError extends boolean = false>(options?: Options<ExecutionAuditMetricsData, ThrowOnError>): RequestResult<ExecutionAuditMetricsResponses, ExecutionAuditMetricsErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<ExecutionAuditMetricsResponses, ExecutionAuditMetricsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -433,6 +637,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * List canary rollouts
+     *
+     * Every rollout of the tenant, newest first.
+     */
     public canaryList<ThrowOnError extends boolean = false>(options?: Options<CanaryListData, ThrowOnError>): RequestResult<CanaryListResponses, CanaryListErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<CanaryListResponses, CanaryListErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -441,6 +650,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Start a canary rollout
+     *
+     * Rolls a version out to named tenants or a share of traffic (`targetPercentage` or `targetTenantIds`, not both; 1 % when neither is given). The version must exist and must not be the active one; one rollout per workflow is Active at a time. 404 `CANARY_DISABLED` when `RuleControlPlane:EnableCanary` is off.
+     */
     public canaryStart<ThrowOnError extends boolean = false>(options: Options<CanaryStartData, ThrowOnError>): RequestResult<CanaryStartResponses, CanaryStartErrors, ThrowOnError> {
         return (options.client ?? this.client).post<CanaryStartResponses, CanaryStartErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -453,6 +667,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Promote a canary rollout
+     *
+     * Active → Promoted: the canary version becomes active for every tenant (the previous active version is archived) and routing stops.
+     */
     public canaryPromote<ThrowOnError extends boolean = false>(options: Options<CanaryPromoteData, ThrowOnError>): RequestResult<CanaryPromoteResponses, CanaryPromoteErrors, ThrowOnError> {
         return (options.client ?? this.client).post<CanaryPromoteResponses, CanaryPromoteErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -465,6 +684,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Roll a canary rollout back
+     *
+     * Active → RolledBack: routing stops at once and every tenant runs the active version again. A reason is required (400 `ROLLBACK_REASON_REQUIRED`).
+     */
     public canaryRollback<ThrowOnError extends boolean = false>(options: Options<CanaryRollbackData, ThrowOnError>): RequestResult<CanaryRollbackResponses, CanaryRollbackErrors, ThrowOnError> {
         return (options.client ?? this.client).post<CanaryRollbackResponses, CanaryRollbackErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -477,6 +701,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Start a canary rollout (with its progress)
+     *
+     * The rule-engine form of `POST /api/v1/canary`: the answer carries `progress` `{ percentage, tenantsAffected, totalTenants }`.
+     */
     public ruleEngineCanaryStart<ThrowOnError extends boolean = false>(options: Options<RuleEngineCanaryStartData, ThrowOnError>): RequestResult<RuleEngineCanaryStartResponses, RuleEngineCanaryStartErrors, ThrowOnError> {
         return (options.client ?? this.client).post<RuleEngineCanaryStartResponses, RuleEngineCanaryStartErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -489,6 +718,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Rollout metrics
+     *
+     * The rollout, its progress, and executions, errors and error rate of the active and the canary arm (from the execution audit).
+     */
     public ruleEngineCanaryMetrics<ThrowOnError extends boolean = false>(options: Options<RuleEngineCanaryMetricsData, ThrowOnError>): RequestResult<RuleEngineCanaryMetricsResponses, RuleEngineCanaryMetricsErrors, ThrowOnError> {
         return (options.client ?? this.client).get<RuleEngineCanaryMetricsResponses, RuleEngineCanaryMetricsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -497,6 +731,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Promote a rollout of the workflow
+     *
+     * Active → Promoted: the canary version becomes active for every tenant.
+     */
     public ruleEngineCanaryPromote<ThrowOnError extends boolean = false>(options: Options<RuleEngineCanaryPromoteData, ThrowOnError>): RequestResult<RuleEngineCanaryPromoteResponses, RuleEngineCanaryPromoteErrors, ThrowOnError> {
         return (options.client ?? this.client).post<RuleEngineCanaryPromoteResponses, RuleEngineCanaryPromoteErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -509,6 +748,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Roll a rollout of the workflow back
+     *
+     * Active → RolledBack: routing stops at once; a reason is required.
+     */
     public ruleEngineCanaryRollback<ThrowOnError extends boolean = false>(options: Options<RuleEngineCanaryRollbackData, ThrowOnError>): RequestResult<RuleEngineCanaryRollbackResponses, RuleEngineCanaryRollbackErrors, ThrowOnError> {
         return (options.client ?? this.client).post<RuleEngineCanaryRollbackResponses, RuleEngineCanaryRollbackErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -521,6 +765,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Start a canary rollout of a workflow's version
+     *
+     * The control-plane form of `POST /api/v1/canary`: the workflow and version come from the path, the targets (optional) from the body.
+     */
     public controlPlaneCanaryStart<ThrowOnError extends boolean = false>(options: Options<ControlPlaneCanaryStartData, ThrowOnError>): RequestResult<ControlPlaneCanaryStartResponses, ControlPlaneCanaryStartErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneCanaryStartResponses, ControlPlaneCanaryStartErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -533,6 +782,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Canary state of a workflow
+     *
+     * The active version, the Active rollout (or null) and every rollout of the workflow.
+     */
     public controlPlaneCanaryState<ThrowOnError extends boolean = false>(options: Options<ControlPlaneCanaryStateData, ThrowOnError>): RequestResult<ControlPlaneCanaryStateResponses, ControlPlaneCanaryStateErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ControlPlaneCanaryStateResponses, ControlPlaneCanaryStateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -541,6 +795,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Promote the workflow's newest rollout
+     *
+     * Active → Promoted for the newest rollout of the workflow (409 when it is not Active).
+     */
     public controlPlaneCanaryPromote<ThrowOnError extends boolean = false>(options: Options<ControlPlaneCanaryPromoteData, ThrowOnError>): RequestResult<ControlPlaneCanaryPromoteResponses, ControlPlaneCanaryPromoteErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneCanaryPromoteResponses, ControlPlaneCanaryPromoteErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -553,6 +812,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Roll the workflow's newest rollout back
+     *
+     * Active → RolledBack for the newest rollout of the workflow; a reason is required.
+     */
     public controlPlaneCanaryRollback<ThrowOnError extends boolean = false>(options: Options<ControlPlaneCanaryRollbackData, ThrowOnError>): RequestResult<ControlPlaneCanaryRollbackResponses, ControlPlaneCanaryRollbackErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ControlPlaneCanaryRollbackResponses, ControlPlaneCanaryRollbackErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -565,6 +829,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * A tenant's quota usage
+     *
+     * Evaluations of the current UTC minute and day against the limits, and concurrency slots in use. The path tenant must be the caller's tenant (403 `TENANT_MISMATCH`); an authenticated user is required.
+     */
     public quotasUsage<ThrowOnError extends boolean = false>(options: Options<QuotasUsageData, ThrowOnError>): RequestResult<QuotasUsageResponses, QuotasUsageErrors, ThrowOnError> {
         return (options.client ?? this.client).get<QuotasUsageResponses, QuotasUsageErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -573,6 +842,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * A tenant's quota limits
+     *
+     * The tier, the effective limits, the tier's preset and the explicit overrides. The path tenant must be the caller's tenant (403 `TENANT_MISMATCH`); an authenticated user is required.
+     */
     public quotasLimits<ThrowOnError extends boolean = false>(options: Options<QuotasLimitsData, ThrowOnError>): RequestResult<QuotasLimitsResponses, QuotasLimitsErrors, ThrowOnError> {
         return (options.client ?? this.client).get<QuotasLimitsResponses, QuotasLimitsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -581,6 +855,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Set a tenant's explicit quota limits
+     *
+     * Replaces the explicit limits: a limit given (an integer ≥ 0, or null for unlimited) overrides the tier's preset; a limit left out follows the tier. Admin role only (403 `ROLE_REQUIRED`). The path tenant must be the caller's tenant (403 `TENANT_MISMATCH`); an authenticated user is required.
+     */
     public quotasSetLimits<ThrowOnError extends boolean = false>(options: Options<QuotasSetLimitsData, ThrowOnError>): RequestResult<QuotasSetLimitsResponses, QuotasSetLimitsErrors, ThrowOnError> {
         return (options.client ?? this.client).put<QuotasSetLimitsResponses, QuotasSetLimitsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -593,6 +872,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Put a tenant on a tier's preset
+     *
+     * Applies the tier's preset profile and clears the explicit limits (400 `UNKNOWN_TIER`). Admin role only (403 `ROLE_REQUIRED`). The path tenant must be the caller's tenant (403 `TENANT_MISMATCH`); an authenticated user is required.
+     */
     public quotasUpgrade<ThrowOnError extends boolean = false>(options: Options<QuotasUpgradeData, ThrowOnError>): RequestResult<QuotasUpgradeResponses, QuotasUpgradeErrors, ThrowOnError> {
         return (options.client ?? this.client).post<QuotasUpgradeResponses, QuotasUpgradeErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -605,6 +889,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * List the rule catalog by category
+     *
+     * Catalog groups sorted by category, items by code; hidden items only on request.
+     */
     public ruleCatalogList<ThrowOnError extends boolean = false>(options?: Options<RuleCatalogListData, ThrowOnError>): RequestResult<RuleCatalogListResponses, RuleCatalogListErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<RuleCatalogListResponses, RuleCatalogListErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -613,6 +902,9 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Manifest sources of the rule catalog
+     */
     public ruleCatalogSources<ThrowOnError extends boolean = false>(options?: Options<RuleCatalogSourcesData, ThrowOnError>): RequestResult<RuleCatalogSourcesResponses, RuleCatalogSourcesErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<RuleCatalogSourcesResponses, RuleCatalogSourcesErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -621,6 +913,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * One rule catalog item
+     *
+     * Hidden items included.
+     */
     public ruleCatalogItem<ThrowOnError extends boolean = false>(options: Options<RuleCatalogItemData, ThrowOnError>): RequestResult<RuleCatalogItemResponses, RuleCatalogItemErrors, ThrowOnError> {
         return (options.client ?? this.client).get<RuleCatalogItemResponses, RuleCatalogItemErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -629,6 +926,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Contract metadata of a rule source
+     *
+     * Resolved in the spec's order: a manifest, composition across the workflows, a decision table stored in the decisions service, then the static fallback (`resolvedFrom` says which).
+     */
     public contractsRuleContract<ThrowOnError extends boolean = false>(options: Options<ContractsRuleContractData, ThrowOnError>): RequestResult<ContractsRuleContractResponses, ContractsRuleContractErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ContractsRuleContractResponses, ContractsRuleContractErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -637,6 +939,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Contract metadata of a flow
+     *
+     * The flow input, every fact it produces, and the facts of each node.
+     */
     public contractsFlowContract<ThrowOnError extends boolean = false>(options: Options<ContractsFlowContractData, ThrowOnError>): RequestResult<ContractsFlowContractResponses, ContractsFlowContractErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ContractsFlowContractResponses, ContractsFlowContractErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -645,6 +952,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Node authoring contract
+     *
+     * `requestScope` (the flow input plus the upstream nodes' facts) and `responseDelta` (only the node's own facts) of one node of the active (else latest) version.
+     */
     public contractsAuthoringContract<ThrowOnError extends boolean = false>(options: Options<ContractsAuthoringContractData, ThrowOnError>): RequestResult<ContractsAuthoringContractResponses, ContractsAuthoringContractErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ContractsAuthoringContractResponses, ContractsAuthoringContractErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -653,6 +965,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * The control plane HTTP API
+     *
+     * Every route with its method, path template, summary, tags and required policies.
+     */
     public uiCatalogApis<ThrowOnError extends boolean = false>(options?: Options<UiCatalogApisData, ThrowOnError>): RequestResult<UiCatalogApisResponses, UiCatalogApisErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<UiCatalogApisResponses, UiCatalogApisErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -661,6 +978,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Endpoint-to-rule bindings
+     *
+     * One binding per workflow of the tenant with an active version: its execute endpoint and the rules, decision tables and sub flows it uses.
+     */
     public uiCatalogBindings<ThrowOnError extends boolean = false>(options?: Options<UiCatalogBindingsData, ThrowOnError>): RequestResult<UiCatalogBindingsResponses, UiCatalogBindingsErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<UiCatalogBindingsResponses, UiCatalogBindingsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -669,6 +991,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Binding graph
+     *
+     * apis → workflows → rules, decision tables and sub flows, each node and edge once.
+     */
     public uiCatalogGraph<ThrowOnError extends boolean = false>(options?: Options<UiCatalogGraphData, ThrowOnError>): RequestResult<UiCatalogGraphResponses, UiCatalogGraphErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<UiCatalogGraphResponses, UiCatalogGraphErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -677,6 +1004,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * List captured snapshots
+     *
+     * Newest first, without their content.
+     */
     public uiCatalogSnapshots<ThrowOnError extends boolean = false>(options?: Options<UiCatalogSnapshotsData, ThrowOnError>): RequestResult<UiCatalogSnapshotsResponses, UiCatalogSnapshotsErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<UiCatalogSnapshotsResponses, UiCatalogSnapshotsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -685,6 +1017,11 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * One snapshot
+     *
+     * With its bindings and graph.
+     */
     public uiCatalogSnapshot<ThrowOnError extends boolean = false>(options: Options<UiCatalogSnapshotData, ThrowOnError>): RequestResult<UiCatalogSnapshotResponses, UiCatalogSnapshotErrors, ThrowOnError> {
         return (options.client ?? this.client).get<UiCatalogSnapshotResponses, UiCatalogSnapshotErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -693,10 +1030,32 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
-    public uiCatalogCapture<ThrowOnError extends boolean = false>(options: Options<UiCatalogCaptureData, ThrowOnError>): RequestResult<UiCatalogCaptureResponses, UiCatalogCaptureErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<UiCatalogCaptureResponses, UiCatalogCaptureErrors, ThrowOnError>({
+    /**
+     * Capture a snapshot
+     *
+     * Persists the current bindings and graph of the tenant.
+     */
+    public uiCatalogCapture<ThrowOnError extends boolean = false>(options?: Options<UiCatalogCaptureData, ThrowOnError>): RequestResult<UiCatalogCaptureResponses, UiCatalogCaptureErrors, ThrowOnError> {
+        return (options?.client ?? this.client).post<UiCatalogCaptureResponses, UiCatalogCaptureErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/ui-catalog/snapshots/capture',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options?.headers
+            }
+        });
+    }
+    
+    /**
+     * Dry-run a workflow (execution-like result)
+     *
+     * Validates, compiles and evaluates with side effects off (connector nodes are skipped; no version, audit entry or quota use is written), capped at 10 s. A stored version (`{ inputs, version? }`, the active version by default) or a rule set document (`{ ruleSet, context, contextType? }`). Failures while running are in `errors` (HTTP 200); an invalid request or rule set is a 400.
+     */
+    public ruleEngineExecutionDryRun<ThrowOnError extends boolean = false>(options: Options<RuleEngineExecutionDryRunData, ThrowOnError>): RequestResult<RuleEngineExecutionDryRunResponses, RuleEngineExecutionDryRunErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<RuleEngineExecutionDryRunResponses, RuleEngineExecutionDryRunErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/rule-engine/rulesets/{workflowName}/dry-run',
             ...options,
             headers: {
                 'Content-Type': 'application/json',
@@ -705,24 +1064,30 @@ export class ControlPlaneSdk extends HeyApiClient {
         });
     }
     
-    public ruleEngineDryRunDryRun<ThrowOnError extends boolean = false>(options: Options<RuleEngineDryRunDryRunData, ThrowOnError>): RequestResult<RuleEngineDryRunDryRunResponses, RuleEngineDryRunDryRunErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<RuleEngineDryRunDryRunResponses, RuleEngineDryRunDryRunErrors, ThrowOnError>({
-            security: [{ scheme: 'bearer', type: 'http' }],
-            url: '/api/v1/rule-engine/rulesets/{workflowName}/dry-run',
-            ...options
-        });
-    }
-    
-    public controlPlaneDryRunDryRun<ThrowOnError extends boolean = false>(options: Options<ControlPlaneDryRunDryRunData, ThrowOnError>): RequestResult<ControlPlaneDryRunDryRunResponses, ControlPlaneDryRunDryRunErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<ControlPlaneDryRunDryRunResponses, ControlPlaneDryRunDryRunErrors, ThrowOnError>({
+    /**
+     * Dry-run a workflow (result with traces)
+     *
+     * Validates, compiles and evaluates with side effects off (connector nodes are skipped; no version, audit entry or quota use is written), capped at 10 s. A stored version (`{ inputs, version? }`, the active version by default) or a rule set document (`{ ruleSet, context, contextType? }`). Failures while running are in `errors` (HTTP 200); an invalid request or rule set is a 400.
+     */
+    public controlPlaneExecutionDryRun<ThrowOnError extends boolean = false>(options: Options<ControlPlaneExecutionDryRunData, ThrowOnError>): RequestResult<ControlPlaneExecutionDryRunResponses, ControlPlaneExecutionDryRunErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ControlPlaneExecutionDryRunResponses, ControlPlaneExecutionDryRunErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/control-plane/rulesets/{workflow}/dry-run',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
-    public controlPlaneDryRunExecutionMetrics<ThrowOnError extends boolean = false>(options?: Options<ControlPlaneDryRunExecutionMetricsData, ThrowOnError>): RequestResult<ControlPlaneDryRunExecutionMetricsResponses, ControlPlaneDryRunExecutionMetricsErrors, ThrowOnError> {
-        return (options?.client ?? this.client).get<ControlPlaneDryRunExecutionMetricsResponses, ControlPlaneDryRunExecutionMetricsErrors, ThrowOnError>({
+    /**
+     * Execution metrics of this node
+     *
+     * Executions and errors (per arm), shadow runs and the compiled rule set cache, since the node started.
+     */
+    public controlPlaneExecutionMetrics<ThrowOnError extends boolean = false>(options?: Options<ControlPlaneExecutionMetricsData, ThrowOnError>): RequestResult<ControlPlaneExecutionMetricsResponses, ControlPlaneExecutionMetricsErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ControlPlaneExecutionMetricsResponses, ControlPlaneExecutionMetricsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/control-plane/execution/metrics',
             ...options
@@ -797,19 +1162,63 @@ export class ControlPlaneSdk extends HeyApiClient {
         return (options?.client ?? this.client).get<HealthLivenessResponses, HealthLivenessErrors, ThrowOnError>({ url: '/health/live', ...options });
     }
     
-    public hubNegotiateNegotiate0<ThrowOnError extends boolean = false>(options?: Options<HubNegotiateNegotiate0Data, ThrowOnError>): RequestResult<HubNegotiateNegotiate0Responses, HubNegotiateNegotiate0Errors, ThrowOnError> {
-        return (options?.client ?? this.client).post<HubNegotiateNegotiate0Responses, HubNegotiateNegotiate0Errors, ThrowOnError>({
+    /**
+     * Negotiate a connection to /hubs/rule-set-change
+     *
+     * The first step of a `@microsoft/signalr` client: binds the connection to the caller's tenant, then the client upgrades `…?id=<connectionToken>` to a WebSocket (JSON hub protocol v1) and receives `RuleSetChangeEvent` and `CanaryStateChanged` of its tenant. The client posts no body.
+     */
+    public hubNegotiateRuleSetChange<ThrowOnError extends boolean = false>(options?: Options<HubNegotiateRuleSetChangeData, ThrowOnError>): RequestResult<HubNegotiateRuleSetChangeResponses, HubNegotiateRuleSetChangeErrors, ThrowOnError> {
+        return (options?.client ?? this.client).post<HubNegotiateRuleSetChangeResponses, HubNegotiateRuleSetChangeErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/hubs/rule-set-change/negotiate',
             ...options
         });
     }
     
-    public hubNegotiateNegotiate1<ThrowOnError extends boolean = false>(options?: Options<HubNegotiateNegotiate1Data, ThrowOnError>): RequestResult<HubNegotiateNegotiate1Responses, HubNegotiateNegotiate1Errors, ThrowOnError> {
-        return (options?.client ?? this.client).post<HubNegotiateNegotiate1Responses, HubNegotiateNegotiate1Errors, ThrowOnError>({
+    /**
+     * Negotiate a connection to /hubs/ruleset-changes
+     *
+     * The first step of a `@microsoft/signalr` client: binds the connection to the caller's tenant, then the client upgrades `…?id=<connectionToken>` to a WebSocket (JSON hub protocol v1) and receives `RuleSetChangeEvent` and `CanaryStateChanged` of its tenant. The client posts no body.
+     */
+    public hubNegotiateRulesetChanges<ThrowOnError extends boolean = false>(options?: Options<HubNegotiateRulesetChangesData, ThrowOnError>): RequestResult<HubNegotiateRulesetChangesResponses, HubNegotiateRulesetChangesErrors, ThrowOnError> {
+        return (options?.client ?? this.client).post<HubNegotiateRulesetChangesResponses, HubNegotiateRulesetChangesErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/hubs/ruleset-changes/negotiate',
             ...options
+        });
+    }
+    
+    /**
+     * Execute a workflow
+     *
+     * Runs the workflow's active version on the facts — or, for a canary target, the canary version; the execution router mode decides between rules and the traditional path, and in Shadow mode a candidate version runs afterwards without side effects. Checked first: the tenant quota (429 with `Retry-After`), then the rule set (404 when the workflow or an active version is missing). Failures while the rules run are reported in `errors` with status `error` (HTTP 200). Every execution is recorded in the execution audit. Any authenticated caller (no operator policy).
+     */
+    public executeWorkflow<ThrowOnError extends boolean = false>(options: Options<ExecuteWorkflowData, ThrowOnError>): RequestResult<ExecuteWorkflowResponses, ExecuteWorkflowErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExecuteWorkflowResponses, ExecuteWorkflowErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/rule-engine/execute/{workflowName}',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Execute a workflow
+     *
+     * Runs the workflow's active version on the facts — or, for a canary target, the canary version; the execution router mode decides between rules and the traditional path, and in Shadow mode a candidate version runs afterwards without side effects. Checked first: the tenant quota (429 with `Retry-After`), then the rule set (404 when the workflow or an active version is missing). Failures while the rules run are reported in `errors` with status `error` (HTTP 200). Every execution is recorded in the execution audit. Any authenticated caller (no operator policy).
+     */
+    public execute<ThrowOnError extends boolean = false>(options: Options<ExecuteWorkflowData, ThrowOnError>): RequestResult<ExecuteWorkflowResponses, ExecuteWorkflowErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExecuteWorkflowResponses, ExecuteWorkflowErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/rule-engine/execute/{workflowName}',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
 }

@@ -4,179 +4,1782 @@ export type ClientOptions = {
     baseUrl: '{scheme}://{host}:{port}' | (string & {});
 };
 
-export type SaveRulesDto = {
+export type ExecuteRequestBody = {
     /**
-     * [{ id, name, condition, output }]
+     * The facts to evaluate (default `{}`).
+     */
+    facts?: {
+        [key: string]: unknown;
+    };
+    /**
+     * Another name of `facts`, read when `facts` is absent.
+     */
+    inputs?: {
+        [key: string]: unknown;
+    };
+    /**
+     * Correlation id of the call, recorded in the execution audit (default: the request's).
+     */
+    correlationId?: string | null;
+    /**
+     * Stable key that places the call in a percentage canary (default: the `x-bucket-key` header, then the tenant).
+     */
+    bucketKey?: string | null;
+    /**
+     * Answer with per-rule (or per-node) `traces`.
+     */
+    trace?: boolean;
+};
+
+export type EvaluationErrorView = {
+    /**
+     * Rule name or node id, when the error belongs to one.
+     */
+    ruleName?: string;
+    /**
+     * Names the problem: the rule engine's (`EXPRESSION_FAILED`, `SANDBOX_TIMEOUT`, `CONNECTOR_FAILED`, `DEADLINE_EXCEEDED`, `SUB_FLOW_CYCLE`, …), an execution problem of a sub flow (`SUB_FLOW_NOT_FOUND`, …), or the control plane's own (`DRY_RUN_TIMEOUT`, `TRADITIONAL_FAILED`).
+     */
+    code: string;
+    message: string;
+};
+
+export type RuleTraceView = {
+    /**
+     * Rule name, or node id in a flow graph.
+     */
+    ruleName: string;
+    /**
+     * Flow graph only: the node kind.
+     */
+    kind?: string;
+    matched: boolean;
+    /**
+     * Why the rule did not match or failed (null when it matched).
+     */
+    failReason: string | null;
+    /**
+     * The rule or node did not run (branch not taken, side effect suppressed).
+     */
+    skipped?: boolean;
+    /**
+     * Milliseconds spent in the rule or node.
+     */
+    durationMs?: number;
+    /**
+     * Facts the rule or node produced.
+     */
+    outputs?: {
+        [key: string]: unknown;
+    };
+};
+
+export type ExecutionResultView = {
+    /**
+     * A time-ordered id (UUID version 7), also the key of the execution audit entry.
+     */
+    executionId: string;
+    workflowName: string;
+    /**
+     * The caller's tenant.
+     */
+    tenantId: string;
+    /**
+     * The version that ran (null on the traditional path).
+     */
+    version: number | null;
+    /**
+     * `error` when the run reported errors (in `errors`); the HTTP status is 200 either way.
+     */
+    status: 'success' | 'error';
+    /**
+     * The execution router mode (`RuleEngineOptions:ExecutionRouter:Mode`).
+     */
+    mode: 'Traditional' | 'Rules' | 'Hybrid' | 'Shadow';
+    /**
+     * Which path answered: the active version, a canary version (the caller is a canary target), or the traditional path.
+     */
+    arm: 'active' | 'canary' | 'traditional';
+    /**
+     * The running canary rollout of the workflow, on either arm.
+     */
+    rolloutId: string | null;
+    /**
+     * The request's `correlationId`, else its correlation id.
+     */
+    correlationId: string;
+    /**
+     * The output facts: merged outputs of the matched rules or executed nodes.
+     */
+    outputs: {
+        [key: string]: unknown;
+    };
+    /**
+     * Rules that matched (flow graph: nodes that succeeded), in evaluation order.
+     */
+    rulesMatched: Array<string>;
+    errors: Array<EvaluationErrorView>;
+    executionTimeMs: number;
+    /**
+     * Per rule or node, when the request asked for `trace: true`.
+     */
+    traces?: Array<RuleTraceView>;
+};
+
+export type RuntimeInfoView = {
+    /**
+     * `ControlPlaneRuntimeInfo:Version`, or the build version when empty.
+     */
+    version: string;
+    /**
+     * `ControlPlaneRuntimeInfo:ActivationProof`; null when empty.
+     */
+    activationProof: string | null;
+    /**
+     * `ControlPlaneRuntimeInfo:Tier` (default `Free`).
+     */
+    tier: string;
+    /**
+     * Whether the commercial runtime proof is valid.
+     */
+    isValid: boolean;
+    /**
+     * `ControlPlaneRuntimeInfo:LicenseId` (metadata only); null when empty.
+     */
+    licenseId: string | null;
+    /**
+     * Features injected into the runtime license state; `*` means all.
+     */
+    allowedFeatures: Array<string>;
+};
+
+export type OperatorView = {
+    /**
+     * False while authorization is disabled (nobody is authenticated).
+     */
+    authenticated: boolean;
+    /**
+     * `ControlPlaneAuth:DisableAuthorization` is false.
+     */
+    authorizationEnabled: boolean;
+    /**
+     * The token's subject.
+     */
+    id: string | null;
+    /**
+     * The user name; while authorization is disabled, the actor resolved from the headers.
+     */
+    name: string;
+    /**
+     * The resolved tenant (claim, then `x-tenant-id`, then `default`).
+     */
+    tenantId: string;
+    roles: Array<string>;
+    permissions: Array<string>;
+    /**
+     * The control-plane policies the operator holds (all of them while authorization is disabled).
+     */
+    policies: Array<'cp.admin' | 'cp.approver' | 'cp.viewer'>;
+    /**
+     * The token's `jti`.
+     */
+    tokenId: string | null;
+    /**
+     * The token's expiry.
+     */
+    expiresAt: string | null;
+};
+
+export type AuditVerificationView = {
+    /**
+     * True when every check passed.
+     */
+    valid: boolean;
+    tenantId: string;
+    /**
+     * Entries checked before the first failure (or all).
+     */
+    entriesChecked: number;
+    /**
+     * The first entry that fails (or the position of a missing one: `seq` only); null when valid.
+     */
+    firstBadEntry?: {
+        seq: number;
+        workflowName?: string;
+        action?: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
+        version?: number | null;
+    } | null;
+    /**
+     * Why verification failed; null when valid.
+     */
+    reason: string | null;
+    /**
+     * Sequence number of the chain head.
+     */
+    headSeq: number | null;
+    /**
+     * The workflow asked about (its entries are part of the tenant's chain); null for the tenant.
+     */
+    workflowName: string | null;
+    /**
+     * Id of the key the signatures were checked with.
+     */
+    keyId: string;
+};
+
+export type SignedAuditEntryView = {
+    tenantId: string;
+    /**
+     * Position in the tenant chain, from 1.
+     */
+    seq: number;
+    /**
+     * The workflow, or `*` for a tenant-wide action.
+     */
+    workflowName: string;
+    timestamp: string;
+    actor: string;
+    action: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
+    version: number | null;
+    detail: string | null;
+    status: string;
+    /**
+     * The previous entry's hash (64 zeros for the first).
+     */
+    prevHash: string;
+    keyId: string;
+    /**
+     * SHA-256 (hex) of the canonical JSON (RFC 8785) of the other fields.
+     */
+    hash: string;
+    /**
+     * base64 RSASSA-PKCS1-v1_5 SHA-256 signature of the same canonical JSON.
+     */
+    signature: string;
+};
+
+export type AuditChainView = {
+    tenantId: string;
+    /**
+     * This node's signing key id.
+     */
+    keyId: string;
+    /**
+     * In `seq` order.
+     */
+    entries: Array<SignedAuditEntryView>;
+    /**
+     * The chain head (the last entry's `seq` and hash); null before the first entry.
+     */
+    head?: {
+        seq: number;
+        hash: string;
+    } | null;
+};
+
+export type AuditPublicKeyView = {
+    keyId: string;
+    algorithm: 'RS256';
+    /**
+     * SPKI public key, PEM.
+     */
+    publicKeyPem: string;
+};
+
+export type RuleSetListItemView = {
+    workflowName: string;
+    /**
+     * Null until a version is activated.
+     */
+    activeVersion: number | null;
+    /**
+     * The latest version number.
+     */
+    totalVersions: number;
+    lastModified: string;
+    modifiedBy: string;
+    /**
+     * Change revision: raised by every save, lifecycle change and invalidation.
+     */
+    revision: number;
+};
+
+export type RuleSetListView = {
+    rulesets: Array<RuleSetListItemView>;
+};
+
+export type VersionSummaryView = {
+    workflowName: string;
+    version: number;
+    status: 'Draft' | 'PendingApproval' | 'Approved' | 'Active' | 'Archived' | 'Rejected';
+    /**
+     * The shape the engine recognised.
+     */
+    shape: 'rules' | 'legacy' | 'code-based' | 'flow-graph';
+    createdAt: string;
+    createdBy: string;
+    changeDescription: string | null;
+    submittedBy: string | null;
+    submittedAt: string | null;
+    approvedBy: string | null;
+    approvedAt: string | null;
+    activatedBy: string | null;
+    activatedAt: string | null;
+    archivedAt: string | null;
+    rejectedBy: string | null;
+    rejectedAt: string | null;
+    /**
+     * The reason of the last rejection.
+     */
+    rejectionReason: string | null;
+};
+
+export type VersionPageView = {
+    workflowName: string;
+    /**
+     * Null until a version is activated.
+     */
+    activeVersion: number | null;
+    /**
+     * The latest version number.
+     */
+    totalVersions: number;
+    limit: number;
+    offset: number;
+    versions: Array<VersionSummaryView>;
+};
+
+export type VersionDocumentView = {
+    workflowName: string;
+    version: number;
+    status: 'Draft' | 'PendingApproval' | 'Approved' | 'Active' | 'Archived' | 'Rejected';
+    /**
+     * The shape the engine recognised.
+     */
+    shape: 'rules' | 'legacy' | 'code-based' | 'flow-graph';
+    createdAt: string;
+    createdBy: string;
+    changeDescription: string | null;
+    submittedBy: string | null;
+    submittedAt: string | null;
+    approvedBy: string | null;
+    approvedAt: string | null;
+    activatedBy: string | null;
+    activatedAt: string | null;
+    archivedAt: string | null;
+    rejectedBy: string | null;
+    rejectedAt: string | null;
+    /**
+     * The reason of the last rejection.
+     */
+    rejectionReason: string | null;
+    /**
+     * The rules as every shape exposes them: `{ id, name, …fields }` (rules-form and code-based rules as stored, legacy rules flattened with `/`-joined ids, flow-graph nodes), then one entry per embedded decision table.
      */
     rules: Array<{
         [key: string]: unknown;
     }>;
+    /**
+     * The document's embedded decision tables (empty when it has none).
+     */
+    decisionTables: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * The stored rule set document, as saved. The rule set document, in one of four shapes the engine recognises (an explicit `type` wins): the rules form `{ rules: [{ id, name, condition, output }], decisionTables?, expressionLanguage? }`, legacy rules-engine JSON `{ WorkflowName, Rules }`, code-based `{ type: "code-based", rules: [{ code, parameters }] }` or a flow graph `{ type: "flow-graph", nodes }` (JSON Schema at `GET /api/v1/rule-flow/contract`). Validated by the engine, not by this schema: a document it refuses is a 400 `INVALID_RULESET` whose `details` name each problem by its JSON path.
+     */
+    ruleSet: {
+        [key: string]: unknown;
+    };
+};
+
+export type SaveRulesDto = {
+    /**
+     * The rules: `[{ id, name, condition, output }]` (checked by the engine: unique ids, names, the condition's syntax in `expressionLanguage`).
+     */
+    rules: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Decision tables embedded in the rule set (structure and FEEL cells checked by the engine).
+     */
     decisionTables?: Array<{
         [key: string]: unknown;
     }>;
     /**
-     * Condition language: 'lambda' (default, checked for balance) or 'feel' (parsed)
+     * Language of the conditions and of `=`-prefixed outputs: 'feel' (the default, parsed) or 'lambda' (C#-style lambdas, parsed by the engine).
      */
-    expressionLanguage?: string;
+    expressionLanguage?: 'feel' | 'lambda';
+    /**
+     * Recorded with the version (`changeDescription`) and in the audit entry.
+     */
     changeDescription?: string;
+    /**
+     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     */
     actor?: string;
+};
+
+export type SaveResultView = {
+    workflowName: string;
+    /**
+     * The next number after the latest.
+     */
+    version: number;
+    /**
+     * `draft`, or `active` when `activateAfterSave` activated it (approval off).
+     */
+    status: 'draft' | 'active';
+    createdAt: string;
+    createdBy: string;
+    /**
+     * Whether the save also activated the version.
+     */
+    activated: boolean;
+    /**
+     * The workflow's change revision after the save.
+     */
+    revision: number;
+    /**
+     * The shape the engine recognised.
+     */
+    shape: 'rules' | 'legacy' | 'code-based' | 'flow-graph';
 };
 
 export type ActivateDto = {
+    /**
+     * The version to activate.
+     */
     version: number;
+    /**
+     * Recorded in the audit entry.
+     */
     detail?: string;
+    /**
+     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     */
     actor?: string;
+};
+
+export type ActivationResultView = {
+    workflowName: string;
+    version: number;
+    status: 'Active';
+    activatedAt: string;
+    activatedBy: string;
+    /**
+     * The version this one replaced (now `Archived`); null when none was active.
+     */
+    previousActiveVersion: number | null;
+    revision: number;
 };
 
 export type ActivateOptionalDto = {
+    /**
+     * Recorded in the audit entry.
+     */
     detail?: string;
+    /**
+     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     */
     actor?: string;
 };
 
+export type RuleSetProblemView = {
+    /**
+     * JSON path into the submitted body.
+     */
+    path: string;
+    message: string;
+};
+
+export type ValidationResultView = {
+    valid: boolean;
+    /**
+     * The recognised shape; null when the body is no rule set.
+     */
+    shape: 'rules' | 'legacy' | 'code-based' | 'flow-graph' | null;
+    errors: Array<RuleSetProblemView>;
+    /**
+     * Advice; the document stays valid.
+     */
+    warnings: Array<RuleSetProblemView>;
+};
+
 export type ExportDto = {
+    /**
+     * The answer's format: the rule set as JSON (default) or as YAML.
+     */
     format?: 'json' | 'yaml';
+    /**
+     * The version to export; the active version when omitted.
+     */
     version?: number;
+};
+
+export type RuleSetAuditEntryView = {
+    timestamp: string;
+    actor: string;
+    action: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
+    version: number | null;
+    detail: string | null;
+    status: string;
+    /**
+     * Position in the tenant's chain.
+     */
+    seq: number;
+    /**
+     * SHA-256 (hex) of the signed content.
+     */
+    hash: string;
+    /**
+     * The previous entry's hash.
+     */
+    prevHash: string;
+    /**
+     * base64 RSA signature of the content.
+     */
+    signature: string;
+    keyId: string;
+};
+
+export type RuleSetAuditPageView = {
+    entries: Array<RuleSetAuditEntryView>;
+    total: number;
+    page: number;
+    pageSize: number;
+};
+
+export type DiffRuleView = {
+    id: string;
+    name: string;
+};
+
+export type ModifiedRuleView = {
+    id: string;
+    name: string;
+    /**
+     * One entry per changed field: `{ <field>: { old, new } }`.
+     */
+    fieldChanges: {
+        [key: string]: {
+            /**
+             * The value in `fromVersion` (any JSON; null when absent).
+             */
+            old: unknown;
+            /**
+             * The value in `toVersion` (any JSON; null when absent).
+             */
+            new: unknown;
+        };
+    };
+};
+
+export type DiffChangesView = {
+    added: Array<DiffRuleView>;
+    modified: Array<ModifiedRuleView>;
+    removed: Array<DiffRuleView>;
+};
+
+export type RuleSetDiffView = {
+    fromVersion: number;
+    toVersion: number;
+    changes: DiffChangesView;
 };
 
 export type SaveRuleSetDto = {
     /**
-     * Rule set document: rules form, legacy rules-engine JSON, code-based or flow-graph
+     * The rule set document, in one of four shapes the engine recognises (an explicit `type` wins): the rules form `{ rules: [{ id, name, condition, output }], decisionTables?, expressionLanguage? }`, legacy rules-engine JSON `{ WorkflowName, Rules }`, code-based `{ type: "code-based", rules: [{ code, parameters }] }` or a flow graph `{ type: "flow-graph", nodes }` (JSON Schema at `GET /api/v1/rule-flow/contract`). Validated by the engine, not by this schema: a document it refuses is a 400 `INVALID_RULESET` whose `details` name each problem by its JSON path.
      */
     ruleSet: {
         [key: string]: unknown;
     };
     /**
-     * Ignored (never activates) when RuleControlPlane:RequireApproval is true
+     * Activate the new version at once (archiving the active one). Ignored (never activates) while `RuleControlPlane:RequireApproval` is true.
      */
     activateAfterSave?: boolean;
+    /**
+     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     */
     actor?: string;
+    /**
+     * Recorded with the version (`changeDescription`) and in the audit entry.
+     */
     detail?: string;
+};
+
+export type PendingApprovalView = {
+    workflowName: string;
+    version: number;
+    status: 'PendingApproval';
+    submittedBy: string | null;
+    submittedAt: string | null;
+    createdBy: string;
+    createdAt: string;
+    changeDescription: string | null;
+};
+
+export type PendingApprovalsView = {
+    items: Array<PendingApprovalView>;
+    total: number;
 };
 
 export type TransitionDto = {
     /**
-     * Required for submit and approve; accepted as the reason of a reject
+     * Why: required by submit and approve (400 `DETAIL_REQUIRED` when absent or blank); accepted as the reason of a reject.
      */
     detail?: string;
     /**
-     * Mandatory rejection reason (reject)
+     * Reject only: the mandatory rejection reason (or `detail`; 400 `REJECTION_REASON_REQUIRED` when both are absent or blank).
      */
     reason?: string;
     /**
-     * Reject only: true = final denial, the version becomes Rejected (terminal) instead of Draft
+     * Reject only: true is a final denial: the version becomes `Rejected` (terminal, never activated) instead of going back to `Draft`.
      */
     final?: boolean;
+    /**
+     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     */
     actor?: string;
+};
+
+export type SubmitResultView = {
+    workflowName: string;
+    version: number;
+    /**
+     * The `detail` (or the reason, for a reject) recorded in the audit entry.
+     */
+    detail: string;
+    /**
+     * The workflow's change revision after the transition.
+     */
+    revision: number;
+    status: 'PendingApproval';
+    submittedBy: string;
+    submittedAt: string;
+};
+
+export type ApproveResultView = {
+    workflowName: string;
+    version: number;
+    /**
+     * The `detail` (or the reason, for a reject) recorded in the audit entry.
+     */
+    detail: string;
+    /**
+     * The workflow's change revision after the transition.
+     */
+    revision: number;
+    status: 'Approved';
+    approvedBy: string;
+    approvedAt: string;
+};
+
+export type RejectResultView = {
+    workflowName: string;
+    version: number;
+    /**
+     * The `detail` (or the reason, for a reject) recorded in the audit entry.
+     */
+    detail: string;
+    /**
+     * The workflow's change revision after the transition.
+     */
+    revision: number;
+    /**
+     * `Draft`, or `Rejected` (terminal) with `final: true`.
+     */
+    status: 'Draft' | 'Rejected';
+    rejectedBy: string;
+    rejectedAt: string;
+    reason: string;
 };
 
 export type InvalidateDto = {
     /**
-     * One workflow; omitted: every workflow of the tenant
+     * One workflow (404 `RULESET_NOT_FOUND` when the tenant has none); omitted: every workflow of the tenant.
      */
     workflowName?: string;
+    /**
+     * Recorded in the audit entry.
+     */
     detail?: string;
+    /**
+     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     */
     actor?: string;
+};
+
+export type InvalidatedWorkflowView = {
+    workflowName: string;
+    revision: number;
+};
+
+export type InvalidationView = {
+    tenantId: string;
+    /**
+     * Null: every workflow of the tenant.
+     */
+    workflowName: string | null;
+    invalidated: Array<InvalidatedWorkflowView>;
+    invalidatedAt: string;
+};
+
+export type CacheCountersView = {
+    hits: number;
+    misses: number;
+    evictions: number;
+    /**
+     * Entries in the cache now.
+     */
+    size: number;
+};
+
+export type ReloadLagView = {
+    count: number;
+    /**
+     * Null before the first change.
+     */
+    p50: number | null;
+    p99: number | null;
+    max: number | null;
+};
+
+export type ChangeCountersView = {
+    /**
+     * Change events this node published.
+     */
+    published: number;
+    /**
+     * Change events this node received.
+     */
+    received: number;
+    /**
+     * Revision polls run.
+     */
+    pollRuns: number;
+};
+
+export type HubCountersView = {
+    /**
+     * Push-hub connections on this node.
+     */
+    connections: number;
+};
+
+export type ChangeMetricsView = {
+    cache: CacheCountersView;
+    hotReloadLagMs: ReloadLagView;
+    changes: ChangeCountersView;
+    hub: HubCountersView;
+};
+
+export type StoreExportView = {
+    workflowName: string;
+    /**
+     * The directory written (`<root>/<tenant>/<workflow>`).
+     */
+    directory: string;
+    files: Array<string>;
+    activeVersion: number | null;
 };
 
 export type StoreImportDto = {
     /**
-     * Import only versions above this number that are missing here (default: all files)
+     * Activate the last imported version (ignored while `RuleControlPlane:RequireApproval` is true, and when nothing was imported).
      */
     activateLatest?: boolean;
+    /**
+     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     */
     actor?: string;
+};
+
+export type ImportedFileView = {
+    file: string;
+    /**
+     * The version it was saved as.
+     */
+    version: number;
+};
+
+export type StoreImportView = {
+    workflowName: string;
+    directory: string;
+    imported: Array<ImportedFileView>;
+    /**
+     * Files whose version is already stored with the same rule set.
+     */
+    skipped: Array<string>;
+    /**
+     * Null when nothing was activated.
+     */
+    activatedVersion: number | null;
+};
+
+export type CacheEntryView = {
+    workflowName: string;
+    activeVersion: number | null;
+    revision: number;
+    /**
+     * Null when the workflow has no active version.
+     */
+    shape: 'rules' | 'legacy' | 'code-based' | 'flow-graph' | null;
+};
+
+export type RuleFlowContractView = {
+    /**
+     * JSON Schema (draft 2020-12) of the flow-graph rule set, with each node kind's `config`.
+     */
+    schema: {
+        [key: string]: unknown;
+    };
+    nodeKinds: Array<'condition' | 'decision-table' | 'sub-flow' | 'connector' | 'javascript-condition' | 'feel-expression' | 'template'>;
+    edgeKinds: Array<'next' | 'on-true' | 'on-false' | 'on-error' | 'always'>;
+    schemaVersion: 1;
+};
+
+export type TenantSummaryView = {
+    tenantId: string;
+    /**
+     * Workflows with a rule set.
+     */
+    workflows: number;
+    lastModified: string;
+};
+
+export type TenantListView = {
+    tenants: Array<TenantSummaryView>;
+};
+
+export type ShadowDifferenceView = {
+    /**
+     * Dotted path of the output fact.
+     */
+    field: string;
+    /**
+     * The active version's value (absent when it has none).
+     */
+    activeValue?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The candidate version's value (absent when it has none).
+     */
+    candidateValue?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * `medium`: numbers within 5 % or the same field count; `high`: boolean logic differs or a critical field is missing.
+     */
+    severity: 'none' | 'medium' | 'high';
+};
+
+export type ShadowDiffView = {
+    candidateVersion: number;
+    /**
+     * The worst severity of the differences (`none`: equal).
+     */
+    severity: 'none' | 'medium' | 'high';
+    differences: Array<ShadowDifferenceView>;
+    /**
+     * With the `ExecutionTime` comparison strategy.
+     */
+    activeExecutionTimeMs?: number;
+    /**
+     * With the `ExecutionTime` comparison strategy.
+     */
+    candidateExecutionTimeMs?: number;
+    /**
+     * Error codes of the candidate's run, when it reported errors.
+     */
+    candidateErrors?: Array<string>;
+};
+
+export type ExecutionAuditItemView = {
+    executionId: string;
+    workflowName: string;
+    /**
+     * The version that served the client (null on the traditional path).
+     */
+    version: number | null;
+    correlationId: string;
+    tenantId: string;
+    executedAt: string;
+    executionTimeMs: number;
+    rulesMatched: Array<string>;
+    status: 'success' | 'error';
+    /**
+     * Error codes of the execution, when it failed.
+     */
+    errorCodes: Array<string>;
+    arm: 'active' | 'canary' | 'traditional';
+    /**
+     * The running canary rollout.
+     */
+    rolloutId: string | null;
+    mode: 'Traditional' | 'Rules' | 'Hybrid' | 'Shadow';
+    /**
+     * Shadow mode only.
+     */
+    shadowDiff?: ShadowDiffView;
+};
+
+export type ExecutionAuditPageView = {
+    items: Array<ExecutionAuditItemView>;
+    /**
+     * Cursor of the next (older) page, for `before`; null on the last page.
+     */
+    nextBefore: string | null;
+};
+
+export type ExecutionAuditSinkView = {
+    /**
+     * Accepted into the in-memory buffer.
+     */
+    buffered: number;
+    /**
+     * Inserted into the database by the flusher.
+     */
+    written: number;
+    /**
+     * Written to a spill file (database unavailable).
+     */
+    spilled: number;
+    /**
+     * Inserted into the database from spill files.
+     */
+    replayed: number;
+    /**
+     * Already stored when written again.
+     */
+    duplicates: number;
+    /**
+     * Refused by the database for their content.
+     */
+    rejected: number;
+    /**
+     * Batch writes that failed and were retried.
+     */
+    failedBatches: number;
+    /**
+     * Entries waiting in memory.
+     */
+    bufferSize: number;
+    /**
+     * Executions waiting for room in the buffer.
+     */
+    waiting: number;
+    bufferCapacity: number;
+    consecutiveFailures: number;
+    /**
+     * Where entries are spilled while the database is unavailable.
+     */
+    spillDirectory: string;
 };
 
 export type StartCanaryDto = {
     /**
-     * Integer 1-100; 1 when neither target is given
+     * Share of traffic routed to the canary (not together with `targetTenantIds`); 1 when neither is given.
      */
-    targetPercentage?: {
-        [key: string]: unknown;
-    } | null;
+    targetPercentage?: number | null;
     /**
-     * Not together with targetPercentage
+     * Tenants that run the canary (not together with `targetPercentage`). A tenant's own rule set can target only itself; the shared `default` tenant's rule sets can target any tenant.
      */
     targetTenantIds?: Array<string> | null;
+    /**
+     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     */
     actor?: string;
+    /**
+     * The workflow whose version is rolled out.
+     */
+    workflowName: string;
+    /**
+     * The version to roll out: it exists and is not the active version.
+     */
+    version: number;
+};
+
+export type CanaryRolloutView = {
+    rolloutId: string;
+    workflowName: string;
+    /**
+     * The canary version.
+     */
+    version: number;
+    /**
+     * The version that was active when the rollout started.
+     */
+    previousActiveVersion: number | null;
+    status: 'Active' | 'Promoted' | 'RolledBack';
+    /**
+     * Share of traffic routed to the canary; null for a tenant-targeted rollout.
+     */
+    targetPercentage: number | null;
+    /**
+     * Tenants that run the canary; null for a percentage rollout.
+     */
+    targetTenantIds: Array<string> | null;
+    /**
+     * When the rollout started (the same instant as `startedAt`).
+     */
+    createdAt: string;
+    /**
+     * When the rollout started.
+     */
+    startedAt: string;
+    /**
+     * The actor who started it.
+     */
+    createdBy: string;
+    promotedAt: string | null;
+    rolledBackAt: string | null;
+    /**
+     * The rollback reason.
+     */
+    reason: string | null;
+};
+
+export type CanaryActorDto = {
+    /**
+     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     */
+    actor?: string;
+};
+
+export type CanaryPromotionView = {
+    rolloutId: string;
+    status: 'Promoted';
+    promotedAt: string;
+    workflowName: string;
+    /**
+     * The promoted version, now active.
+     */
+    version: number;
+    /**
+     * The version archived by the promotion.
+     */
+    previousActiveVersion: number | null;
+};
+
+export type CanaryRollbackDto = {
+    /**
+     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     */
+    actor?: string;
+    /**
+     * Why the rollout is rolled back (required, not blank).
+     */
+    reason: string;
+};
+
+export type CanaryRollbackView = {
+    rolloutId: string;
+    status: 'RolledBack';
+    rolledBackAt: string;
+    reason: string;
     workflowName: string;
     version: number;
 };
 
-export type CanaryActorDto = {
-    actor?: string;
-};
-
-export type CanaryRollbackDto = {
-    actor?: string;
-    /**
-     * Required (400 ROLLBACK_REASON_REQUIRED)
-     */
-    reason: {
-        [key: string]: unknown;
-    };
-};
-
 export type RuleEngineCanaryStartDto = {
     /**
-     * Integer 1-100; 1 when neither target is given
+     * Share of traffic routed to the canary (not together with `targetTenantIds`); 1 when neither is given.
      */
-    targetPercentage?: {
-        [key: string]: unknown;
-    } | null;
+    targetPercentage?: number | null;
     /**
-     * Not together with targetPercentage
+     * Tenants that run the canary (not together with `targetPercentage`). A tenant's own rule set can target only itself; the shared `default` tenant's rule sets can target any tenant.
      */
     targetTenantIds?: Array<string> | null;
+    /**
+     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     */
     actor?: string;
+    /**
+     * The version to roll out: it exists and is not the active version.
+     */
     version: number;
 };
 
+export type CanaryProgressView = {
+    /**
+     * A percentage rollout's share of traffic, or a tenant list's share of the tenants the rule set serves.
+     */
+    percentage: number;
+    tenantsAffected: number;
+    /**
+     * Tenants the rule set serves: every known tenant for the shared `default` tenant's rule sets, else the owner.
+     */
+    totalTenants: number;
+};
+
+export type CanaryRolloutProgressView = {
+    rolloutId: string;
+    workflowName: string;
+    /**
+     * The canary version.
+     */
+    version: number;
+    /**
+     * The version that was active when the rollout started.
+     */
+    previousActiveVersion: number | null;
+    status: 'Active' | 'Promoted' | 'RolledBack';
+    /**
+     * Share of traffic routed to the canary; null for a tenant-targeted rollout.
+     */
+    targetPercentage: number | null;
+    /**
+     * Tenants that run the canary; null for a percentage rollout.
+     */
+    targetTenantIds: Array<string> | null;
+    /**
+     * When the rollout started (the same instant as `startedAt`).
+     */
+    createdAt: string;
+    /**
+     * When the rollout started.
+     */
+    startedAt: string;
+    /**
+     * The actor who started it.
+     */
+    createdBy: string;
+    promotedAt: string | null;
+    rolledBackAt: string | null;
+    /**
+     * The rollback reason.
+     */
+    reason: string | null;
+    progress: CanaryProgressView;
+};
+
+export type CanaryArmView = {
+    arm: 'active' | 'canary';
+    /**
+     * The version the arm runs.
+     */
+    version: number | null;
+    executions: number;
+    errors: number;
+    /**
+     * errors / executions.
+     */
+    errorRate: number;
+};
+
+export type CanaryRolloutMetricsView = {
+    rolloutId: string;
+    workflowName: string;
+    /**
+     * The canary version.
+     */
+    version: number;
+    /**
+     * The version that was active when the rollout started.
+     */
+    previousActiveVersion: number | null;
+    status: 'Active' | 'Promoted' | 'RolledBack';
+    /**
+     * Share of traffic routed to the canary; null for a tenant-targeted rollout.
+     */
+    targetPercentage: number | null;
+    /**
+     * Tenants that run the canary; null for a percentage rollout.
+     */
+    targetTenantIds: Array<string> | null;
+    /**
+     * When the rollout started (the same instant as `startedAt`).
+     */
+    createdAt: string;
+    /**
+     * When the rollout started.
+     */
+    startedAt: string;
+    /**
+     * The actor who started it.
+     */
+    createdBy: string;
+    promotedAt: string | null;
+    rolledBackAt: string | null;
+    /**
+     * The rollback reason.
+     */
+    reason: string | null;
+    progress: CanaryProgressView;
+    /**
+     * The workflow's active version now.
+     */
+    activeVersion: number | null;
+    /**
+     * Whether the execution audit is available to count executions per arm.
+     */
+    armsAvailable: boolean;
+    /**
+     * The active and the canary arm.
+     */
+    arms: Array<CanaryArmView>;
+};
+
 export type RolloutPromoteDto = {
+    /**
+     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     */
     actor?: string;
+    /**
+     * The rollout of this workflow.
+     */
     rolloutId: string;
 };
 
 export type RolloutRollbackDto = {
+    /**
+     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     */
     actor?: string;
     /**
-     * Required (400 ROLLBACK_REASON_REQUIRED)
+     * Why the rollout is rolled back (required, not blank).
      */
-    reason: {
-        [key: string]: unknown;
-    };
+    reason: string;
+    /**
+     * The rollout of this workflow.
+     */
     rolloutId: string;
 };
 
 export type CanaryTargetsDto = {
     /**
-     * Integer 1-100; 1 when neither target is given
+     * Share of traffic routed to the canary (not together with `targetTenantIds`); 1 when neither is given.
      */
-    targetPercentage?: {
-        [key: string]: unknown;
-    } | null;
+    targetPercentage?: number | null;
     /**
-     * Not together with targetPercentage
+     * Tenants that run the canary (not together with `targetPercentage`). A tenant's own rule set can target only itself; the shared `default` tenant's rule sets can target any tenant.
      */
     targetTenantIds?: Array<string> | null;
+    /**
+     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     */
     actor?: string;
 };
 
-export type TenantQuotaLimitsDto = {
+export type CanaryStateView = {
+    workflowName: string;
+    activeVersion: number | null;
+    /**
+     * The Active rollout, if any.
+     */
+    canary: CanaryRolloutView | null;
+    /**
+     * Every rollout, newest first.
+     */
+    rollouts: Array<CanaryRolloutView>;
+};
+
+export type QuotaWindowView = {
+    used: number;
+    limit: number | null;
+    remaining: number | null;
+    /**
+     * When the window ends.
+     */
+    resetsAt: string;
+};
+
+export type QuotaEvaluationsView = {
+    minute: QuotaWindowView;
+    day: QuotaWindowView;
+};
+
+export type QuotaConcurrencyView = {
+    /**
+     * Slots in use, as the live leases reported at their last renewal.
+     */
+    inUse: number;
+    /**
+     * Slots leased by the replicas.
+     */
+    leased: number;
+    limit: number | null;
+};
+
+export type QuotaUsageView = {
+    tenantId: string;
+    tier: 'Free' | 'Licensed' | 'Enterprise';
+    evaluations: QuotaEvaluationsView;
+    concurrency: QuotaConcurrencyView;
+};
+
+export type QuotaLimitsView = {
+    /**
+     * Rule executions in flight at once, across every replica; null: unlimited.
+     */
+    maxConcurrentExecutions: number | null;
+    /**
+     * Rule evaluations per UTC minute; null: unlimited.
+     */
+    maxEvaluationsPerMinute: number | null;
+    /**
+     * Rule evaluations per UTC day; null: unlimited.
+     */
+    maxEvaluationsPerDay: number | null;
+};
+
+export type QuotaOverridesView = {
+    /**
+     * Rule executions in flight at once, across every replica; null: unlimited.
+     */
     maxConcurrentExecutions?: number | null;
+    /**
+     * Rule evaluations per UTC minute; null: unlimited.
+     */
     maxEvaluationsPerMinute?: number | null;
+    /**
+     * Rule evaluations per UTC day; null: unlimited.
+     */
+    maxEvaluationsPerDay?: number | null;
+};
+
+export type TenantQuotaView = {
+    /**
+     * Rule executions in flight at once, across every replica; null: unlimited.
+     */
+    maxConcurrentExecutions: number | null;
+    /**
+     * Rule evaluations per UTC minute; null: unlimited.
+     */
+    maxEvaluationsPerMinute: number | null;
+    /**
+     * Rule evaluations per UTC day; null: unlimited.
+     */
+    maxEvaluationsPerDay: number | null;
+    tenantId: string;
+    tier: 'Free' | 'Licensed' | 'Enterprise';
+    /**
+     * The tier's preset profile.
+     */
+    preset: QuotaLimitsView;
+    /**
+     * The explicit limits over the preset.
+     */
+    overrides: QuotaOverridesView;
+    /**
+     * Null while the tenant has no record of its own.
+     */
+    updatedAt: string | null;
+    updatedBy: string | null;
+};
+
+export type TenantQuotaLimitsDto = {
+    /**
+     * Rule executions in flight at once, across every replica (null: unlimited).
+     */
+    maxConcurrentExecutions?: number | null;
+    /**
+     * Rule evaluations per UTC minute (null: unlimited).
+     */
+    maxEvaluationsPerMinute?: number | null;
+    /**
+     * Rule evaluations per UTC day (null: unlimited).
+     */
     maxEvaluationsPerDay?: number | null;
 };
 
 export type UpgradeTierDto = {
+    /**
+     * The tier whose preset applies (case-insensitive).
+     */
     tier: 'Free' | 'Licensed' | 'Enterprise';
+};
+
+export type ContractFieldView = {
+    /**
+     * Dotted fact path.
+     */
+    path: string;
+    dataType: 'string' | 'number' | 'boolean' | 'date' | 'dateTime' | 'object' | 'array' | 'any';
+};
+
+export type ContractView = {
+    contractName: string;
+    fields: Array<ContractFieldView>;
+};
+
+export type RuleCatalogItemView = {
+    code: string;
+    displayName: string;
+    category: string;
+    tags: Array<string>;
+    /**
+     * Hidden items are listed only with `includeHidden=true`.
+     */
+    hidden: boolean;
+    description?: string;
+    /**
+     * The manifest source that produced it.
+     */
+    sourceKey: string;
+    inputSchema: ContractView;
+    outputSchema: ContractView;
+};
+
+export type RuleCatalogGroupView = {
+    category: string;
+    /**
+     * Sorted by code.
+     */
+    items: Array<RuleCatalogItemView>;
+};
+
+export type CatalogSourceView = {
+    sourceKey: string;
+    /**
+     * `built-in`, or the manifest file it was read from.
+     */
+    origin: string;
+    /**
+     * The manifest's generation time, as it states it.
+     */
+    generatedAt: string;
+    /**
+     * Rules it defines.
+     */
+    rules: number;
+};
+
+export type CatalogSourcesView = {
+    sources: Array<CatalogSourceView>;
+};
+
+export type ComposedFromView = {
+    workflowName: string;
+    version: number;
+};
+
+export type NodeContractView = {
+    nodeId: string;
+    /**
+     * Node kind.
+     */
+    kind: string;
+    name?: string;
+    /**
+     * Rule code of the node, if any.
+     */
+    ruleCode: string | null;
+    /**
+     * Where the outputs came from: the rule's manifest, the node's declared `outputs`, its configuration, or nowhere.
+     */
+    resolvedFrom: 'manifest' | 'declared' | 'derived' | 'none';
+    /**
+     * Facts the node produces (structural fields included).
+     */
+    outputs: ContractView;
+};
+
+export type SourceContractView = {
+    /**
+     * `workflow` is answered as `flow`.
+     */
+    sourceType: 'rule' | 'decision-table' | 'flow';
+    sourceCode: string;
+    /**
+     * Which source resolved it: a manifest, composition across a stored workflow, a decision table stored in the decisions service, or the static fallback.
+     */
+    resolvedFrom: 'manifest' | 'composition' | 'stored-table' | 'static';
+    /**
+     * The manifest source (resolvedFrom `manifest`).
+     */
+    sourceKey: string | null;
+    /**
+     * resolvedFrom `composition`.
+     */
+    composedFrom: ComposedFromView | null;
+    request: ContractView;
+    response: ContractView;
+    /**
+     * Flows only: per node.
+     */
+    nodes?: Array<NodeContractView>;
+};
+
+export type FlowContractView = {
+    flowCode: string;
+    resolvedFrom: 'manifest' | 'composition' | 'stored-table' | 'static';
+    /**
+     * The manifest source (resolvedFrom `manifest`).
+     */
+    sourceKey: string | null;
+    /**
+     * The stored version composed from (resolvedFrom `composition`).
+     */
+    version: number | null;
+    /**
+     * That version's status.
+     */
+    versionStatus: string | null;
+    /**
+     * That version's rule set shape.
+     */
+    shape: string | null;
+    /**
+     * The flow input.
+     */
+    request: ContractView;
+    /**
+     * Every fact the flow produces.
+     */
+    response: ContractView;
+    nodes: Array<NodeContractView>;
+};
+
+export type NodeAuthoringContractView = {
+    flowCode: string;
+    nodeId: string;
+    ruleCode: string | null;
+    /**
+     * The flow input plus the facts of the upstream nodes.
+     */
+    requestScope: ContractView;
+    /**
+     * Only the facts the node produces, without structural result fields.
+     */
+    responseDelta: ContractView;
+    /**
+     * Nodes whose facts are in the request scope.
+     */
+    upstreamNodeIds: Array<string>;
+    /**
+     * The version composed from (active, else latest).
+     */
+    version: number;
+    shape: string;
+};
+
+export type ApiRouteView = {
+    method: string;
+    /**
+     * OpenAPI-style template.
+     */
+    path: string;
+    summary: string | null;
+    tags: Array<string>;
+    /**
+     * Policies the route requires (`cp.viewer`, …); `public` for public routes.
+     */
+    policies: Array<string>;
+};
+
+export type ApiCatalogView = {
+    apis: Array<ApiRouteView>;
+    total: number;
+};
+
+export type EndpointBindingView = {
+    method: 'POST';
+    path: string;
+    workflowName: string;
+    activeVersion: number;
+    shape: string;
+    ruleCodes: Array<string>;
+    decisionTables: Array<string>;
+    subFlows: Array<string>;
+};
+
+export type EndpointBindingsView = {
+    tenantId: string;
+    generatedAt: string;
+    pathTemplate: string;
+    bindings: Array<EndpointBindingView>;
+    total: number;
+};
+
+export type CatalogGraphNodeView = {
+    /**
+     * `api:POST /api/v1/…`, `workflow:<name>`, `rule:<code>`, `table:<name>`.
+     */
+    id: string;
+    type: 'api' | 'workflow' | 'rule' | 'table';
+    label: string;
+};
+
+export type CatalogGraphEdgeView = {
+    from: string;
+    to: string;
+    kind: 'executes' | 'uses-rule' | 'uses-table' | 'calls-sub-flow';
+};
+
+export type CatalogGraphView = {
+    nodes: Array<CatalogGraphNodeView>;
+    edges: Array<CatalogGraphEdgeView>;
+    tenantId: string;
+    generatedAt: string;
+};
+
+export type SnapshotSummaryView = {
+    id: string;
+    tenantId: string;
+    capturedAt: string;
+    capturedBy: string;
+    label: string | null;
+    bindingCount: number;
+    nodeCount: number;
+    edgeCount: number;
+};
+
+export type SnapshotPageView = {
+    /**
+     * Newest first.
+     */
+    items: Array<SnapshotSummaryView>;
+    total: number;
+    page: number;
+    pageSize: number;
+};
+
+export type CatalogGraphContentView = {
+    nodes: Array<CatalogGraphNodeView>;
+    edges: Array<CatalogGraphEdgeView>;
+};
+
+export type SnapshotView = {
+    id: string;
+    tenantId: string;
+    capturedAt: string;
+    capturedBy: string;
+    label: string | null;
+    bindingCount: number;
+    nodeCount: number;
+    edgeCount: number;
+    bindings: Array<EndpointBindingView>;
+    graph: CatalogGraphContentView;
 };
 
 export type CaptureSnapshotDto = {
     /**
-     * Free-text label of the snapshot
+     * Free-text label of the snapshot.
      */
     label?: string;
+    /**
+     * Who captures it (default: the authenticated user, then `X-Actor`).
+     */
     actor?: string;
+};
+
+export type DryRunRequestBody = {
+    /**
+     * The facts to evaluate (stored-version form; required there).
+     */
+    inputs?: {
+        [key: string]: unknown;
+    };
+    /**
+     * The stored version to run (default: the active version). Not with `ruleSet`.
+     */
+    version?: number;
+    /**
+     * A whole rule set document (any of the shapes a save accepts), validated and run without being stored.
+     */
+    ruleSet?: {
+        [key: string]: unknown;
+    };
+    /**
+     * The facts to evaluate (document form; `inputs` is accepted too).
+     */
+    context?: {
+        [key: string]: unknown;
+    };
+    /**
+     * The type of the context (informational).
+     */
+    contextType?: string;
+};
+
+export type RuleEngineDryRunResultView = {
+    executionId: string;
+    status: 'success' | 'error';
+    outputs: {
+        [key: string]: unknown;
+    };
+    /**
+     * The evaluation time with its unit.
+     */
+    executionTime: string;
+    rulesExecuted: number;
+    /**
+     * Always false: nothing runs for real in a dry-run.
+     */
+    sideEffectsApplied: false;
+    errors: Array<EvaluationErrorView>;
+    rulesMatched: Array<string>;
+    /**
+     * The stored version that ran (null for a `ruleSet` document).
+     */
+    version: number | null;
+};
+
+export type ExecutionArmTallyView = {
+    executions: number;
+    errors: number;
+};
+
+export type DryRunTraceView = {
+    ruleName: string;
+    matched: boolean;
+    failReason: string | null;
+};
+
+export type ControlPlaneDryRunResultView = {
+    /**
+     * Whether any rule matched.
+     */
+    rulesMatched: boolean;
+    evaluationTimeMs: number;
+    traces: Array<DryRunTraceView>;
+    outputFacts: {
+        [key: string]: unknown;
+    };
+    errors: Array<EvaluationErrorView>;
+    /**
+     * The stored version that ran (null for a `ruleSet` document).
+     */
+    version: number | null;
+    /**
+     * Names of the rules that matched.
+     */
+    matchedRules: Array<string>;
+};
+
+export type ShadowTallyView = {
+    /**
+     * Shadow candidates run.
+     */
+    runs: number;
+    /**
+     * Of which with output differences.
+     */
+    withDifferences: number;
+};
+
+export type CompiledCacheView = {
+    size: number;
+    hits: number;
+    misses: number;
+    compilations: number;
+    evictions: number;
+    invalidations: number;
+};
+
+export type ExecutionMetricsView = {
+    executions: number;
+    errors: number;
+    /**
+     * Per arm (`active`, `canary`, `traditional`).
+     */
+    byArm: {
+        [key: string]: ExecutionArmTallyView;
+    };
+    shadow: ShadowTallyView;
+    compiledCache: CompiledCacheView;
 };
 
 export type JsonRpcRequestBody = {
@@ -201,7 +1804,10 @@ export type JsonRpcErrorObject = {
 
 export type JsonRpcResponseView = {
     jsonrpc: '2.0';
-    id: string | number | null;
+    /**
+     * The request's id; null when it could not be read.
+     */
+    id: string | null | number;
     result?: {
         [key: string]: unknown;
     };
@@ -223,11 +1829,11 @@ export type PlainToolCallBody = {
 
 export type PlainToolResultView = {
     /**
-     * The tool's result (its shape is the tool's).
+     * The tool's result (its shape is the tool's: an object, a list, …).
      */
-    result: {
+    result: string | number | boolean | Array<unknown> | {
         [key: string]: unknown;
-    };
+    } | null;
 };
 
 export type DependencyStatusView = {
@@ -252,10 +1858,25 @@ export type LivenessView = {
     detail?: string;
 };
 
+export type HubTransportView = {
+    transport: 'WebSockets';
+    transferFormats: Array<'Text'>;
+};
+
+export type HubNegotiationView = {
+    connectionId: string;
+    /**
+     * Pass as `?id=` on the WebSocket upgrade of the hub path, within 60 seconds.
+     */
+    connectionToken: string;
+    negotiateVersion: 1;
+    availableTransports: Array<HubTransportView>;
+};
+
 /**
- * A control-plane failure: `{ error, code, traceId }` (`details` on validation failures).
+ * A runtime-info failure: `{ error, code, traceId }`.
  */
-export type ControlPlaneError = {
+export type RuntimeInfoError = {
     /**
      * What went wrong, for a person.
      */
@@ -263,7 +1884,7 @@ export type ControlPlaneError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLE_NOT_FOUND' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'INTERNAL_ERROR' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROLE_REQUIRED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNKNOWN_TIER' | 'UNKNOWN_TOOL' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    code: 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -277,8 +1898,278 @@ export type ControlPlaneError = {
     }>;
 };
 
+/**
+ * An operator route failure: `{ error, code, traceId }`.
+ */
+export type OperatorError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * A signed-audit route failure: `{ error, code, traceId }`.
+ */
+export type AuditError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * A rule set route failure: `{ error, code, traceId }`, with `details` (one entry per bad field or rule set problem, its JSON path in `field`) on validation failures.
+ */
+export type RuleSetError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * An execution audit failure: `{ error, code, traceId }` (`details` on validation failures).
+ */
+export type ExecutionAuditError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CURSOR' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * A canary failure: `{ error, code, traceId }` (`details` on validation failures).
+ */
+export type CanaryError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * A quota failure: `{ error, code, traceId }` (`details` on validation failures).
+ */
+export type QuotaError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROLE_REQUIRED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TIER' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * A catalog failure: `{ error, code, traceId }` (`details` on validation failures).
+ */
+export type CatalogError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'DECISION_TABLE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * An execution failure: `{ error, code, traceId }` (`details` on validation failures).
+ */
+export type ExecutionError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_RULESET' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'SERVICE_UNAVAILABLE' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * A control-plane failure: `{ error, code, traceId }` (`details` on validation failures).
+ */
+export type ControlPlaneError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CURSOR' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROLE_REQUIRED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'RULESET_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNKNOWN_TIER' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * A push hub failure: `{ error, code, traceId }`.
+ */
+export type PushHubError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+ */
+export type TenantId = string;
+
+/**
+ * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+ */
+export type CorrelationId = string;
+
 export type RuntimeInfoInfoData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/info';
@@ -286,22 +2177,38 @@ export type RuntimeInfoInfoData = {
 
 export type RuntimeInfoInfoErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)
+     */
+    400: RuntimeInfoError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuntimeInfoError;
 };
 
 export type RuntimeInfoInfoError = RuntimeInfoInfoErrors[keyof RuntimeInfoInfoErrors];
 
 export type RuntimeInfoInfoResponses = {
     /**
-     * version, activationProof, tier, isValid, licenseId, allowedFeatures
+     * The runtime info
      */
-    200: unknown;
+    200: RuntimeInfoView;
 };
+
+export type RuntimeInfoInfoResponse = RuntimeInfoInfoResponses[keyof RuntimeInfoInfoResponses];
 
 export type MeMeData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/control-plane/me';
@@ -309,30 +2216,46 @@ export type MeMeData = {
 
 export type MeMeErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)
+     */
+    400: OperatorError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: OperatorError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: OperatorError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: OperatorError;
 };
 
 export type MeMeError = MeMeErrors[keyof MeMeErrors];
 
 export type MeMeResponses = {
     /**
-     * { authenticated, authorizationEnabled, id, name, tenantId, roles, permissions, policies, tokenId, expiresAt }
+     * The current operator
      */
-    200: unknown;
+    200: OperatorView;
 };
+
+export type MeMeResponse = MeMeResponses[keyof MeMeResponses];
 
 export type AuditVerifyData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/control-plane/audit/verify';
@@ -340,30 +2263,50 @@ export type AuditVerifyData = {
 
 export type AuditVerifyErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)
+     */
+    400: AuditError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: AuditError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: AuditError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: AuditError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: AuditError;
 };
 
 export type AuditVerifyError = AuditVerifyErrors[keyof AuditVerifyErrors];
 
 export type AuditVerifyResponses = {
     /**
-     * { valid, tenantId, entriesChecked, firstBadEntry, reason, headSeq, workflowName, keyId }
+     * The verification (a broken chain is `valid: false`)
      */
-    200: unknown;
+    200: AuditVerificationView;
 };
+
+export type AuditVerifyResponse = AuditVerifyResponses[keyof AuditVerifyResponses];
 
 export type AuditChainData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/control-plane/audit/chain';
@@ -371,30 +2314,50 @@ export type AuditChainData = {
 
 export type AuditChainErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)
+     */
+    400: AuditError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: AuditError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: AuditError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: AuditError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: AuditError;
 };
 
 export type AuditChainError = AuditChainErrors[keyof AuditChainErrors];
 
 export type AuditChainResponses = {
     /**
-     * The tenant audit chain for offline verification: { tenantId, keyId, entries, head }
+     * The chain and its head
      */
-    200: unknown;
+    200: AuditChainView;
 };
+
+export type AuditChainResponse = AuditChainResponses[keyof AuditChainResponses];
 
 export type AuditPublicKeyData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/control-plane/audit/public-key';
@@ -402,27 +2365,50 @@ export type AuditPublicKeyData = {
 
 export type AuditPublicKeyErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)
+     */
+    400: AuditError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: AuditError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: AuditError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: AuditError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: AuditError;
 };
 
 export type AuditPublicKeyError = AuditPublicKeyErrors[keyof AuditPublicKeyErrors];
 
 export type AuditPublicKeyResponses = {
-    200: unknown;
+    /**
+     * The public key
+     */
+    200: AuditPublicKeyView;
 };
+
+export type AuditPublicKeyResponse = AuditPublicKeyResponses[keyof AuditPublicKeyResponses];
 
 export type RuleEngineRuleSetsListData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/rule-engine/rulesets';
@@ -430,63 +2416,128 @@ export type RuleEngineRuleSetsListData = {
 
 export type RuleEngineRuleSetsListErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsListError = RuleEngineRuleSetsListErrors[keyof RuleEngineRuleSetsListErrors];
 
 export type RuleEngineRuleSetsListResponses = {
     /**
-     * { rulesets: [{ workflowName, activeVersion, totalVersions, lastModified, modifiedBy }] }
+     * The tenant's rule sets
      */
-    200: unknown;
+    200: RuleSetListView;
 };
+
+export type RuleEngineRuleSetsListResponse = RuleEngineRuleSetsListResponses[keyof RuleEngineRuleSetsListResponses];
 
 export type RuleEngineRuleSetsVersionsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Versions per page (0 or absent: 50).
+         */
+        limit?: number;
+        /**
+         * Versions to skip, newest first.
+         */
+        offset?: number;
+    };
     url: '/api/v1/rule-engine/rulesets/{workflowName}/versions';
 };
 
 export type RuleEngineRuleSetsVersionsErrors = {
     /**
+     * Bad request: `INVALID_WORKFLOW_NAME`, `VALIDATION_FAILED`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`
+     */
+    404: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsVersionsError = RuleEngineRuleSetsVersionsErrors[keyof RuleEngineRuleSetsVersionsErrors];
 
 export type RuleEngineRuleSetsVersionsResponses = {
-    200: unknown;
+    /**
+     * A page of versions
+     */
+    200: VersionPageView;
 };
+
+export type RuleEngineRuleSetsVersionsResponse = RuleEngineRuleSetsVersionsResponses[keyof RuleEngineRuleSetsVersionsResponses];
 
 export type RuleEngineRuleSetsVersionData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
-        version: string;
+        /**
+         * The version number.
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/rule-engine/rulesets/{workflowName}/versions/{version}';
@@ -494,28 +2545,58 @@ export type RuleEngineRuleSetsVersionData = {
 
 export type RuleEngineRuleSetsVersionErrors = {
     /**
+     * Bad request: `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsVersionError = RuleEngineRuleSetsVersionErrors[keyof RuleEngineRuleSetsVersionErrors];
 
 export type RuleEngineRuleSetsVersionResponses = {
-    200: unknown;
+    /**
+     * The version and its document
+     */
+    200: VersionDocumentView;
 };
+
+export type RuleEngineRuleSetsVersionResponse = RuleEngineRuleSetsVersionResponses[keyof RuleEngineRuleSetsVersionResponses];
 
 export type RuleEngineRuleSetsSaveRulesData = {
     body: SaveRulesDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
     };
     query?: never;
@@ -524,43 +2605,62 @@ export type RuleEngineRuleSetsSaveRulesData = {
 
 export type RuleEngineRuleSetsSaveRulesErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_RULESET`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsSaveRulesError = RuleEngineRuleSetsSaveRulesErrors[keyof RuleEngineRuleSetsSaveRulesErrors];
 
 export type RuleEngineRuleSetsSaveRulesResponses = {
     /**
-     * { version, status: "draft", createdAt, createdBy, … }
+     * The new version
      */
-    200: unknown;
+    200: SaveResultView;
 };
+
+export type RuleEngineRuleSetsSaveRulesResponse = RuleEngineRuleSetsSaveRulesResponses[keyof RuleEngineRuleSetsSaveRulesResponses];
 
 export type RuleEngineRuleSetsActivateData = {
     body: ActivateDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
     };
     query?: never;
@@ -569,42 +2669,75 @@ export type RuleEngineRuleSetsActivateData = {
 
 export type RuleEngineRuleSetsActivateErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `APPROVAL_REQUIRED`, `INVALID_STATE_TRANSITION`
+     */
+    409: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsActivateError = RuleEngineRuleSetsActivateErrors[keyof RuleEngineRuleSetsActivateErrors];
 
 export type RuleEngineRuleSetsActivateResponses = {
-    200: unknown;
+    /**
+     * The version, now Active
+     */
+    200: ActivationResultView;
 };
 
+export type RuleEngineRuleSetsActivateResponse = RuleEngineRuleSetsActivateResponses[keyof RuleEngineRuleSetsActivateResponses];
+
 export type RuleEngineRuleSetsActivateVersionData = {
-    body: ActivateOptionalDto;
+    body?: ActivateOptionalDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
-        version: string;
+        /**
+         * The version number.
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/rule-engine/rulesets/{workflowName}/activate/{version}';
@@ -612,40 +2745,75 @@ export type RuleEngineRuleSetsActivateVersionData = {
 
 export type RuleEngineRuleSetsActivateVersionErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `APPROVAL_REQUIRED`, `INVALID_STATE_TRANSITION`
+     */
+    409: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsActivateVersionError = RuleEngineRuleSetsActivateVersionErrors[keyof RuleEngineRuleSetsActivateVersionErrors];
 
 export type RuleEngineRuleSetsActivateVersionResponses = {
-    200: unknown;
+    /**
+     * The version, now Active
+     */
+    200: ActivationResultView;
 };
 
+export type RuleEngineRuleSetsActivateVersionResponse = RuleEngineRuleSetsActivateVersionResponses[keyof RuleEngineRuleSetsActivateVersionResponses];
+
 export type RuleEngineRuleSetsValidateData = {
-    body?: never;
+    /**
+     * A rule set document, or `{ ruleSet: <document> }`. The rule set document, in one of four shapes the engine recognises (an explicit `type` wins): the rules form `{ rules: [{ id, name, condition, output }], decisionTables?, expressionLanguage? }`, legacy rules-engine JSON `{ WorkflowName, Rules }`, code-based `{ type: "code-based", rules: [{ code, parameters }] }` or a flow graph `{ type: "flow-graph", nodes }` (JSON Schema at `GET /api/v1/rule-flow/contract`). Validated by the engine, not by this schema: a document it refuses is a 400 `INVALID_RULESET` whose `details` name each problem by its JSON path.
+     */
+    body: {
+        [key: string]: unknown;
+    };
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
     };
     query?: never;
@@ -654,61 +2822,133 @@ export type RuleEngineRuleSetsValidateData = {
 
 export type RuleEngineRuleSetsValidateErrors = {
     /**
+     * Bad request: `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Body or upload too large
+     */
+    413: RuleSetError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsValidateError = RuleEngineRuleSetsValidateErrors[keyof RuleEngineRuleSetsValidateErrors];
 
 export type RuleEngineRuleSetsValidateResponses = {
     /**
-     * { valid, shape, errors: [{ path, message }], warnings }
+     * The engine's verdict
      */
-    200: unknown;
+    200: ValidationResultView;
 };
+
+export type RuleEngineRuleSetsValidateResponse = RuleEngineRuleSetsValidateResponses[keyof RuleEngineRuleSetsValidateResponses];
 
 export type RuleEngineRuleSetsExportGetData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * The version to export; the active version when absent.
+         */
+        version?: number;
+        /**
+         * The answer's format: the rule set as JSON (default) or as YAML.
+         */
+        format?: 'json' | 'yaml';
+    };
     url: '/api/v1/rule-engine/rulesets/{workflowName}/export';
 };
 
 export type RuleEngineRuleSetsExportGetErrors = {
     /**
+     * Bad request: `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `INVALID_EXPORT_FORMAT`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`, `NO_ACTIVE_VERSION`
+     */
+    404: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsExportGetError = RuleEngineRuleSetsExportGetErrors[keyof RuleEngineRuleSetsExportGetErrors];
 
 export type RuleEngineRuleSetsExportGetResponses = {
-    200: unknown;
+    /**
+     * The rule set document as saved. The rule set document, in one of four shapes the engine recognises (an explicit `type` wins): the rules form `{ rules: [{ id, name, condition, output }], decisionTables?, expressionLanguage? }`, legacy rules-engine JSON `{ WorkflowName, Rules }`, code-based `{ type: "code-based", rules: [{ code, parameters }] }` or a flow graph `{ type: "flow-graph", nodes }` (JSON Schema at `GET /api/v1/rule-flow/contract`). Validated by the engine, not by this schema: a document it refuses is a 400 `INVALID_RULESET` whose `details` name each problem by its JSON path.
+     */
+    200: {
+        [key: string]: unknown;
+    };
 };
+
+export type RuleEngineRuleSetsExportGetResponse = RuleEngineRuleSetsExportGetResponses[keyof RuleEngineRuleSetsExportGetResponses];
 
 export type RuleEngineRuleSetsExportPostData = {
     body: ExportDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
     };
     query?: never;
@@ -717,73 +2957,137 @@ export type RuleEngineRuleSetsExportPostData = {
 
 export type RuleEngineRuleSetsExportPostErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`, `NO_ACTIVE_VERSION`
+     */
+    404: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsExportPostError = RuleEngineRuleSetsExportPostErrors[keyof RuleEngineRuleSetsExportPostErrors];
 
 export type RuleEngineRuleSetsExportPostResponses = {
-    200: unknown;
+    /**
+     * The rule set document as saved. The rule set document, in one of four shapes the engine recognises (an explicit `type` wins): the rules form `{ rules: [{ id, name, condition, output }], decisionTables?, expressionLanguage? }`, legacy rules-engine JSON `{ WorkflowName, Rules }`, code-based `{ type: "code-based", rules: [{ code, parameters }] }` or a flow graph `{ type: "flow-graph", nodes }` (JSON Schema at `GET /api/v1/rule-flow/contract`). Validated by the engine, not by this schema: a document it refuses is a 400 `INVALID_RULESET` whose `details` name each problem by its JSON path.
+     */
+    200: {
+        [key: string]: unknown;
+    };
 };
+
+export type RuleEngineRuleSetsExportPostResponse = RuleEngineRuleSetsExportPostResponses[keyof RuleEngineRuleSetsExportPostResponses];
 
 export type RuleEngineRuleSetsAuditData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Entries per page.
+         */
+        pageSize?: number;
+    };
     url: '/api/v1/rule-engine/rulesets/{workflowName}/audit';
 };
 
 export type RuleEngineRuleSetsAuditErrors = {
     /**
+     * Bad request: `INVALID_WORKFLOW_NAME`, `VALIDATION_FAILED`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`
+     */
+    404: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsAuditError = RuleEngineRuleSetsAuditErrors[keyof RuleEngineRuleSetsAuditErrors];
 
 export type RuleEngineRuleSetsAuditResponses = {
     /**
-     * { entries: [{ timestamp, actor, action, version, detail, status, seq, hash, prevHash, signature, keyId }], total, page }
+     * A page of audit entries
      */
-    200: unknown;
+    200: RuleSetAuditPageView;
 };
+
+export type RuleEngineRuleSetsAuditResponse = RuleEngineRuleSetsAuditResponses[keyof RuleEngineRuleSetsAuditResponses];
 
 export type RuleEngineRuleSetsVerifyData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
     };
     query?: never;
@@ -792,34 +3096,67 @@ export type RuleEngineRuleSetsVerifyData = {
 
 export type RuleEngineRuleSetsVerifyErrors = {
     /**
+     * Bad request: `INVALID_WORKFLOW_NAME`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`
+     */
+    404: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsVerifyError = RuleEngineRuleSetsVerifyErrors[keyof RuleEngineRuleSetsVerifyErrors];
 
 export type RuleEngineRuleSetsVerifyResponses = {
     /**
-     * { valid, tenantId, entriesChecked, firstBadEntry, reason, headSeq, workflowName, keyId }
+     * The verification (a broken chain is `valid: false`)
      */
-    200: unknown;
+    200: AuditVerificationView;
 };
+
+export type RuleEngineRuleSetsVerifyResponse = RuleEngineRuleSetsVerifyResponses[keyof RuleEngineRuleSetsVerifyResponses];
 
 export type RuleEngineRuleSetsDiffData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
-        v1: string;
-        v2: string;
+        /**
+         * The version to compare from.
+         */
+        v1: number;
+        /**
+         * The version to compare to.
+         */
+        v2: number;
     };
     query?: never;
     url: '/api/v1/rule-engine/rulesets/{workflowName}/versions/{v1}/diff/{v2}';
@@ -827,34 +3164,67 @@ export type RuleEngineRuleSetsDiffData = {
 
 export type RuleEngineRuleSetsDiffErrors = {
     /**
+     * Bad request: `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsDiffError = RuleEngineRuleSetsDiffErrors[keyof RuleEngineRuleSetsDiffErrors];
 
 export type RuleEngineRuleSetsDiffResponses = {
     /**
-     * { fromVersion, toVersion, changes: { added, modified: [{ id, fieldChanges }], removed } }
+     * The rule-level differences
      */
-    200: unknown;
+    200: RuleSetDiffView;
 };
+
+export type RuleEngineRuleSetsDiffResponse = RuleEngineRuleSetsDiffResponses[keyof RuleEngineRuleSetsDiffResponses];
 
 export type RuleEngineRuleSetsDiffPostData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
-        v1: string;
-        v2: string;
+        /**
+         * The version to compare from.
+         */
+        v1: number;
+        /**
+         * The version to compare to.
+         */
+        v2: number;
     };
     query?: never;
     url: '/api/v1/rule-engine/rulesets/{workflowName}/versions/{v1}/diff/{v2}';
@@ -862,28 +3232,58 @@ export type RuleEngineRuleSetsDiffPostData = {
 
 export type RuleEngineRuleSetsDiffPostErrors = {
     /**
+     * Bad request: `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsDiffPostError = RuleEngineRuleSetsDiffPostErrors[keyof RuleEngineRuleSetsDiffPostErrors];
 
 export type RuleEngineRuleSetsDiffPostResponses = {
-    200: unknown;
+    /**
+     * The rule-level differences
+     */
+    200: RuleSetDiffView;
 };
+
+export type RuleEngineRuleSetsDiffPostResponse = RuleEngineRuleSetsDiffPostResponses[keyof RuleEngineRuleSetsDiffPostResponses];
 
 export type RuleEngineRuleSetsSaveData = {
     body: SaveRuleSetDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflowName: string;
     };
     query?: never;
@@ -892,39 +3292,58 @@ export type RuleEngineRuleSetsSaveData = {
 
 export type RuleEngineRuleSetsSaveErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_RULESET`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleEngineRuleSetsSaveError = RuleEngineRuleSetsSaveErrors[keyof RuleEngineRuleSetsSaveErrors];
 
 export type RuleEngineRuleSetsSaveResponses = {
-    200: unknown;
+    /**
+     * The new version
+     */
+    200: SaveResultView;
 };
+
+export type RuleEngineRuleSetsSaveResponse = RuleEngineRuleSetsSaveResponses[keyof RuleEngineRuleSetsSaveResponses];
 
 export type ControlPlaneRuleSetsListData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/control-plane/rulesets';
@@ -932,27 +3351,50 @@ export type ControlPlaneRuleSetsListData = {
 
 export type ControlPlaneRuleSetsListErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsListError = ControlPlaneRuleSetsListErrors[keyof ControlPlaneRuleSetsListErrors];
 
 export type ControlPlaneRuleSetsListResponses = {
-    200: unknown;
+    /**
+     * The tenant's rule sets
+     */
+    200: RuleSetListView;
 };
+
+export type ControlPlaneRuleSetsListResponse = ControlPlaneRuleSetsListResponses[keyof ControlPlaneRuleSetsListResponses];
 
 export type ControlPlaneRuleSetsPendingData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/control-plane/rulesets/pending-approvals';
@@ -960,91 +3402,194 @@ export type ControlPlaneRuleSetsPendingData = {
 
 export type ControlPlaneRuleSetsPendingErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsPendingError = ControlPlaneRuleSetsPendingErrors[keyof ControlPlaneRuleSetsPendingErrors];
 
 export type ControlPlaneRuleSetsPendingResponses = {
     /**
-     * { items: [{ workflowName, version, status, submittedBy, submittedAt, createdBy, createdAt, changeDescription }], total }
+     * The versions awaiting approval
      */
-    200: unknown;
+    200: PendingApprovalsView;
 };
+
+export type ControlPlaneRuleSetsPendingResponse = ControlPlaneRuleSetsPendingResponses[keyof ControlPlaneRuleSetsPendingResponses];
 
 export type ControlPlaneRuleSetsVersionsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Versions per page (0 or absent: 50).
+         */
+        limit?: number;
+        /**
+         * Versions to skip, newest first.
+         */
+        offset?: number;
+    };
     url: '/api/v1/control-plane/rulesets/{workflow}/versions';
 };
 
 export type ControlPlaneRuleSetsVersionsErrors = {
     /**
+     * Bad request: `INVALID_WORKFLOW_NAME`, `VALIDATION_FAILED`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`
+     */
+    404: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsVersionsError = ControlPlaneRuleSetsVersionsErrors[keyof ControlPlaneRuleSetsVersionsErrors];
 
 export type ControlPlaneRuleSetsVersionsResponses = {
-    200: unknown;
+    /**
+     * A page of versions
+     */
+    200: VersionPageView;
 };
+
+export type ControlPlaneRuleSetsVersionsResponse = ControlPlaneRuleSetsVersionsResponses[keyof ControlPlaneRuleSetsVersionsResponses];
 
 export type ControlPlaneRuleSetsExportData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * The version to export; the active version when absent.
+         */
+        version?: number;
+        /**
+         * The answer's format: the rule set as JSON (default) or as YAML.
+         */
+        format?: 'json' | 'yaml';
+    };
     url: '/api/v1/control-plane/rulesets/{workflow}/export';
 };
 
 export type ControlPlaneRuleSetsExportErrors = {
     /**
+     * Bad request: `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `INVALID_EXPORT_FORMAT`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`, `NO_ACTIVE_VERSION`
+     */
+    404: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsExportError = ControlPlaneRuleSetsExportErrors[keyof ControlPlaneRuleSetsExportErrors];
 
 export type ControlPlaneRuleSetsExportResponses = {
-    200: unknown;
+    /**
+     * The rule set document as saved. The rule set document, in one of four shapes the engine recognises (an explicit `type` wins): the rules form `{ rules: [{ id, name, condition, output }], decisionTables?, expressionLanguage? }`, legacy rules-engine JSON `{ WorkflowName, Rules }`, code-based `{ type: "code-based", rules: [{ code, parameters }] }` or a flow graph `{ type: "flow-graph", nodes }` (JSON Schema at `GET /api/v1/rule-flow/contract`). Validated by the engine, not by this schema: a document it refuses is a 400 `INVALID_RULESET` whose `details` name each problem by its JSON path.
+     */
+    200: {
+        [key: string]: unknown;
+    };
 };
+
+export type ControlPlaneRuleSetsExportResponse = ControlPlaneRuleSetsExportResponses[keyof ControlPlaneRuleSetsExportResponses];
 
 export type ControlPlaneRuleSetsSaveData = {
     body: SaveRuleSetDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
     };
     query?: never;
@@ -1053,42 +3598,67 @@ export type ControlPlaneRuleSetsSaveData = {
 
 export type ControlPlaneRuleSetsSaveErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_RULESET`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsSaveError = ControlPlaneRuleSetsSaveErrors[keyof ControlPlaneRuleSetsSaveErrors];
 
 export type ControlPlaneRuleSetsSaveResponses = {
-    200: unknown;
+    /**
+     * The new version
+     */
+    200: SaveResultView;
 };
 
+export type ControlPlaneRuleSetsSaveResponse = ControlPlaneRuleSetsSaveResponses[keyof ControlPlaneRuleSetsSaveResponses];
+
 export type ControlPlaneRuleSetsActivateData = {
-    body: ActivateOptionalDto;
+    body?: ActivateOptionalDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
-        version: string;
+        /**
+         * The version number.
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/control-plane/rulesets/{workflow}/{version}/activate';
@@ -1096,42 +3666,75 @@ export type ControlPlaneRuleSetsActivateData = {
 
 export type ControlPlaneRuleSetsActivateErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `APPROVAL_REQUIRED`, `INVALID_STATE_TRANSITION`
+     */
+    409: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsActivateError = ControlPlaneRuleSetsActivateErrors[keyof ControlPlaneRuleSetsActivateErrors];
 
 export type ControlPlaneRuleSetsActivateResponses = {
-    200: unknown;
+    /**
+     * The version, now Active
+     */
+    200: ActivationResultView;
 };
+
+export type ControlPlaneRuleSetsActivateResponse = ControlPlaneRuleSetsActivateResponses[keyof ControlPlaneRuleSetsActivateResponses];
 
 export type ControlPlaneRuleSetsSubmitData = {
     body: TransitionDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
-        version: string;
+        /**
+         * The version number.
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/control-plane/rulesets/{workflow}/{version}/submit';
@@ -1139,42 +3742,75 @@ export type ControlPlaneRuleSetsSubmitData = {
 
 export type ControlPlaneRuleSetsSubmitErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `DETAIL_REQUIRED`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `ROUTE_NOT_FOUND`, `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `INVALID_STATE_TRANSITION`
+     */
+    409: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsSubmitError = ControlPlaneRuleSetsSubmitErrors[keyof ControlPlaneRuleSetsSubmitErrors];
 
 export type ControlPlaneRuleSetsSubmitResponses = {
-    200: unknown;
+    /**
+     * The version, now PendingApproval
+     */
+    200: SubmitResultView;
 };
+
+export type ControlPlaneRuleSetsSubmitResponse = ControlPlaneRuleSetsSubmitResponses[keyof ControlPlaneRuleSetsSubmitResponses];
 
 export type ControlPlaneRuleSetsApproveData = {
     body: TransitionDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
-        version: string;
+        /**
+         * The version number.
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/control-plane/rulesets/{workflow}/{version}/approve';
@@ -1182,42 +3818,75 @@ export type ControlPlaneRuleSetsApproveData = {
 
 export type ControlPlaneRuleSetsApproveErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `DETAIL_REQUIRED`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `ROUTE_NOT_FOUND`, `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `INVALID_STATE_TRANSITION`, `SELF_APPROVAL`
+     */
+    409: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsApproveError = ControlPlaneRuleSetsApproveErrors[keyof ControlPlaneRuleSetsApproveErrors];
 
 export type ControlPlaneRuleSetsApproveResponses = {
-    200: unknown;
+    /**
+     * The version, now Approved
+     */
+    200: ApproveResultView;
 };
+
+export type ControlPlaneRuleSetsApproveResponse = ControlPlaneRuleSetsApproveResponses[keyof ControlPlaneRuleSetsApproveResponses];
 
 export type ControlPlaneRuleSetsRejectData = {
     body: TransitionDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
-        version: string;
+        /**
+         * The version number.
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/control-plane/rulesets/{workflow}/{version}/reject';
@@ -1225,42 +3894,75 @@ export type ControlPlaneRuleSetsRejectData = {
 
 export type ControlPlaneRuleSetsRejectErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `REJECTION_REASON_REQUIRED`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `ROUTE_NOT_FOUND`, `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `INVALID_STATE_TRANSITION`
+     */
+    409: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsRejectError = ControlPlaneRuleSetsRejectErrors[keyof ControlPlaneRuleSetsRejectErrors];
 
 export type ControlPlaneRuleSetsRejectResponses = {
-    200: unknown;
+    /**
+     * The version, back to Draft (or Rejected)
+     */
+    200: RejectResultView;
 };
+
+export type ControlPlaneRuleSetsRejectResponse = ControlPlaneRuleSetsRejectResponses[keyof ControlPlaneRuleSetsRejectResponses];
 
 export type ControlPlaneRuleSetsSubmitAliasData = {
     body: TransitionDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
-        version: string;
+        /**
+         * The version number.
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/control-plane/approvals/{workflow}/{version}/submit';
@@ -1268,42 +3970,75 @@ export type ControlPlaneRuleSetsSubmitAliasData = {
 
 export type ControlPlaneRuleSetsSubmitAliasErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `DETAIL_REQUIRED`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `ROUTE_NOT_FOUND`, `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `INVALID_STATE_TRANSITION`
+     */
+    409: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsSubmitAliasError = ControlPlaneRuleSetsSubmitAliasErrors[keyof ControlPlaneRuleSetsSubmitAliasErrors];
 
 export type ControlPlaneRuleSetsSubmitAliasResponses = {
-    200: unknown;
+    /**
+     * The version, now PendingApproval
+     */
+    200: SubmitResultView;
 };
+
+export type ControlPlaneRuleSetsSubmitAliasResponse = ControlPlaneRuleSetsSubmitAliasResponses[keyof ControlPlaneRuleSetsSubmitAliasResponses];
 
 export type ControlPlaneRuleSetsApproveAliasData = {
     body: TransitionDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
-        version: string;
+        /**
+         * The version number.
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/control-plane/approvals/{workflow}/{version}/approve';
@@ -1311,42 +4046,75 @@ export type ControlPlaneRuleSetsApproveAliasData = {
 
 export type ControlPlaneRuleSetsApproveAliasErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `DETAIL_REQUIRED`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `ROUTE_NOT_FOUND`, `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `INVALID_STATE_TRANSITION`, `SELF_APPROVAL`
+     */
+    409: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsApproveAliasError = ControlPlaneRuleSetsApproveAliasErrors[keyof ControlPlaneRuleSetsApproveAliasErrors];
 
 export type ControlPlaneRuleSetsApproveAliasResponses = {
-    200: unknown;
+    /**
+     * The version, now Approved
+     */
+    200: ApproveResultView;
 };
+
+export type ControlPlaneRuleSetsApproveAliasResponse = ControlPlaneRuleSetsApproveAliasResponses[keyof ControlPlaneRuleSetsApproveAliasResponses];
 
 export type ControlPlaneRuleSetsRejectAliasData = {
     body: TransitionDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
-        version: string;
+        /**
+         * The version number.
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/control-plane/approvals/{workflow}/{version}/reject';
@@ -1354,39 +4122,66 @@ export type ControlPlaneRuleSetsRejectAliasData = {
 
 export type ControlPlaneRuleSetsRejectAliasErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_VERSION`, `REJECTION_REASON_REQUIRED`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `ROUTE_NOT_FOUND`, `RULESET_NOT_FOUND`, `VERSION_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `INVALID_STATE_TRANSITION`
+     */
+    409: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsRejectAliasError = ControlPlaneRuleSetsRejectAliasErrors[keyof ControlPlaneRuleSetsRejectAliasErrors];
 
 export type ControlPlaneRuleSetsRejectAliasResponses = {
-    200: unknown;
+    /**
+     * The version, back to Draft (or Rejected)
+     */
+    200: RejectResultView;
 };
+
+export type ControlPlaneRuleSetsRejectAliasResponse = ControlPlaneRuleSetsRejectAliasResponses[keyof ControlPlaneRuleSetsRejectAliasResponses];
 
 export type ControlPlaneRuleSetsInvalidateData = {
     body: InvalidateDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/control-plane/cache/invalidate';
@@ -1394,42 +4189,62 @@ export type ControlPlaneRuleSetsInvalidateData = {
 
 export type ControlPlaneRuleSetsInvalidateErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`
+     */
+    404: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsInvalidateError = ControlPlaneRuleSetsInvalidateErrors[keyof ControlPlaneRuleSetsInvalidateErrors];
 
 export type ControlPlaneRuleSetsInvalidateResponses = {
     /**
-     * { tenantId, workflowName, invalidated: [{ workflowName, revision }], invalidatedAt }
+     * The invalidated workflows and their new revisions
      */
-    200: unknown;
+    200: InvalidationView;
 };
+
+export type ControlPlaneRuleSetsInvalidateResponse = ControlPlaneRuleSetsInvalidateResponses[keyof ControlPlaneRuleSetsInvalidateResponses];
 
 export type ControlPlaneRuleSetsMetricsViewData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/control-plane/metrics';
@@ -1437,31 +4252,54 @@ export type ControlPlaneRuleSetsMetricsViewData = {
 
 export type ControlPlaneRuleSetsMetricsViewErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsMetricsViewError = ControlPlaneRuleSetsMetricsViewErrors[keyof ControlPlaneRuleSetsMetricsViewErrors];
 
 export type ControlPlaneRuleSetsMetricsViewResponses = {
     /**
-     * { cache: { hits, misses, evictions, size }, hotReloadLagMs, changes, hub }
+     * This node's counters
      */
-    200: unknown;
+    200: ChangeMetricsView;
 };
+
+export type ControlPlaneRuleSetsMetricsViewResponse = ControlPlaneRuleSetsMetricsViewResponses[keyof ControlPlaneRuleSetsMetricsViewResponses];
 
 export type ControlPlaneRuleSetsStoreExportData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
     };
     query?: never;
@@ -1470,28 +4308,62 @@ export type ControlPlaneRuleSetsStoreExportData = {
 
 export type ControlPlaneRuleSetsStoreExportErrors = {
     /**
+     * Bad request: `INVALID_WORKFLOW_NAME`, `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `FILE_STORE_NOT_CONFIGURED`
+     */
+    409: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsStoreExportError = ControlPlaneRuleSetsStoreExportErrors[keyof ControlPlaneRuleSetsStoreExportErrors];
 
 export type ControlPlaneRuleSetsStoreExportResponses = {
-    200: unknown;
+    /**
+     * The files written
+     */
+    200: StoreExportView;
 };
+
+export type ControlPlaneRuleSetsStoreExportResponse = ControlPlaneRuleSetsStoreExportResponses[keyof ControlPlaneRuleSetsStoreExportResponses];
 
 export type ControlPlaneRuleSetsStoreImportData = {
     body: StoreImportDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
     };
     query?: never;
@@ -1500,40 +4372,70 @@ export type ControlPlaneRuleSetsStoreImportData = {
 
 export type ControlPlaneRuleSetsStoreImportErrors = {
     /**
-     * Bad request: the body, a parameter or the query is invalid
+     * Bad request: `VALIDATION_FAILED`, `MALFORMED_JSON`, `BODY_TOO_DEEP`, `INVALID_WORKFLOW_NAME`, `INVALID_RULESET`, `INVALID_TENANT_ID`
      */
-    400: ControlPlaneError;
+    400: RuleSetError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `FILE_STORE_NOT_FOUND`
+     */
+    404: RuleSetError;
+    /**
+     * Conflict with the current state: `FILE_STORE_NOT_CONFIGURED`, `FILE_STORE_CONFLICT`
+     */
+    409: RuleSetError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsStoreImportError = ControlPlaneRuleSetsStoreImportErrors[keyof ControlPlaneRuleSetsStoreImportErrors];
 
 export type ControlPlaneRuleSetsStoreImportResponses = {
-    200: unknown;
+    /**
+     * What was imported, skipped and activated
+     */
+    200: StoreImportView;
 };
+
+export type ControlPlaneRuleSetsStoreImportResponse = ControlPlaneRuleSetsStoreImportResponses[keyof ControlPlaneRuleSetsStoreImportResponses];
 
 export type ControlPlaneRuleSetsCachedData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
         workflow: string;
     };
     query?: never;
@@ -1542,27 +4444,54 @@ export type ControlPlaneRuleSetsCachedData = {
 
 export type ControlPlaneRuleSetsCachedErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
+    /**
+     * Not found: `RULESET_NOT_FOUND`
+     */
+    404: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type ControlPlaneRuleSetsCachedError = ControlPlaneRuleSetsCachedErrors[keyof ControlPlaneRuleSetsCachedErrors];
 
 export type ControlPlaneRuleSetsCachedResponses = {
-    200: unknown;
+    /**
+     * This node's cache entry
+     */
+    200: CacheEntryView;
 };
+
+export type ControlPlaneRuleSetsCachedResponse = ControlPlaneRuleSetsCachedResponses[keyof ControlPlaneRuleSetsCachedResponses];
 
 export type RuleFlowContractData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/rule-flow/contract';
@@ -1570,30 +4499,50 @@ export type RuleFlowContractData = {
 
 export type RuleFlowContractErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type RuleFlowContractError = RuleFlowContractErrors[keyof RuleFlowContractErrors];
 
 export type RuleFlowContractResponses = {
     /**
-     * JSON Schema (2020-12) of the flow-graph rule set, plus node and edge kinds
+     * The flow-graph contract
      */
-    200: unknown;
+    200: RuleFlowContractView;
 };
+
+export type RuleFlowContractResponse = RuleFlowContractResponses[keyof RuleFlowContractResponses];
 
 export type TenantsListData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/tenants';
@@ -1601,63 +4550,111 @@ export type TenantsListData = {
 
 export type TenantsListErrors = {
     /**
+     * Bad request: `INVALID_TENANT_ID`
+     */
+    400: RuleSetError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: RuleSetError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: RuleSetError;
+    /**
+     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     */
+    503: RuleSetError;
 };
 
 export type TenantsListError = TenantsListErrors[keyof TenantsListErrors];
 
 export type TenantsListResponses = {
     /**
-     * { tenants: [{ tenantId, workflows, lastModified }] } (tenants with rule sets; cross-tenant, Admin)
+     * The tenants with rule sets
      */
-    200: unknown;
+    200: TenantListView;
 };
+
+export type TenantsListResponse = TenantsListResponses[keyof TenantsListResponses];
 
 export type ExecutionAuditListData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflowName: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * `nextBefore` of the previous page (400 `INVALID_CURSOR` otherwise).
+         */
+        before?: string;
+        /**
+         * Entries per page (default 20, at most 500).
+         */
+        pageSize?: number;
+    };
     url: '/api/v1/audit/workflow/{workflowName}';
 };
 
 export type ExecutionAuditListErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExecutionAuditError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: ExecutionAuditError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: ExecutionAuditError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: ExecutionAuditError;
 };
 
 export type ExecutionAuditListError = ExecutionAuditListErrors[keyof ExecutionAuditListErrors];
 
 export type ExecutionAuditListResponses = {
     /**
-     * { items: [{ executionId, workflowName, version, correlationId, tenantId, executedAt, executionTimeMs, rulesMatched, status, errorCodes, arm, rolloutId, mode, shadowDiff? }], nextBefore } newest first; query pageSize (default 20, max 500), before (nextBefore of the previous page)
+     * A page of executions
      */
-    200: unknown;
+    200: ExecutionAuditPageView;
 };
+
+export type ExecutionAuditListResponse = ExecutionAuditListResponses[keyof ExecutionAuditListResponses];
 
 export type ExecutionAuditMetricsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/control-plane/execution-audit/metrics';
@@ -1665,30 +4662,46 @@ export type ExecutionAuditMetricsData = {
 
 export type ExecutionAuditMetricsErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExecutionAuditError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: ExecutionAuditError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: ExecutionAuditError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: ExecutionAuditError;
 };
 
 export type ExecutionAuditMetricsError = ExecutionAuditMetricsErrors[keyof ExecutionAuditMetricsErrors];
 
 export type ExecutionAuditMetricsResponses = {
     /**
-     * { buffered, written, spilled, replayed, duplicates, rejected, failedBatches, bufferSize, waiting, bufferCapacity, consecutiveFailures, spillDirectory }
+     * The counts and gauges
      */
-    200: unknown;
+    200: ExecutionAuditSinkView;
 };
+
+export type ExecutionAuditMetricsResponse = ExecutionAuditMetricsResponses[keyof ExecutionAuditMetricsResponses];
 
 export type CanaryListData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/canary';
@@ -1696,30 +4709,50 @@ export type CanaryListData = {
 
 export type CanaryListErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CanaryError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type CanaryListError = CanaryListErrors[keyof CanaryListErrors];
 
 export type CanaryListResponses = {
     /**
-     * Array of rollouts, newest first
+     * The rollouts, newest first
      */
-    200: unknown;
+    200: Array<CanaryRolloutView>;
 };
+
+export type CanaryListResponse = CanaryListResponses[keyof CanaryListResponses];
 
 export type CanaryStartData = {
     body: StartCanaryDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/canary';
@@ -1729,41 +4762,64 @@ export type CanaryStartErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: CanaryError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
+    /**
+     * Conflict with the current state
+     */
+    409: CanaryError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type CanaryStartError = CanaryStartErrors[keyof CanaryStartErrors];
 
 export type CanaryStartResponses = {
     /**
-     * The rollout
+     * The rollout, Active
      */
-    201: unknown;
+    201: CanaryRolloutView;
 };
 
+export type CanaryStartResponse = CanaryStartResponses[keyof CanaryStartResponses];
+
 export type CanaryPromoteData = {
-    body: CanaryActorDto;
+    body?: CanaryActorDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The rollout (a UUID).
+         */
         rolloutId: string;
     };
     query?: never;
@@ -1774,41 +4830,64 @@ export type CanaryPromoteErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: CanaryError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
+    /**
+     * Conflict with the current state
+     */
+    409: CanaryError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type CanaryPromoteError = CanaryPromoteErrors[keyof CanaryPromoteErrors];
 
 export type CanaryPromoteResponses = {
     /**
-     * { rolloutId, status, promotedAt, workflowName, version, previousActiveVersion }
+     * The promotion
      */
-    200: unknown;
+    200: CanaryPromotionView;
 };
+
+export type CanaryPromoteResponse = CanaryPromoteResponses[keyof CanaryPromoteResponses];
 
 export type CanaryRollbackData = {
     body: CanaryRollbackDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The rollout (a UUID).
+         */
         rolloutId: string;
     };
     query?: never;
@@ -1819,41 +4898,64 @@ export type CanaryRollbackErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: CanaryError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
+    /**
+     * Conflict with the current state
+     */
+    409: CanaryError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type CanaryRollbackError = CanaryRollbackErrors[keyof CanaryRollbackErrors];
 
 export type CanaryRollbackResponses = {
     /**
-     * { rolloutId, status, rolledBackAt, reason, workflowName, version }
+     * The rollback
      */
-    200: unknown;
+    200: CanaryRollbackView;
 };
+
+export type CanaryRollbackResponse = CanaryRollbackResponses[keyof CanaryRollbackResponses];
 
 export type RuleEngineCanaryStartData = {
     body: RuleEngineCanaryStartDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflowName: string;
     };
     query?: never;
@@ -1864,42 +4966,68 @@ export type RuleEngineCanaryStartErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: CanaryError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
+    /**
+     * Conflict with the current state
+     */
+    409: CanaryError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type RuleEngineCanaryStartError = RuleEngineCanaryStartErrors[keyof RuleEngineCanaryStartErrors];
 
 export type RuleEngineCanaryStartResponses = {
     /**
-     * The rollout with progress { percentage, tenantsAffected, totalTenants }
+     * The rollout, Active, with its progress
      */
-    201: unknown;
+    201: CanaryRolloutProgressView;
 };
+
+export type RuleEngineCanaryStartResponse = RuleEngineCanaryStartResponses[keyof RuleEngineCanaryStartResponses];
 
 export type RuleEngineCanaryMetricsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflowName: string;
+        /**
+         * The rollout (a UUID).
+         */
         rolloutId: string;
     };
     query?: never;
@@ -1908,31 +5036,54 @@ export type RuleEngineCanaryMetricsData = {
 
 export type RuleEngineCanaryMetricsErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CanaryError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type RuleEngineCanaryMetricsError = RuleEngineCanaryMetricsErrors[keyof RuleEngineCanaryMetricsErrors];
 
 export type RuleEngineCanaryMetricsResponses = {
     /**
-     * Rollout metrics: the rollout, progress, arms [{ arm, version, executions, errors, errorRate }]
+     * The rollout metrics
      */
-    200: unknown;
+    200: CanaryRolloutMetricsView;
 };
+
+export type RuleEngineCanaryMetricsResponse = RuleEngineCanaryMetricsResponses[keyof RuleEngineCanaryMetricsResponses];
 
 export type RuleEngineCanaryPromoteData = {
     body: RolloutPromoteDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflowName: string;
     };
     query?: never;
@@ -1943,38 +5094,64 @@ export type RuleEngineCanaryPromoteErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: CanaryError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
+    /**
+     * Conflict with the current state
+     */
+    409: CanaryError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type RuleEngineCanaryPromoteError = RuleEngineCanaryPromoteErrors[keyof RuleEngineCanaryPromoteErrors];
 
 export type RuleEngineCanaryPromoteResponses = {
-    200: unknown;
+    /**
+     * The promotion
+     */
+    200: CanaryPromotionView;
 };
+
+export type RuleEngineCanaryPromoteResponse = RuleEngineCanaryPromoteResponses[keyof RuleEngineCanaryPromoteResponses];
 
 export type RuleEngineCanaryRollbackData = {
     body: RolloutRollbackDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflowName: string;
     };
     query?: never;
@@ -1985,40 +5162,69 @@ export type RuleEngineCanaryRollbackErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: CanaryError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
+    /**
+     * Conflict with the current state
+     */
+    409: CanaryError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type RuleEngineCanaryRollbackError = RuleEngineCanaryRollbackErrors[keyof RuleEngineCanaryRollbackErrors];
 
 export type RuleEngineCanaryRollbackResponses = {
-    200: unknown;
+    /**
+     * The rollback
+     */
+    200: CanaryRollbackView;
 };
 
+export type RuleEngineCanaryRollbackResponse = RuleEngineCanaryRollbackResponses[keyof RuleEngineCanaryRollbackResponses];
+
 export type ControlPlaneCanaryStartData = {
-    body: CanaryTargetsDto;
+    body?: CanaryTargetsDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflow: string;
-        version: string;
+        /**
+         * The version to roll out (a positive integer).
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/control-plane/canary/{workflow}/{version}/start';
@@ -2028,41 +5234,64 @@ export type ControlPlaneCanaryStartErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: CanaryError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
+    /**
+     * Conflict with the current state
+     */
+    409: CanaryError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type ControlPlaneCanaryStartError = ControlPlaneCanaryStartErrors[keyof ControlPlaneCanaryStartErrors];
 
 export type ControlPlaneCanaryStartResponses = {
     /**
-     * The rollout
+     * The rollout, Active
      */
-    201: unknown;
+    201: CanaryRolloutView;
 };
+
+export type ControlPlaneCanaryStartResponse = ControlPlaneCanaryStartResponses[keyof ControlPlaneCanaryStartResponses];
 
 export type ControlPlaneCanaryStateData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflow: string;
     };
     query?: never;
@@ -2071,31 +5300,54 @@ export type ControlPlaneCanaryStateData = {
 
 export type ControlPlaneCanaryStateErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CanaryError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type ControlPlaneCanaryStateError = ControlPlaneCanaryStateErrors[keyof ControlPlaneCanaryStateErrors];
 
 export type ControlPlaneCanaryStateResponses = {
     /**
-     * { workflowName, activeVersion, canary: rollout | null, rollouts }
+     * The canary state
      */
-    200: unknown;
+    200: CanaryStateView;
 };
 
+export type ControlPlaneCanaryStateResponse = ControlPlaneCanaryStateResponses[keyof ControlPlaneCanaryStateResponses];
+
 export type ControlPlaneCanaryPromoteData = {
-    body: CanaryActorDto;
+    body?: CanaryActorDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflow: string;
     };
     query?: never;
@@ -2106,38 +5358,64 @@ export type ControlPlaneCanaryPromoteErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: CanaryError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
+    /**
+     * Conflict with the current state
+     */
+    409: CanaryError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type ControlPlaneCanaryPromoteError = ControlPlaneCanaryPromoteErrors[keyof ControlPlaneCanaryPromoteErrors];
 
 export type ControlPlaneCanaryPromoteResponses = {
-    200: unknown;
+    /**
+     * The promotion
+     */
+    200: CanaryPromotionView;
 };
+
+export type ControlPlaneCanaryPromoteResponse = ControlPlaneCanaryPromoteResponses[keyof ControlPlaneCanaryPromoteResponses];
 
 export type ControlPlaneCanaryRollbackData = {
     body: CanaryRollbackDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflow: string;
     };
     query?: never;
@@ -2148,38 +5426,64 @@ export type ControlPlaneCanaryRollbackErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: CanaryError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CanaryError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CanaryError;
+    /**
+     * Not found
+     */
+    404: CanaryError;
+    /**
+     * Conflict with the current state
+     */
+    409: CanaryError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CanaryError;
 };
 
 export type ControlPlaneCanaryRollbackError = ControlPlaneCanaryRollbackErrors[keyof ControlPlaneCanaryRollbackErrors];
 
 export type ControlPlaneCanaryRollbackResponses = {
-    200: unknown;
+    /**
+     * The rollback
+     */
+    200: CanaryRollbackView;
 };
+
+export type ControlPlaneCanaryRollbackResponse = ControlPlaneCanaryRollbackResponses[keyof ControlPlaneCanaryRollbackResponses];
 
 export type QuotasUsageData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The caller's tenant.
+         */
         tenantId: string;
     };
     query?: never;
@@ -2188,31 +5492,50 @@ export type QuotasUsageData = {
 
 export type QuotasUsageErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: QuotaError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: QuotaError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: QuotaError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: QuotaError;
 };
 
 export type QuotasUsageError = QuotasUsageErrors[keyof QuotasUsageErrors];
 
 export type QuotasUsageResponses = {
     /**
-     * { tenantId, tier, evaluations: { minute: { used, limit, remaining, resetsAt }, day: {…} }, concurrency: { inUse, leased, limit } }
+     * The usage (QuotaUsage)
      */
-    200: unknown;
+    200: QuotaUsageView;
 };
+
+export type QuotasUsageResponse = QuotasUsageResponses[keyof QuotasUsageResponses];
 
 export type QuotasLimitsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The caller's tenant.
+         */
         tenantId: string;
     };
     query?: never;
@@ -2221,31 +5544,50 @@ export type QuotasLimitsData = {
 
 export type QuotasLimitsErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: QuotaError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: QuotaError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: QuotaError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: QuotaError;
 };
 
 export type QuotasLimitsError = QuotasLimitsErrors[keyof QuotasLimitsErrors];
 
 export type QuotasLimitsResponses = {
     /**
-     * { tenantId, tier, maxConcurrentExecutions, maxEvaluationsPerMinute, maxEvaluationsPerDay, preset, overrides, updatedAt, updatedBy }
+     * The limits (TenantQuota)
      */
-    200: unknown;
+    200: TenantQuotaView;
 };
+
+export type QuotasLimitsResponse = QuotasLimitsResponses[keyof QuotasLimitsResponses];
 
 export type QuotasSetLimitsData = {
     body: TenantQuotaLimitsDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The caller's tenant.
+         */
         tenantId: string;
     };
     query?: never;
@@ -2256,41 +5598,56 @@ export type QuotasSetLimitsErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: QuotaError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: QuotaError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: QuotaError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: QuotaError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: QuotaError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: QuotaError;
 };
 
 export type QuotasSetLimitsError = QuotasSetLimitsErrors[keyof QuotasSetLimitsErrors];
 
 export type QuotasSetLimitsResponses = {
     /**
-     * { tenantId, tier, maxConcurrentExecutions, maxEvaluationsPerMinute, maxEvaluationsPerDay, preset, overrides, updatedAt, updatedBy } (Admin role)
+     * The limits (TenantQuota)
      */
-    200: unknown;
+    200: TenantQuotaView;
 };
+
+export type QuotasSetLimitsResponse = QuotasSetLimitsResponses[keyof QuotasSetLimitsResponses];
 
 export type QuotasUpgradeData = {
     body: UpgradeTierDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The caller's tenant.
+         */
         tenantId: string;
     };
     query?: never;
@@ -2301,52 +5658,64 @@ export type QuotasUpgradeErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: QuotaError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: QuotaError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: QuotaError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: QuotaError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: QuotaError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: QuotaError;
 };
 
 export type QuotasUpgradeError = QuotasUpgradeErrors[keyof QuotasUpgradeErrors];
 
 export type QuotasUpgradeResponses = {
     /**
-     * { tenantId, tier, maxConcurrentExecutions, maxEvaluationsPerMinute, maxEvaluationsPerDay, preset, overrides, updatedAt, updatedBy } (Admin role; the overrides are cleared)
+     * The limits (TenantQuota)
      */
-    200: unknown;
+    200: TenantQuotaView;
 };
+
+export type QuotasUpgradeResponse = QuotasUpgradeResponses[keyof QuotasUpgradeResponses];
 
 export type RuleCatalogListData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: {
         /**
-         * Exact category, case-insensitive
+         * Exact category, case-insensitive.
          */
         category?: string;
         /**
-         * Substring of code, display name or a tag, case-insensitive
+         * Substring of code, display name or a tag, case-insensitive.
          */
         search?: string;
         /**
-         * Include hidden rules (default false)
+         * Include hidden rules (default false; any case, or 1/0).
          */
         includeHidden?: 'true' | 'false';
     };
@@ -2355,30 +5724,46 @@ export type RuleCatalogListData = {
 
 export type RuleCatalogListErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type RuleCatalogListError = RuleCatalogListErrors[keyof RuleCatalogListErrors];
 
 export type RuleCatalogListResponses = {
     /**
-     * Rule catalog groups [{ category, items: [{ code, displayName, category, tags, hidden, description?, sourceKey, inputSchema, outputSchema }] }]
+     * The catalog groups
      */
-    200: unknown;
+    200: Array<RuleCatalogGroupView>;
 };
+
+export type RuleCatalogListResponse = RuleCatalogListResponses[keyof RuleCatalogListResponses];
 
 export type RuleCatalogSourcesData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/rule-catalog/sources';
@@ -2386,31 +5771,50 @@ export type RuleCatalogSourcesData = {
 
 export type RuleCatalogSourcesErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type RuleCatalogSourcesError = RuleCatalogSourcesErrors[keyof RuleCatalogSourcesErrors];
 
 export type RuleCatalogSourcesResponses = {
     /**
-     * Manifest sources of the catalog: { sources: [{ sourceKey, origin, generatedAt, rules }] }
+     * The manifests the catalog was read from
      */
-    200: unknown;
+    200: CatalogSourcesView;
 };
+
+export type RuleCatalogSourcesResponse = RuleCatalogSourcesResponses[keyof RuleCatalogSourcesResponses];
 
 export type RuleCatalogItemData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The rule code.
+         */
         code: string;
     };
     query?: never;
@@ -2419,32 +5823,58 @@ export type RuleCatalogItemData = {
 
 export type RuleCatalogItemErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
+    /**
+     * Not found
+     */
+    404: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type RuleCatalogItemError = RuleCatalogItemErrors[keyof RuleCatalogItemErrors];
 
 export type RuleCatalogItemResponses = {
     /**
-     * One rule catalog item (hidden items included)
+     * The catalog item
      */
-    200: unknown;
+    200: RuleCatalogItemView;
 };
+
+export type RuleCatalogItemResponse = RuleCatalogItemResponses[keyof RuleCatalogItemResponses];
 
 export type ContractsRuleContractData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
-        sourceType: string;
+        /**
+         * The kind of source (case-insensitive; `workflow` is `flow`).
+         */
+        sourceType: 'rule' | 'decision-table' | 'flow' | 'workflow';
+        /**
+         * Rule code, decision table name or flow.
+         */
         sourceCode: string;
     };
     query?: never;
@@ -2453,31 +5883,54 @@ export type ContractsRuleContractData = {
 
 export type ContractsRuleContractErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
+    /**
+     * Not found
+     */
+    404: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type ContractsRuleContractError = ContractsRuleContractErrors[keyof ContractsRuleContractErrors];
 
 export type ContractsRuleContractResponses = {
     /**
-     * Contract of a rule source (rule | decision-table | flow | workflow): { sourceType, sourceCode, resolvedFrom, sourceKey, composedFrom, request, response, nodes? }
+     * The contract
      */
-    200: unknown;
+    200: SourceContractView;
 };
+
+export type ContractsRuleContractResponse = ContractsRuleContractResponses[keyof ContractsRuleContractResponses];
 
 export type ContractsFlowContractData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The flow (workflow name).
+         */
         flowCode: string;
     };
     query?: never;
@@ -2486,32 +5939,58 @@ export type ContractsFlowContractData = {
 
 export type ContractsFlowContractErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
+    /**
+     * Not found
+     */
+    404: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type ContractsFlowContractError = ContractsFlowContractErrors[keyof ContractsFlowContractErrors];
 
 export type ContractsFlowContractResponses = {
     /**
-     * Flow contract: { flowCode, resolvedFrom, sourceKey, version, versionStatus, shape, request, response, nodes: [{ nodeId, kind, ruleCode, resolvedFrom, outputs }] }
+     * The flow contract
      */
-    200: unknown;
+    200: FlowContractView;
 };
+
+export type ContractsFlowContractResponse = ContractsFlowContractResponses[keyof ContractsFlowContractResponses];
 
 export type ContractsAuthoringContractData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The flow (workflow name).
+         */
         flowCode: string;
+        /**
+         * The node id.
+         */
         nodeId: string;
     };
     query?: never;
@@ -2520,30 +5999,50 @@ export type ContractsAuthoringContractData = {
 
 export type ContractsAuthoringContractErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
+    /**
+     * Not found
+     */
+    404: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type ContractsAuthoringContractError = ContractsAuthoringContractErrors[keyof ContractsAuthoringContractErrors];
 
 export type ContractsAuthoringContractResponses = {
     /**
-     * Node authoring contract: { flowCode, nodeId, ruleCode, requestScope, responseDelta, upstreamNodeIds, version, shape }
+     * The node authoring contract
      */
-    200: unknown;
+    200: NodeAuthoringContractView;
 };
+
+export type ContractsAuthoringContractResponse = ContractsAuthoringContractResponses[keyof ContractsAuthoringContractResponses];
 
 export type UiCatalogApisData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/ui-catalog/apis';
@@ -2551,30 +6050,46 @@ export type UiCatalogApisData = {
 
 export type UiCatalogApisErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type UiCatalogApisError = UiCatalogApisErrors[keyof UiCatalogApisErrors];
 
 export type UiCatalogApisResponses = {
     /**
-     * The control plane HTTP API: { apis: [{ method, path, summary, tags, policies }], total }
+     * The API catalog
      */
-    200: unknown;
+    200: ApiCatalogView;
 };
+
+export type UiCatalogApisResponse = UiCatalogApisResponses[keyof UiCatalogApisResponses];
 
 export type UiCatalogBindingsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/ui-catalog/bindings';
@@ -2582,30 +6097,46 @@ export type UiCatalogBindingsData = {
 
 export type UiCatalogBindingsErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type UiCatalogBindingsError = UiCatalogBindingsErrors[keyof UiCatalogBindingsErrors];
 
 export type UiCatalogBindingsResponses = {
     /**
-     * Endpoint-to-rule bindings: { tenantId, generatedAt, pathTemplate, bindings: [{ method, path, workflowName, activeVersion, shape, ruleCodes, decisionTables, subFlows }], total }
+     * The bindings
      */
-    200: unknown;
+    200: EndpointBindingsView;
 };
+
+export type UiCatalogBindingsResponse = UiCatalogBindingsResponses[keyof UiCatalogBindingsResponses];
 
 export type UiCatalogGraphData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/ui-catalog/graph';
@@ -2613,62 +6144,106 @@ export type UiCatalogGraphData = {
 
 export type UiCatalogGraphErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type UiCatalogGraphError = UiCatalogGraphErrors[keyof UiCatalogGraphErrors];
 
 export type UiCatalogGraphResponses = {
     /**
-     * Binding graph: { tenantId, generatedAt, nodes: [{ id, type, label }], edges: [{ from, to, kind }] }
+     * The graph
      */
-    200: unknown;
+    200: CatalogGraphView;
 };
+
+export type UiCatalogGraphResponse = UiCatalogGraphResponses[keyof UiCatalogGraphResponses];
 
 export type UiCatalogSnapshotsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Page size (default 20, at most 100).
+         */
+        pageSize?: number;
+        /**
+         * Page number (default 1).
+         */
+        page?: number;
+    };
     url: '/api/v1/ui-catalog/snapshots';
 };
 
 export type UiCatalogSnapshotsErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type UiCatalogSnapshotsError = UiCatalogSnapshotsErrors[keyof UiCatalogSnapshotsErrors];
 
 export type UiCatalogSnapshotsResponses = {
     /**
-     * Captured snapshots, newest first: { items: [{ id, tenantId, capturedAt, capturedBy, label, bindingCount, nodeCount, edgeCount }], total, page, pageSize }
+     * A page of snapshots
      */
-    200: unknown;
+    200: SnapshotPageView;
 };
+
+export type UiCatalogSnapshotsResponse = UiCatalogSnapshotsResponses[keyof UiCatalogSnapshotsResponses];
 
 export type UiCatalogSnapshotData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The snapshot (a UUID).
+         */
         id: string;
     };
     query?: never;
@@ -2677,30 +6252,50 @@ export type UiCatalogSnapshotData = {
 
 export type UiCatalogSnapshotErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CatalogError;
+    /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
+    /**
+     * Not found
+     */
+    404: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type UiCatalogSnapshotError = UiCatalogSnapshotErrors[keyof UiCatalogSnapshotErrors];
 
 export type UiCatalogSnapshotResponses = {
     /**
-     * One snapshot with its bindings and graph
+     * The snapshot
      */
-    200: unknown;
+    200: SnapshotView;
 };
 
+export type UiCatalogSnapshotResponse = UiCatalogSnapshotResponses[keyof UiCatalogSnapshotResponses];
+
 export type UiCatalogCaptureData = {
-    body: CaptureSnapshotDto;
+    body?: CaptureSnapshotDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/ui-catalog/snapshots/capture';
@@ -2710,140 +6305,253 @@ export type UiCatalogCaptureErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: ControlPlaneError;
+    400: CatalogError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: CatalogError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: CatalogError;
     /**
      * Body or upload too large
      */
-    413: ControlPlaneError;
+    413: CatalogError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: ControlPlaneError;
+    415: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: CatalogError;
 };
 
 export type UiCatalogCaptureError = UiCatalogCaptureErrors[keyof UiCatalogCaptureErrors];
 
 export type UiCatalogCaptureResponses = {
     /**
-     * The captured snapshot with its bindings and graph (201)
+     * The captured snapshot with its bindings and graph
      */
-    200: unknown;
+    201: SnapshotView;
 };
 
-export type RuleEngineDryRunDryRunData = {
-    body?: never;
+export type UiCatalogCaptureResponse = UiCatalogCaptureResponses[keyof UiCatalogCaptureResponses];
+
+export type RuleEngineExecutionDryRunData = {
+    body: DryRunRequestBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflowName: string;
     };
     query?: never;
     url: '/api/v1/rule-engine/rulesets/{workflowName}/dry-run';
 };
 
-export type RuleEngineDryRunDryRunErrors = {
+export type RuleEngineExecutionDryRunErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExecutionError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: ExecutionError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: ExecutionError;
+    /**
+     * Not found
+     */
+    404: ExecutionError;
+    /**
+     * Body or upload too large
+     */
+    413: ExecutionError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExecutionError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ExecutionError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
-};
-
-export type RuleEngineDryRunDryRunError = RuleEngineDryRunDryRunErrors[keyof RuleEngineDryRunDryRunErrors];
-
-export type RuleEngineDryRunDryRunResponses = {
+    500: ExecutionError;
     /**
-     * { executionId, status, outputs, executionTime, rulesExecuted, sideEffectsApplied: false, errors, rulesMatched, version }
+     * A dependency is unavailable
      */
-    200: unknown;
+    503: ExecutionError;
 };
 
-export type ControlPlaneDryRunDryRunData = {
-    body?: never;
+export type RuleEngineExecutionDryRunError = RuleEngineExecutionDryRunErrors[keyof RuleEngineExecutionDryRunErrors];
+
+export type RuleEngineExecutionDryRunResponses = {
+    /**
+     * The dry-run result (spec 1, shape B)
+     */
+    200: RuleEngineDryRunResultView;
+};
+
+export type RuleEngineExecutionDryRunResponse = RuleEngineExecutionDryRunResponses[keyof RuleEngineExecutionDryRunResponses];
+
+export type ControlPlaneExecutionDryRunData = {
+    body: DryRunRequestBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The workflow name.
+         */
         workflow: string;
     };
     query?: never;
     url: '/api/v1/control-plane/rulesets/{workflow}/dry-run';
 };
 
-export type ControlPlaneDryRunDryRunErrors = {
+export type ControlPlaneExecutionDryRunErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExecutionError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: ExecutionError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: ExecutionError;
+    /**
+     * Not found
+     */
+    404: ExecutionError;
+    /**
+     * Body or upload too large
+     */
+    413: ExecutionError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExecutionError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ExecutionError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
-};
-
-export type ControlPlaneDryRunDryRunError = ControlPlaneDryRunDryRunErrors[keyof ControlPlaneDryRunDryRunErrors];
-
-export type ControlPlaneDryRunDryRunResponses = {
+    500: ExecutionError;
     /**
-     * { rulesMatched, evaluationTimeMs, traces: [{ ruleName, matched, failReason }], outputFacts, errors, version, matchedRules }
+     * A dependency is unavailable
      */
-    200: unknown;
+    503: ExecutionError;
 };
 
-export type ControlPlaneDryRunExecutionMetricsData = {
+export type ControlPlaneExecutionDryRunError = ControlPlaneExecutionDryRunErrors[keyof ControlPlaneExecutionDryRunErrors];
+
+export type ControlPlaneExecutionDryRunResponses = {
+    /**
+     * The dry-run result (spec 1, shape A)
+     */
+    200: ControlPlaneDryRunResultView;
+};
+
+export type ControlPlaneExecutionDryRunResponse = ControlPlaneExecutionDryRunResponses[keyof ControlPlaneExecutionDryRunResponses];
+
+export type ControlPlaneExecutionMetricsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/control-plane/execution/metrics';
 };
 
-export type ControlPlaneDryRunExecutionMetricsErrors = {
+export type ControlPlaneExecutionMetricsErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExecutionError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: ExecutionError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: ExecutionError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: ExecutionError;
 };
 
-export type ControlPlaneDryRunExecutionMetricsError = ControlPlaneDryRunExecutionMetricsErrors[keyof ControlPlaneDryRunExecutionMetricsErrors];
+export type ControlPlaneExecutionMetricsError = ControlPlaneExecutionMetricsErrors[keyof ControlPlaneExecutionMetricsErrors];
 
-export type ControlPlaneDryRunExecutionMetricsResponses = {
-    200: unknown;
+export type ControlPlaneExecutionMetricsResponses = {
+    /**
+     * The totals
+     */
+    200: ExecutionMetricsView;
 };
+
+export type ControlPlaneExecutionMetricsResponse = ControlPlaneExecutionMetricsResponses[keyof ControlPlaneExecutionMetricsResponses];
 
 export type ToolsMcpSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/mcp';
 };
 
 export type ToolsMcpSessionErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ControlPlaneError;
     /**
      * No credential, or one that failed verification
      */
@@ -2866,12 +6574,26 @@ export type ToolsMcpSessionError = ToolsMcpSessionErrors[keyof ToolsMcpSessionEr
 
 export type ToolsMcpStreamData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/mcp';
 };
 
 export type ToolsMcpStreamErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ControlPlaneError;
     /**
      * No credential, or one that failed verification
      */
@@ -2894,6 +6616,16 @@ export type ToolsMcpStreamError = ToolsMcpStreamErrors[keyof ToolsMcpStreamError
 
 export type ToolsMcpData = {
     body: JsonRpcRequestBody | Array<JsonRpcRequestBody> | PlainToolCallBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/mcp';
@@ -2959,6 +6691,16 @@ export type ToolsMcpResponse = ToolsMcpResponses[keyof ToolsMcpResponses];
 
 export type ToolsSseData = {
     body: PlainToolCallBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/sse';
@@ -3013,12 +6755,26 @@ export type ToolsSseResponse = ToolsSseResponses[keyof ToolsSseResponses];
 
 export type HealthReadinessData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/health';
 };
 
 export type HealthReadinessErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ControlPlaneError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -3039,12 +6795,26 @@ export type HealthReadinessResponse = HealthReadinessResponses[keyof HealthReadi
 
 export type HealthLivenessData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/health/live';
 };
 
 export type HealthLivenessErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ControlPlaneError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -3059,58 +6829,186 @@ export type HealthLivenessResponses = {
 
 export type HealthLivenessResponse = HealthLivenessResponses[keyof HealthLivenessResponses];
 
-export type HubNegotiateNegotiate0Data = {
+export type HubNegotiateRuleSetChangeData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The SignalR negotiate protocol version the client speaks (the answer is version 1).
+         */
+        negotiateVersion?: number;
+    };
     url: '/hubs/rule-set-change/negotiate';
 };
 
-export type HubNegotiateNegotiate0Errors = {
+export type HubNegotiateRuleSetChangeErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: PushHubError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: PushHubError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: PushHubError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: PushHubError;
 };
 
-export type HubNegotiateNegotiate0Error = HubNegotiateNegotiate0Errors[keyof HubNegotiateNegotiate0Errors];
+export type HubNegotiateRuleSetChangeError = HubNegotiateRuleSetChangeErrors[keyof HubNegotiateRuleSetChangeErrors];
 
-export type HubNegotiateNegotiate0Responses = {
-    200: unknown;
+export type HubNegotiateRuleSetChangeResponses = {
+    /**
+     * The connection to open
+     */
+    200: HubNegotiationView;
 };
 
-export type HubNegotiateNegotiate1Data = {
+export type HubNegotiateRuleSetChangeResponse = HubNegotiateRuleSetChangeResponses[keyof HubNegotiateRuleSetChangeResponses];
+
+export type HubNegotiateRulesetChangesData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The SignalR negotiate protocol version the client speaks (the answer is version 1).
+         */
+        negotiateVersion?: number;
+    };
     url: '/hubs/ruleset-changes/negotiate';
 };
 
-export type HubNegotiateNegotiate1Errors = {
+export type HubNegotiateRulesetChangesErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: PushHubError;
     /**
      * No credential, or one that failed verification
      */
-    401: ControlPlaneError;
+    401: PushHubError;
     /**
      * Authenticated, but not allowed
      */
-    403: ControlPlaneError;
+    403: PushHubError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: ControlPlaneError;
+    500: PushHubError;
 };
 
-export type HubNegotiateNegotiate1Error = HubNegotiateNegotiate1Errors[keyof HubNegotiateNegotiate1Errors];
+export type HubNegotiateRulesetChangesError = HubNegotiateRulesetChangesErrors[keyof HubNegotiateRulesetChangesErrors];
 
-export type HubNegotiateNegotiate1Responses = {
-    200: unknown;
+export type HubNegotiateRulesetChangesResponses = {
+    /**
+     * The connection to open
+     */
+    200: HubNegotiationView;
 };
+
+export type HubNegotiateRulesetChangesResponse = HubNegotiateRulesetChangesResponses[keyof HubNegotiateRulesetChangesResponses];
+
+export type ExecuteWorkflowData = {
+    body: ExecuteRequestBody;
+    headers?: {
+        /**
+         * Stable key for percentage canaries when the body gives no `bucketKey` (first 256 characters).
+         */
+        'x-bucket-key'?: string;
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * The workflow to run.
+         */
+        workflowName: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/execute/{workflowName}';
+};
+
+export type ExecuteWorkflowErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExecutionError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExecutionError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ExecutionError;
+    /**
+     * Not found
+     */
+    404: ExecutionError;
+    /**
+     * Body or upload too large
+     */
+    413: ExecutionError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExecutionError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ExecutionError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExecutionError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExecutionError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExecutionError;
+};
+
+export type ExecuteWorkflowError = ExecuteWorkflowErrors[keyof ExecuteWorkflowErrors];
+
+export type ExecuteWorkflowResponses = {
+    /**
+     * The execution result (also when the rules reported errors: status `error`)
+     */
+    200: ExecutionResultView;
+};
+
+export type ExecuteWorkflowResponse = ExecuteWorkflowResponses[keyof ExecuteWorkflowResponses];

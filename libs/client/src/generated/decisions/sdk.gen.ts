@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { DecisionTablesAnalyzeData, DecisionTablesAnalyzeDefinitionData, DecisionTablesAnalyzeDefinitionErrors, DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeErrors, DecisionTablesAnalyzeResponses, DecisionTablesAuditData, DecisionTablesAuditErrors, DecisionTablesAuditResponses, DecisionTablesCreateData, DecisionTablesCreateErrors, DecisionTablesCreateResponses, DecisionTablesDiffData, DecisionTablesDiffErrors, DecisionTablesDiffResponses, DecisionTablesExecuteData, DecisionTablesExecuteErrors, DecisionTablesExecuteResponses, DecisionTablesGetByNameData, DecisionTablesGetByNameErrors, DecisionTablesGetByNameResponses, DecisionTablesGetData, DecisionTablesGetErrors, DecisionTablesGetResponses, DecisionTablesGlobalAuditData, DecisionTablesGlobalAuditErrors, DecisionTablesGlobalAuditResponses, DecisionTablesListData, DecisionTablesListErrors, DecisionTablesListResponses, DecisionTablesMetricsData, DecisionTablesMetricsErrors, DecisionTablesMetricsResponses, DecisionTablesRemoveData, DecisionTablesRemoveErrors, DecisionTablesRemoveResponses, DecisionTablesUpdateData, DecisionTablesUpdateErrors, DecisionTablesUpdateResponses, DecisionTablesValidateData, DecisionTablesValidateErrors, DecisionTablesValidateForData, DecisionTablesValidateForErrors, DecisionTablesValidateForResponses, DecisionTablesValidateResponses, DecisionTablesVersionData, DecisionTablesVersionErrors, DecisionTablesVersionResponses, DecisionTablesVersionsData, DecisionTablesVersionsErrors, DecisionTablesVersionsResponses, FeelAutocompleteData, FeelAutocompleteErrors, FeelAutocompleteResponses, FeelEvaluateData, FeelEvaluateErrors, FeelEvaluateResponses, FeelValidateExpressionData, FeelValidateExpressionErrors, FeelValidateExpressionResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, ImportExportExportData, ImportExportExportErrors, ImportExportExportResponses, ImportExportImportData, ImportExportImportErrors, ImportExportImportResponses, McpMcpData, McpMcpErrors, McpMcpResponses, McpMcpSessionData, McpMcpSessionErrors, McpMcpStreamData, McpMcpStreamErrors, McpSseData, McpSseErrors, McpSseResponses } from './types.gen';
+import type { DecisionTablesAnalyzeData, DecisionTablesAnalyzeDefinitionData, DecisionTablesAnalyzeDefinitionErrors, DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeErrors, DecisionTablesAnalyzeResponses, DecisionTablesAuditData, DecisionTablesAuditErrors, DecisionTablesAuditResponses, DecisionTablesCreateData, DecisionTablesCreateErrors, DecisionTablesCreateResponses, DecisionTablesDiffData, DecisionTablesDiffErrors, DecisionTablesDiffResponses, DecisionTablesEvaluateData, DecisionTablesEvaluateErrors, DecisionTablesEvaluateResponses, DecisionTablesExecuteData, DecisionTablesExecuteErrors, DecisionTablesExecuteResponses, DecisionTablesGetByNameData, DecisionTablesGetByNameErrors, DecisionTablesGetByNameResponses, DecisionTablesGetData, DecisionTablesGetErrors, DecisionTablesGetResponses, DecisionTablesGlobalAuditData, DecisionTablesGlobalAuditErrors, DecisionTablesGlobalAuditResponses, DecisionTablesListData, DecisionTablesListErrors, DecisionTablesListResponses, DecisionTablesMetricsData, DecisionTablesMetricsErrors, DecisionTablesMetricsResponses, DecisionTablesRemoveData, DecisionTablesRemoveErrors, DecisionTablesRemoveResponses, DecisionTablesUpdateData, DecisionTablesUpdateErrors, DecisionTablesUpdateResponses, DecisionTablesValidateData, DecisionTablesValidateErrors, DecisionTablesValidateForData, DecisionTablesValidateForErrors, DecisionTablesValidateForResponses, DecisionTablesValidateResponses, DecisionTablesVersionData, DecisionTablesVersionErrors, DecisionTablesVersionResponses, DecisionTablesVersionsData, DecisionTablesVersionsErrors, DecisionTablesVersionsResponses, FeelAutocompleteData, FeelAutocompleteErrors, FeelAutocompleteResponses, FeelEvaluateData, FeelEvaluateErrors, FeelEvaluateResponses, FeelValidateExpressionData, FeelValidateExpressionErrors, FeelValidateExpressionResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, ImportExportExportData, ImportExportExportErrors, ImportExportExportResponses, ImportExportImportData, ImportExportImportErrors, ImportExportImportResponses, McpMcpData, McpMcpErrors, McpMcpResponses, McpMcpSessionData, McpMcpSessionErrors, McpMcpStreamData, McpMcpStreamErrors, McpSseData, McpSseErrors, McpSseResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -57,14 +57,28 @@ export class DecisionsSdk extends HeyApiClient {
         DecisionsSdk.__registry.set(this, args?.key);
     }
     
-    public importExportImport<ThrowOnError extends boolean = false>(options?: Options<ImportExportImportData, ThrowOnError>): RequestResult<ImportExportImportResponses, ImportExportImportErrors, ThrowOnError> {
-        return (options?.client ?? this.client).post<ImportExportImportResponses, ImportExportImportErrors, ThrowOnError>({
+    /**
+     * Import tables from JSON, a spreadsheet, DMN 1.3 XML or CSV
+     *
+     * `format=json`: a JSON array of table definitions. `excel` (XLSX), `dmn`/`xml` (DMN 1.1–1.5) and `csv`: a multipart/form-data upload of one file (the first file part is read, whatever its field name; at most `DecisionTables:MaxUploadBytes`, 5 MiB by default, else 413 `PAYLOAD_TOO_LARGE`). Each table is created as version 1; a name that exists is `skipped`, an invalid definition `failed`: the answer is 200 either way. A file that cannot be read is 400 `INVALID_IMPORT`, an unknown format 400 `INVALID_FORMAT`.
+     */
+    public importExportImport<ThrowOnError extends boolean = false>(options: Options<ImportExportImportData, ThrowOnError>): RequestResult<ImportExportImportResponses, ImportExportImportErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ImportExportImportResponses, ImportExportImportErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/decision-tables/import',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
+    /**
+     * Export a table (latest version, or `version`) as JSON, XLSX, DMN 1.3 XML or CSV
+     *
+     * `json`: the definition as stored; `excel`: an XLSX workbook (one sheet, sent as an attachment); `dmn` and `xml`: DMN 1.3 XML; `csv`: the table as CSV with `#` metadata lines.
+     */
     public importExportExport<ThrowOnError extends boolean = false>(options: Options<ImportExportExportData, ThrowOnError>): RequestResult<ImportExportExportResponses, ImportExportExportErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ImportExportExportResponses, ImportExportExportErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -73,6 +87,11 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Check a FEEL expression against the table's names
+     *
+     * The table's input columns and the facts its computed columns read are in scope, with `rowContext`. An invalid expression is an answer (`valid: false`), not an error.
+     */
     public feelValidateExpression<ThrowOnError extends boolean = false>(options: Options<FeelValidateExpressionData, ThrowOnError>): RequestResult<FeelValidateExpressionResponses, FeelValidateExpressionErrors, ThrowOnError> {
         return (options.client ?? this.client).post<FeelValidateExpressionResponses, FeelValidateExpressionErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -85,6 +104,11 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Evaluate a FEEL expression with sample input
+     *
+     * A syntax error is 422 `INVALID_FEEL` (its line and column in `details`).
+     */
     public feelEvaluate<ThrowOnError extends boolean = false>(options: Options<FeelEvaluateData, ThrowOnError>): RequestResult<FeelEvaluateResponses, FeelEvaluateErrors, ThrowOnError> {
         return (options.client ?? this.client).post<FeelEvaluateResponses, FeelEvaluateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -97,6 +121,9 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Suggest names, functions and keywords at the cursor (at most 50)
+     */
     public feelAutocomplete<ThrowOnError extends boolean = false>(options: Options<FeelAutocompleteData, ThrowOnError>): RequestResult<FeelAutocompleteResponses, FeelAutocompleteErrors, ThrowOnError> {
         return (options.client ?? this.client).post<FeelAutocompleteResponses, FeelAutocompleteErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -109,6 +136,9 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * List the tenant's tables (summaries, ordered by name)
+     */
     public decisionTablesList<ThrowOnError extends boolean = false>(options?: Options<DecisionTablesListData, ThrowOnError>): RequestResult<DecisionTablesListResponses, DecisionTablesListErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<DecisionTablesListResponses, DecisionTablesListErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -117,6 +147,11 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Create a table (version 1)
+     *
+     * The body is checked field by field (400 `VALIDATION_FAILED`), then by the rule engine: every cell must be a valid FEEL unary test, every column known (400 `INVALID_TABLE`, one detail per row and column).
+     */
     public decisionTablesCreate<ThrowOnError extends boolean = false>(options: Options<DecisionTablesCreateData, ThrowOnError>): RequestResult<DecisionTablesCreateResponses, DecisionTablesCreateErrors, ThrowOnError> {
         return (options.client ?? this.client).post<DecisionTablesCreateResponses, DecisionTablesCreateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -129,6 +164,9 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * This replica's evaluation counters and compiled-table cache
+     */
     public decisionTablesMetrics<ThrowOnError extends boolean = false>(options?: Options<DecisionTablesMetricsData, ThrowOnError>): RequestResult<DecisionTablesMetricsResponses, DecisionTablesMetricsErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<DecisionTablesMetricsResponses, DecisionTablesMetricsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -137,22 +175,43 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
-    public decisionTablesValidate<ThrowOnError extends boolean = false>(options?: Options<DecisionTablesValidateData, ThrowOnError>): RequestResult<DecisionTablesValidateResponses, DecisionTablesValidateErrors, ThrowOnError> {
-        return (options?.client ?? this.client).post<DecisionTablesValidateResponses, DecisionTablesValidateErrors, ThrowOnError>({
+    /**
+     * Validate a table definition without saving it
+     */
+    public decisionTablesValidate<ThrowOnError extends boolean = false>(options: Options<DecisionTablesValidateData, ThrowOnError>): RequestResult<DecisionTablesValidateResponses, DecisionTablesValidateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<DecisionTablesValidateResponses, DecisionTablesValidateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/decision-tables/validate',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
-    public decisionTablesAnalyzeDefinition<ThrowOnError extends boolean = false>(options?: Options<DecisionTablesAnalyzeDefinitionData, ThrowOnError>): RequestResult<DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeDefinitionErrors, ThrowOnError> {
-        return (options?.client ?? this.client).post<DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeDefinitionErrors, ThrowOnError>({
+    /**
+     * Analyse a table definition without saving it: overlaps, gaps, redundant rows
+     *
+     * An invalid definition is 400 `INVALID_TABLE` (the validate route lists its problems).
+     */
+    public decisionTablesAnalyzeDefinition<ThrowOnError extends boolean = false>(options: Options<DecisionTablesAnalyzeDefinitionData, ThrowOnError>): RequestResult<DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeDefinitionErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeDefinitionErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/decision-tables/analyze',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
+    /**
+     * Every tenant's audit trail, newest first (administrators only)
+     *
+     * For the role `Admin` or the permission `decision-tables.audit.global` (or `*`); anyone else gets 403 `FORBIDDEN`.
+     */
     public decisionTablesGlobalAudit<ThrowOnError extends boolean = false>(options?: Options<DecisionTablesGlobalAuditData, ThrowOnError>): RequestResult<DecisionTablesGlobalAuditResponses, DecisionTablesGlobalAuditErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<DecisionTablesGlobalAuditResponses, DecisionTablesGlobalAuditErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -161,6 +220,11 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Get a table by its name (latest version, or `version`)
+     *
+     * How the control plane resolves the stored tables its flow nodes name.
+     */
     public decisionTablesGetByName<ThrowOnError extends boolean = false>(options: Options<DecisionTablesGetByNameData, ThrowOnError>): RequestResult<DecisionTablesGetByNameResponses, DecisionTablesGetByNameErrors, ThrowOnError> {
         return (options.client ?? this.client).get<DecisionTablesGetByNameResponses, DecisionTablesGetByNameErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -169,6 +233,9 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Delete a table and all its versions
+     */
     public decisionTablesRemove<ThrowOnError extends boolean = false>(options: Options<DecisionTablesRemoveData, ThrowOnError>): RequestResult<DecisionTablesRemoveResponses, DecisionTablesRemoveErrors, ThrowOnError> {
         return (options.client ?? this.client).delete<DecisionTablesRemoveResponses, DecisionTablesRemoveErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -177,6 +244,9 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Get a table (latest version)
+     */
     public decisionTablesGet<ThrowOnError extends boolean = false>(options: Options<DecisionTablesGetData, ThrowOnError>): RequestResult<DecisionTablesGetResponses, DecisionTablesGetErrors, ThrowOnError> {
         return (options.client ?? this.client).get<DecisionTablesGetResponses, DecisionTablesGetErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -185,6 +255,11 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Update a table: writes a new version
+     *
+     * Previous versions are kept. Checked as on create.
+     */
     public decisionTablesUpdate<ThrowOnError extends boolean = false>(options: Options<DecisionTablesUpdateData, ThrowOnError>): RequestResult<DecisionTablesUpdateResponses, DecisionTablesUpdateErrors, ThrowOnError> {
         return (options.client ?? this.client).put<DecisionTablesUpdateResponses, DecisionTablesUpdateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -197,14 +272,24 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Evaluate the latest version against flat input facts: `{ matchedRows, outputs }`
+     */
     public decisionTablesExecute<ThrowOnError extends boolean = false>(options: Options<DecisionTablesExecuteData, ThrowOnError>): RequestResult<DecisionTablesExecuteResponses, DecisionTablesExecuteErrors, ThrowOnError> {
         return (options.client ?? this.client).post<DecisionTablesExecuteResponses, DecisionTablesExecuteErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/decision-tables/{id}/execute',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
+    /**
+     * List a table's versions, newest first
+     */
     public decisionTablesVersions<ThrowOnError extends boolean = false>(options: Options<DecisionTablesVersionsData, ThrowOnError>): RequestResult<DecisionTablesVersionsResponses, DecisionTablesVersionsErrors, ThrowOnError> {
         return (options.client ?? this.client).get<DecisionTablesVersionsResponses, DecisionTablesVersionsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -213,6 +298,9 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Get a table as it was at one version
+     */
     public decisionTablesVersion<ThrowOnError extends boolean = false>(options: Options<DecisionTablesVersionData, ThrowOnError>): RequestResult<DecisionTablesVersionResponses, DecisionTablesVersionErrors, ThrowOnError> {
         return (options.client ?? this.client).get<DecisionTablesVersionResponses, DecisionTablesVersionErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -221,22 +309,35 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Compare two versions: changed fields, added, removed and modified rows
+     */
     public decisionTablesDiff<ThrowOnError extends boolean = false>(options: Options<DecisionTablesDiffData, ThrowOnError>): RequestResult<DecisionTablesDiffResponses, DecisionTablesDiffErrors, ThrowOnError> {
         return (options.client ?? this.client).get<DecisionTablesDiffResponses, DecisionTablesDiffErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
-            url: '/api/v1/decision-tables/{id}/versions/{from}/diff/{to}',
+            url: '/api/v1/decision-tables/{id}/versions/{fromVersion}/diff/{toVersion}',
             ...options
         });
     }
     
+    /**
+     * Validate a table definition for an existing table without saving it
+     */
     public decisionTablesValidateFor<ThrowOnError extends boolean = false>(options: Options<DecisionTablesValidateForData, ThrowOnError>): RequestResult<DecisionTablesValidateForResponses, DecisionTablesValidateForErrors, ThrowOnError> {
         return (options.client ?? this.client).post<DecisionTablesValidateForResponses, DecisionTablesValidateForErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/decision-tables/{id}/validate',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
+    /**
+     * Analyse a stored version: overlaps, gaps, redundant rows
+     */
     public decisionTablesAnalyze<ThrowOnError extends boolean = false>(options: Options<DecisionTablesAnalyzeData, ThrowOnError>): RequestResult<DecisionTablesAnalyzeResponses, DecisionTablesAnalyzeErrors, ThrowOnError> {
         return (options.client ?? this.client).post<DecisionTablesAnalyzeResponses, DecisionTablesAnalyzeErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -245,6 +346,9 @@ export class DecisionsSdk extends HeyApiClient {
         });
     }
     
+    /**
+     * A table's audit trail, newest first
+     */
     public decisionTablesAudit<ThrowOnError extends boolean = false>(options: Options<DecisionTablesAuditData, ThrowOnError>): RequestResult<DecisionTablesAuditResponses, DecisionTablesAuditErrors, ThrowOnError> {
         return (options.client ?? this.client).get<DecisionTablesAuditResponses, DecisionTablesAuditErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -319,5 +423,39 @@ export class DecisionsSdk extends HeyApiClient {
      */
     public healthLiveness<ThrowOnError extends boolean = false>(options?: Options<HealthLivenessData, ThrowOnError>): RequestResult<HealthLivenessResponses, HealthLivenessErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<HealthLivenessResponses, HealthLivenessErrors, ThrowOnError>({ url: '/health/live', ...options });
+    }
+    
+    /**
+     * Evaluate a table (latest version, or `version`) against input facts
+     *
+     * The hot path of the service. Matched rows and output values under the table hit policy: 400 `MISSING_REQUIRED_INPUT` or `INPUT_TYPE_MISMATCH` (naming the column in `details`) when an input does not fit its column, 422 `HIT_POLICY_VIOLATION` when the matches break a `Unique` or `Any` policy.
+     */
+    public decisionTablesEvaluate<ThrowOnError extends boolean = false>(options: Options<DecisionTablesEvaluateData, ThrowOnError>): RequestResult<DecisionTablesEvaluateResponses, DecisionTablesEvaluateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<DecisionTablesEvaluateResponses, DecisionTablesEvaluateErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/decision-tables/{id}/evaluate',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Evaluate a table (latest version, or `version`) against input facts
+     *
+     * The hot path of the service. Matched rows and output values under the table hit policy: 400 `MISSING_REQUIRED_INPUT` or `INPUT_TYPE_MISMATCH` (naming the column in `details`) when an input does not fit its column, 422 `HIT_POLICY_VIOLATION` when the matches break a `Unique` or `Any` policy.
+     */
+    public evaluate<ThrowOnError extends boolean = false>(options: Options<DecisionTablesEvaluateData, ThrowOnError>): RequestResult<DecisionTablesEvaluateResponses, DecisionTablesEvaluateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<DecisionTablesEvaluateResponses, DecisionTablesEvaluateErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/decision-tables/{id}/evaluate',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
     }
 }

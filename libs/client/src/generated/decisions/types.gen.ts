@@ -4,62 +4,607 @@ export type ClientOptions = {
     baseUrl: '{scheme}://{host}:{port}' | (string & {});
 };
 
+export type EvaluateTableBody = {
+    /**
+     * The input facts: input column (or fact) name → value. Absent or null: no facts (a `required` column is then 400 `MISSING_REQUIRED_INPUT`); not an object: 400 `INVALID_INPUT`. Facts sent beside `input` instead of inside it are not read.
+     */
+    input?: {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type OutputRowView = {
+    rowId: string;
+    /**
+     * Output column name → value.
+     */
+    outputs: {
+        [key: string]: unknown;
+    };
+};
+
+export type EvaluationResultView = {
+    /**
+     * Ids of the matched rows, in hit-policy order.
+     */
+    matchedRows: Array<string>;
+    /**
+     * The outputs of the rows the hit policy selected.
+     */
+    outputRows: Array<OutputRowView>;
+    /**
+     * Output column name → value: single-hit policies one value, multi-hit policies a list, the `Collect…` aggregations their result; the defaults when no row matches; null when no row matches and no column has a default under a single-hit policy.
+     */
+    outputValues: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Time spent evaluating, in milliseconds.
+     */
+    evaluationTimeMs: number;
+};
+
+export type InputColumnBody = {
+    /**
+     * Column name: the input fact it reads.
+     */
+    name: string;
+    /**
+     * Value type: `string`, `number`, `boolean`, `date`, `time`, `dateTime`, `duration`, `yearMonthDuration` or `any` (default `any`; DMN type names such as `date and time` or `feel:number` are read as these).
+     */
+    type?: string;
+    /**
+     * Evaluation refuses an input without this fact (400 `MISSING_REQUIRED_INPUT`).
+     */
+    required?: boolean;
+    /**
+     * FEEL expression computing the column's value from the input facts (default: the fact `name`).
+     */
+    expression?: string;
+};
+
+export type OutputColumnBody = {
+    /**
+     * Column name: the output it produces.
+     */
+    name: string;
+    /**
+     * Value type: `string`, `number`, `boolean`, `date`, `time`, `dateTime`, `duration`, `yearMonthDuration` or `any` (default `any`; DMN type names such as `date and time` or `feel:number` are read as these).
+     */
+    type?: string;
+    /**
+     * The value when no row matches (DMN default output entry).
+     */
+    defaultValue?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Priority order for the `Priority` and `OutputOrder` hit policies: earlier values win.
+     */
+    outputValues?: Array<string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null>;
+};
+
+export type TableRowBody = {
+    /**
+     * Row id, kept across versions so diffs follow the row (default: a new UUID).
+     */
+    id?: string;
+    /**
+     * Rank of the row (default 0).
+     */
+    priority?: number;
+    /**
+     * Input column name → FEEL unary test (`"NL","BE"`, `>= 18`, `[18..65]`, `-` for any value); an absent column matches any value.
+     */
+    inputConditions?: {
+        [key: string]: unknown;
+    };
+    /**
+     * Output column name → value.
+     */
+    outputs?: {
+        [key: string]: unknown;
+    };
+};
+
+export type DecisionTableDto = {
+    /**
+     * Table name, unique in the caller's tenant (a duplicate is 409 `DUPLICATE_TABLE_NAME`).
+     */
+    name: string;
+    /**
+     * What the table decides.
+     */
+    description?: string;
+    /**
+     * Input columns, in the order conditions are written.
+     */
+    inputColumns: Array<InputColumnBody>;
+    /**
+     * Output columns (at least one).
+     */
+    outputColumns: Array<OutputColumnBody>;
+    /**
+     * Hit policy: `Unique`, `Any`, `First`, `All`, `Collect`, `RuleOrder`, `OutputOrder`, `Priority`, `CollectSum`, `CollectMin`, `CollectMax`, `CollectCount`; DMN names and letters (`RULE ORDER`, `U`, `C+`, …) are read as these. Kept as sent.
+     */
+    hitPolicy: string;
+    /**
+     * Rules, matched in order.
+     */
+    rows: Array<TableRowBody>;
+    /**
+     * Comment for the version history.
+     */
+    comment?: string;
+};
+
+export type InputColumnView = {
+    name: string;
+    /**
+     * Value type as sent (`string`, `number`, `boolean`, `date`, `time`, `dateTime`, …); absent is `any`.
+     */
+    type?: string;
+    /**
+     * An input without this fact is refused.
+     */
+    required?: boolean;
+    /**
+     * FEEL expression computing the column's value from the input facts.
+     */
+    expression?: string;
+};
+
+export type OutputColumnView = {
+    name: string;
+    /**
+     * Value type as sent; absent is `any`.
+     */
+    type?: string;
+    /**
+     * The value when no row matches.
+     */
+    defaultValue?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Priority order for `Priority` and `OutputOrder`: earlier values win.
+     */
+    outputValues?: Array<string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null>;
+};
+
+export type TableRowView = {
+    /**
+     * Row id (kept across versions).
+     */
+    id: string;
+    priority: number;
+    /**
+     * Input column name → FEEL unary test (an absent column matches any value).
+     */
+    inputConditions: {
+        [key: string]: unknown;
+    };
+    /**
+     * Output column name → value.
+     */
+    outputs: {
+        [key: string]: unknown;
+    };
+};
+
+export type TableDefinitionView = {
+    name: string;
+    description?: string;
+    /**
+     * Hit policy as sent: `Unique`, `Any`, `First`, `All`, `Collect`, `RuleOrder`, `OutputOrder`, `Priority`, `CollectSum`, `CollectMin`, `CollectMax`, `CollectCount` (or a DMN name or letter for one of them).
+     */
+    hitPolicy: string;
+    inputColumns: Array<InputColumnView>;
+    outputColumns: Array<OutputColumnView>;
+    rows: Array<TableRowView>;
+};
+
+export type ImportEntryView = {
+    /**
+     * The table name read from the file (empty when it has none).
+     */
+    name: string;
+    /**
+     * The new table, when created.
+     */
+    id: string | null;
+    /**
+     * `skipped`: a table of that name exists; `failed`: the definition is invalid (see `error`).
+     */
+    status: 'success' | 'skipped' | 'failed';
+    /**
+     * Why the table was skipped or failed.
+     */
+    error?: string;
+};
+
+export type ImportResultView = {
+    imported: number;
+    /**
+     * Skipped and failed tables.
+     */
+    skipped: number;
+    results: Array<ImportEntryView>;
+};
+
 export type FeelValidateDto = {
+    /**
+     * FEEL expression or unary tests to check.
+     */
     expression: string;
     /**
-     * { name: type }
+     * Further names in scope → type (`{ name: 'number' }`), besides the table's input columns and the facts its computed columns read.
      */
     rowContext?: {
         [key: string]: unknown;
     };
 };
 
+export type FeelValidationView = {
+    valid: boolean;
+    /**
+     * `OK`, or what is wrong.
+     */
+    message: string;
+    /**
+     * Line of the problem (1-based), when invalid.
+     */
+    line?: number;
+    /**
+     * Column of the problem (1-based), when invalid.
+     */
+    column?: number;
+};
+
 export type FeelEvaluateDto = {
+    /**
+     * FEEL expression to evaluate.
+     */
     expression: string;
     /**
-     * sample input: { name: value }
+     * Sample input: fact name → value (computed columns the sample does not give are computed from it).
      */
     input?: {
         [key: string]: unknown;
     };
 };
 
-export type FeelAutocompleteDto = {
+export type FeelEvaluationView = {
     expression: string;
     /**
-     * cursor offset (default: end of expression)
+     * The value (absent when the expression yields no JSON value).
+     */
+    result?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * What evaluation noticed (division by zero, mismatched types, …).
+     */
+    warnings: Array<string>;
+};
+
+export type FeelAutocompleteDto = {
+    /**
+     * The expression being typed.
+     */
+    expression: string;
+    /**
+     * Cursor offset in `expression` (default: its end).
      */
     cursor?: number;
     /**
-     * names in scope (e.g. the input column names)
+     * Names in scope (for example the input column names).
      */
     variables?: Array<string>;
     /**
-     * table whose input columns are in scope
+     * A table whose input columns are in scope too (404 `TABLE_NOT_FOUND` when unknown).
      */
     tableId?: string;
 };
 
-export type DecisionTableDto = {
+export type FeelSuggestionView = {
+    label: string;
+    kind: 'variable' | 'function' | 'keyword';
+    detail?: string;
+    /**
+     * Text replacing the typed prefix.
+     */
+    insertText: string;
+    /**
+     * Offset where the replaced prefix starts.
+     */
+    from: number;
+};
+
+export type FeelSuggestionsView = {
+    suggestions: Array<FeelSuggestionView>;
+};
+
+export type FieldChangeView = {
+    /**
+     * The value in the older version (null: absent).
+     */
+    from: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The value in the newer version (null: absent).
+     */
+    to: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type TableSummaryView = {
+    id: string;
+    name: string;
+    description: string | null;
+    inputColumnCount: number;
+    outputColumnCount: number;
+    rowCount: number;
+    /**
+     * The latest version.
+     */
+    version: number;
+    updatedAt: string;
+    tenantId: string;
+};
+
+export type CreatedTableView = {
+    id: string;
+    name: string;
+    version: 1;
+    createdAt: string;
+};
+
+export type CompiledCacheMetricsView = {
+    /**
+     * Compiled tables held.
+     */
+    size: number;
+    /**
+     * Most compiled tables held (`DecisionTables:CompiledCacheSize`).
+     */
+    capacity: number;
+    hits: number;
+    misses: number;
+    evictions: number;
+    /**
+     * Entries dropped by a change of their table.
+     */
+    invalidations: number;
+    compilations: number;
+};
+
+export type DecisionTableMetricsView = {
+    compiledCache: CompiledCacheMetricsView;
+    /**
+     * Table evaluations (evaluate, execute, the evaluate tool).
+     */
+    evaluations: number;
+};
+
+export type TableProblemView = {
+    /**
+     * The row at fault, if one is.
+     */
+    rowId: string | null;
+    /**
+     * The column at fault, if one is.
+     */
+    column: string | null;
+    message: string;
+};
+
+export type OverlapView = {
+    rowIds: [
+        string,
+        string
+    ];
+    /**
+     * The columns whose conditions intersect.
+     */
+    columns: Array<string>;
+};
+
+export type GapView = {
+    /**
+     * An input no row matches.
+     */
+    example: {
+        [key: string]: unknown;
+    };
+    description: string;
+};
+
+export type RedundancyView = {
+    rowId: string;
+    /**
+     * The earlier row that matches everything this one does.
+     */
+    subsumedBy: string;
+};
+
+export type AnalysisResultView = {
+    overlaps: Array<OverlapView>;
+    gaps: Array<GapView>;
+    redundantRows: Array<RedundancyView>;
+    /**
+     * False when opaque FEEL cells or the search budget limit what could be proven.
+     */
+    complete: boolean;
+};
+
+export type ValidationResultView = {
+    valid: boolean;
+    /**
+     * Empty when valid.
+     */
+    errors: Array<TableProblemView>;
+    /**
+     * The analysis, when the table is valid.
+     */
+    analysis?: AnalysisResultView;
+};
+
+export type GlobalAuditEntryView = {
+    timestamp: string;
+    action: 'Create' | 'Update' | 'Delete';
+    actor: string;
+    /**
+     * The version written (deleted: the last one).
+     */
+    version: number | null;
+    comment: string | null;
+    changesSummary: string;
+    tableId: string;
+    tableName: string;
+    tenantId: string;
+};
+
+export type DecisionTableView = {
     name: string;
     description?: string;
     /**
-     * [{ name, type?, required?, expression? }]
+     * Hit policy as sent: `Unique`, `Any`, `First`, `All`, `Collect`, `RuleOrder`, `OutputOrder`, `Priority`, `CollectSum`, `CollectMin`, `CollectMax`, `CollectCount` (or a DMN name or letter for one of them).
      */
-    inputColumns: Array<string>;
-    /**
-     * [{ name, type?, defaultValue?, outputValues? }]
-     */
-    outputColumns: Array<string>;
     hitPolicy: string;
+    inputColumns: Array<InputColumnView>;
+    outputColumns: Array<OutputColumnView>;
+    rows: Array<TableRowView>;
+    id: string;
     /**
-     * [{ id?, priority?, inputConditions: { column: unaryTest }, outputs: { column: value } }]
+     * The version shown.
      */
-    rows: Array<string>;
+    version: number;
     /**
-     * version history comment
+     * When the table was created.
      */
-    comment?: string;
+    createdAt: string;
+    /**
+     * When this version was written.
+     */
+    modifiedAt: string;
+    tenantId: string;
+};
+
+export type UpdatedTableView = {
+    id: string;
+    /**
+     * The new version.
+     */
+    version: number;
+    modifiedAt: string;
+};
+
+export type ExecutionResultView = {
+    matchedRows: Array<string>;
+    /**
+     * Output column name → value (as `outputValues` of the evaluation result).
+     */
+    outputs: {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type VersionEntryView = {
+    version: number;
+    createdAt: string;
+    /**
+     * Who wrote the version.
+     */
+    createdBy: string;
+    /**
+     * Version comment (empty when none was given).
+     */
+    comment: string;
+};
+
+export type TableChangesView = {
+    name?: FieldChangeView;
+    hitPolicy?: FieldChangeView;
+    description?: FieldChangeView;
+    inputColumns?: FieldChangeView;
+    outputColumns?: FieldChangeView;
+};
+
+export type AddedRowView = {
+    rowId: string;
+    inputConditions: {
+        [key: string]: unknown;
+    };
+    outputs: {
+        [key: string]: unknown;
+    };
+};
+
+export type RowChangesView = {
+    /**
+     * Output column name → change.
+     */
+    outputs?: {
+        [key: string]: FieldChangeView;
+    };
+    /**
+     * Input column name → change of its condition.
+     */
+    inputConditions?: {
+        [key: string]: FieldChangeView;
+    };
+    priority?: FieldChangeView;
+};
+
+export type ModifiedRowView = {
+    rowId: string;
+    changes: RowChangesView;
+};
+
+export type VersionDiffView = {
+    fromVersion: number;
+    toVersion: number;
+    changes: TableChangesView;
+    addedRows: Array<AddedRowView>;
+    /**
+     * Ids of the rows the newer version no longer has.
+     */
+    removedRows: Array<string>;
+    modifiedRows: Array<ModifiedRowView>;
+};
+
+export type StoredTableAnalysisView = {
+    overlaps: Array<OverlapView>;
+    gaps: Array<GapView>;
+    redundantRows: Array<RedundancyView>;
+    /**
+     * False when opaque FEEL cells or the search budget limit what could be proven.
+     */
+    complete: boolean;
+    id: string;
+    /**
+     * The version analysed.
+     */
+    version: number;
+};
+
+export type AuditEntryView = {
+    timestamp: string;
+    action: 'Create' | 'Update' | 'Delete';
+    actor: string;
+    /**
+     * The version written (deleted: the last one).
+     */
+    version: number | null;
+    comment: string | null;
+    changesSummary: string;
 };
 
 export type JsonRpcRequestBody = {
@@ -84,7 +629,10 @@ export type JsonRpcErrorObject = {
 
 export type JsonRpcResponseView = {
     jsonrpc: '2.0';
-    id: string | number | null;
+    /**
+     * The request's id; null when it could not be read.
+     */
+    id: string | null | number;
     result?: {
         [key: string]: unknown;
     };
@@ -106,11 +654,11 @@ export type PlainToolCallBody = {
 
 export type PlainToolResultView = {
     /**
-     * The tool's result (its shape is the tool's).
+     * The tool's result (its shape is the tool's: an object, a list, …).
      */
-    result: {
+    result: string | number | boolean | Array<unknown> | {
         [key: string]: unknown;
-    };
+    } | null;
 };
 
 export type DependencyStatusView = {
@@ -136,9 +684,9 @@ export type LivenessView = {
 };
 
 /**
- * A decisions-service failure: `{ error, code, traceId }` (`details` on validation failures).
+ * A decision-table failure: `{ error, code, traceId }` (`details`, one entry per bad field, row or column, on `VALIDATION_FAILED`, `INVALID_TABLE`, `INVALID_FEEL` and input problems).
  */
-export type DecisionsError = {
+export type DecisionTableError = {
     /**
      * What went wrong, for a person.
      */
@@ -146,7 +694,7 @@ export type DecisionsError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DUPLICATE_TABLE_NAME' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DUPLICATE_TABLE_NAME' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -160,67 +708,182 @@ export type DecisionsError = {
     }>;
 };
 
+/**
+ * A decisions-service failure: `{ error, code, traceId }` (`details` on validation failures).
+ */
+export type DecisionsError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DUPLICATE_TABLE_NAME' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+ */
+export type TenantId = string;
+
+/**
+ * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+ */
+export type CorrelationId = string;
+
 export type ImportExportImportData = {
-    body?: never;
+    /**
+     * Table definitions (`format=json`).
+     */
+    body: Array<DecisionTableDto>;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * What the request holds (case-insensitive).
+         */
+        format?: 'json' | 'excel' | 'dmn' | 'xml' | 'csv';
+    };
     url: '/api/v1/decision-tables/import';
 };
 
 export type ImportExportImportErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Body or upload too large
+     */
+    413: DecisionTableError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type ImportExportImportError = ImportExportImportErrors[keyof ImportExportImportErrors];
 
 export type ImportExportImportResponses = {
-    200: unknown;
+    200: ImportResultView;
 };
+
+export type ImportExportImportResponse = ImportExportImportResponses[keyof ImportExportImportResponses];
 
 export type ImportExportExportData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Version to export (default: the latest).
+         */
+        version?: number;
+        /**
+         * The file format (case-insensitive).
+         */
+        format?: 'json' | 'excel' | 'dmn' | 'xml' | 'csv';
+    };
     url: '/api/v1/decision-tables/{id}/export';
 };
 
 export type ImportExportExportErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type ImportExportExportError = ImportExportExportErrors[keyof ImportExportExportErrors];
 
 export type ImportExportExportResponses = {
-    200: unknown;
+    /**
+     * The table in the format asked for.
+     */
+    200: TableDefinitionView;
 };
+
+export type ImportExportExportResponse = ImportExportExportResponses[keyof ImportExportExportResponses];
 
 export type FeelValidateExpressionData = {
     body: FeelValidateDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
     query?: never;
@@ -231,38 +894,57 @@ export type FeelValidateExpressionErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: DecisionsError;
+    400: DecisionTableError;
     /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Body or upload too large
      */
-    413: DecisionsError;
+    413: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: DecisionsError;
+    415: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type FeelValidateExpressionError = FeelValidateExpressionErrors[keyof FeelValidateExpressionErrors];
 
 export type FeelValidateExpressionResponses = {
-    200: unknown;
+    200: FeelValidationView;
 };
+
+export type FeelValidateExpressionResponse = FeelValidateExpressionResponses[keyof FeelValidateExpressionResponses];
 
 export type FeelEvaluateData = {
     body: FeelEvaluateDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
     query?: never;
@@ -273,37 +955,57 @@ export type FeelEvaluateErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: DecisionsError;
+    400: DecisionTableError;
     /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Body or upload too large
      */
-    413: DecisionsError;
+    413: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: DecisionsError;
+    415: DecisionTableError;
+    /**
+     * Well-formed but not processable
+     */
+    422: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type FeelEvaluateError = FeelEvaluateErrors[keyof FeelEvaluateErrors];
 
 export type FeelEvaluateResponses = {
-    200: unknown;
+    200: FeelEvaluationView;
 };
+
+export type FeelEvaluateResponse = FeelEvaluateResponses[keyof FeelEvaluateResponses];
 
 export type FeelAutocompleteData = {
     body: FeelAutocompleteDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/decision-tables/feel-autocomplete';
@@ -313,65 +1015,110 @@ export type FeelAutocompleteErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: DecisionsError;
+    400: DecisionTableError;
     /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Body or upload too large
      */
-    413: DecisionsError;
+    413: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: DecisionsError;
+    415: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type FeelAutocompleteError = FeelAutocompleteErrors[keyof FeelAutocompleteErrors];
 
 export type FeelAutocompleteResponses = {
-    200: unknown;
+    200: FeelSuggestionsView;
 };
+
+export type FeelAutocompleteResponse = FeelAutocompleteResponses[keyof FeelAutocompleteResponses];
 
 export type DecisionTablesListData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Only the tables of this tenant.
+         */
+        tenantId?: string;
+        /**
+         * 1-based page number.
+         */
+        page?: number;
+        /**
+         * Entries per page (at most 200).
+         */
+        pageSize?: number;
+    };
     url: '/api/v1/decision-tables';
 };
 
 export type DecisionTablesListErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesListError = DecisionTablesListErrors[keyof DecisionTablesListErrors];
 
 export type DecisionTablesListResponses = {
-    200: unknown;
+    200: Array<TableSummaryView>;
 };
+
+export type DecisionTablesListResponse = DecisionTablesListResponses[keyof DecisionTablesListResponses];
 
 export type DecisionTablesCreateData = {
     body: DecisionTableDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/decision-tables';
@@ -381,37 +1128,56 @@ export type DecisionTablesCreateErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: DecisionsError;
+    400: DecisionTableError;
     /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Conflict with the current state
+     */
+    409: DecisionTableError;
     /**
      * Body or upload too large
      */
-    413: DecisionsError;
+    413: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: DecisionsError;
+    415: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesCreateError = DecisionTablesCreateErrors[keyof DecisionTablesCreateErrors];
 
 export type DecisionTablesCreateResponses = {
-    201: unknown;
+    /**
+     * The table was created at version 1.
+     */
+    201: CreatedTableView;
 };
+
+export type DecisionTablesCreateResponse = DecisionTablesCreateResponses[keyof DecisionTablesCreateResponses];
 
 export type DecisionTablesMetricsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/decision-tables/metrics';
@@ -419,27 +1185,46 @@ export type DecisionTablesMetricsData = {
 
 export type DecisionTablesMetricsErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesMetricsError = DecisionTablesMetricsErrors[keyof DecisionTablesMetricsErrors];
 
 export type DecisionTablesMetricsResponses = {
-    200: unknown;
+    200: DecisionTableMetricsView;
 };
 
+export type DecisionTablesMetricsResponse = DecisionTablesMetricsResponses[keyof DecisionTablesMetricsResponses];
+
 export type DecisionTablesValidateData = {
-    body?: never;
+    /**
+     * A table definition (the create body). Whatever it holds is answered with 200: problems are listed in the result (spec rule 1), not refused.
+     */
+    body: DecisionTableDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/decision-tables/validate';
@@ -447,27 +1232,54 @@ export type DecisionTablesValidateData = {
 
 export type DecisionTablesValidateErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Body or upload too large
+     */
+    413: DecisionTableError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesValidateError = DecisionTablesValidateErrors[keyof DecisionTablesValidateErrors];
 
 export type DecisionTablesValidateResponses = {
-    200: unknown;
+    200: ValidationResultView;
 };
 
+export type DecisionTablesValidateResponse = DecisionTablesValidateResponses[keyof DecisionTablesValidateResponses];
+
 export type DecisionTablesAnalyzeDefinitionData = {
-    body?: never;
+    /**
+     * A table definition (the create body).
+     */
+    body: DecisionTableDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/decision-tables/analyze';
@@ -475,86 +1287,170 @@ export type DecisionTablesAnalyzeDefinitionData = {
 
 export type DecisionTablesAnalyzeDefinitionErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Body or upload too large
+     */
+    413: DecisionTableError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesAnalyzeDefinitionError = DecisionTablesAnalyzeDefinitionErrors[keyof DecisionTablesAnalyzeDefinitionErrors];
 
 export type DecisionTablesAnalyzeDefinitionResponses = {
-    200: unknown;
+    200: AnalysisResultView;
 };
+
+export type DecisionTablesAnalyzeDefinitionResponse = DecisionTablesAnalyzeDefinitionResponses[keyof DecisionTablesAnalyzeDefinitionResponses];
 
 export type DecisionTablesGlobalAuditData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * Only the entries of this tenant.
+         */
+        tenantId?: string;
+        /**
+         * 1-based page number.
+         */
+        page?: number;
+        /**
+         * Entries per page (at most 100).
+         */
+        pageSize?: number;
+    };
     url: '/api/v1/decision-tables/audit';
 };
 
 export type DecisionTablesGlobalAuditErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesGlobalAuditError = DecisionTablesGlobalAuditErrors[keyof DecisionTablesGlobalAuditErrors];
 
 export type DecisionTablesGlobalAuditResponses = {
-    200: unknown;
+    200: Array<GlobalAuditEntryView>;
 };
+
+export type DecisionTablesGlobalAuditResponse = DecisionTablesGlobalAuditResponses[keyof DecisionTablesGlobalAuditResponses];
 
 export type DecisionTablesGetByNameData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table name (unique in the tenant).
+         */
         name: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Table version (default: the latest).
+         */
+        version?: number;
+    };
     url: '/api/v1/decision-tables/by-name/{name}';
 };
 
 export type DecisionTablesGetByNameErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesGetByNameError = DecisionTablesGetByNameErrors[keyof DecisionTablesGetByNameErrors];
 
 export type DecisionTablesGetByNameResponses = {
-    200: unknown;
+    200: DecisionTableView;
 };
+
+export type DecisionTablesGetByNameResponse = DecisionTablesGetByNameResponses[keyof DecisionTablesGetByNameResponses];
 
 export type DecisionTablesRemoveData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
     query?: never;
@@ -563,22 +1459,33 @@ export type DecisionTablesRemoveData = {
 
 export type DecisionTablesRemoveErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesRemoveError = DecisionTablesRemoveErrors[keyof DecisionTablesRemoveErrors];
 
 export type DecisionTablesRemoveResponses = {
+    /**
+     * Deleted.
+     */
     204: void;
 };
 
@@ -586,7 +1493,20 @@ export type DecisionTablesRemoveResponse = DecisionTablesRemoveResponses[keyof D
 
 export type DecisionTablesGetData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
     query?: never;
@@ -595,28 +1515,51 @@ export type DecisionTablesGetData = {
 
 export type DecisionTablesGetErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesGetError = DecisionTablesGetErrors[keyof DecisionTablesGetErrors];
 
 export type DecisionTablesGetResponses = {
-    200: unknown;
+    200: DecisionTableView;
 };
+
+export type DecisionTablesGetResponse = DecisionTablesGetResponses[keyof DecisionTablesGetResponses];
 
 export type DecisionTablesUpdateData = {
     body: DecisionTableDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
     query?: never;
@@ -627,38 +1570,66 @@ export type DecisionTablesUpdateErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
-    400: DecisionsError;
+    400: DecisionTableError;
     /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
+    /**
+     * Conflict with the current state
+     */
+    409: DecisionTableError;
     /**
      * Body or upload too large
      */
-    413: DecisionsError;
+    413: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
-    415: DecisionsError;
+    415: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesUpdateError = DecisionTablesUpdateErrors[keyof DecisionTablesUpdateErrors];
 
 export type DecisionTablesUpdateResponses = {
-    200: unknown;
+    200: UpdatedTableView;
 };
 
+export type DecisionTablesUpdateResponse = DecisionTablesUpdateResponses[keyof DecisionTablesUpdateResponses];
+
 export type DecisionTablesExecuteData = {
-    body?: never;
+    /**
+     * The input facts themselves: input column (or fact) name → value (absent: none).
+     */
+    body?: {
+        [key: string]: unknown;
+    };
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
     query?: never;
@@ -667,60 +1638,130 @@ export type DecisionTablesExecuteData = {
 
 export type DecisionTablesExecuteErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
+    /**
+     * Body or upload too large
+     */
+    413: DecisionTableError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: DecisionTableError;
+    /**
+     * Well-formed but not processable
+     */
+    422: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesExecuteError = DecisionTablesExecuteErrors[keyof DecisionTablesExecuteErrors];
 
 export type DecisionTablesExecuteResponses = {
-    200: unknown;
+    200: ExecutionResultView;
 };
+
+export type DecisionTablesExecuteResponse = DecisionTablesExecuteResponses[keyof DecisionTablesExecuteResponses];
 
 export type DecisionTablesVersionsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * 1-based page number.
+         */
+        page?: number;
+        /**
+         * Entries per page (at most 200).
+         */
+        pageSize?: number;
+    };
     url: '/api/v1/decision-tables/{id}/versions';
 };
 
 export type DecisionTablesVersionsErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesVersionsError = DecisionTablesVersionsErrors[keyof DecisionTablesVersionsErrors];
 
 export type DecisionTablesVersionsResponses = {
-    200: unknown;
+    200: Array<VersionEntryView>;
 };
+
+export type DecisionTablesVersionsResponse = DecisionTablesVersionsResponses[keyof DecisionTablesVersionsResponses];
 
 export type DecisionTablesVersionData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
-        version: string;
+        /**
+         * Version number.
+         */
+        version: number;
     };
     query?: never;
     url: '/api/v1/decision-tables/{id}/versions/{version}';
@@ -728,60 +1769,115 @@ export type DecisionTablesVersionData = {
 
 export type DecisionTablesVersionErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesVersionError = DecisionTablesVersionErrors[keyof DecisionTablesVersionErrors];
 
 export type DecisionTablesVersionResponses = {
-    200: unknown;
+    200: DecisionTableView;
 };
+
+export type DecisionTablesVersionResponse = DecisionTablesVersionResponses[keyof DecisionTablesVersionResponses];
 
 export type DecisionTablesDiffData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
-        from: string;
-        to: string;
+        /**
+         * The older version.
+         */
+        fromVersion: number;
+        /**
+         * The newer version.
+         */
+        toVersion: number;
     };
     query?: never;
-    url: '/api/v1/decision-tables/{id}/versions/{from}/diff/{to}';
+    url: '/api/v1/decision-tables/{id}/versions/{fromVersion}/diff/{toVersion}';
 };
 
 export type DecisionTablesDiffErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesDiffError = DecisionTablesDiffErrors[keyof DecisionTablesDiffErrors];
 
 export type DecisionTablesDiffResponses = {
-    200: unknown;
+    200: VersionDiffView;
 };
 
+export type DecisionTablesDiffResponse = DecisionTablesDiffResponses[keyof DecisionTablesDiffResponses];
+
 export type DecisionTablesValidateForData = {
-    body?: never;
+    /**
+     * A table definition (the create body). Whatever it holds is answered with 200: problems are listed in the result (spec rule 1), not refused.
+     */
+    body: DecisionTableDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
     query?: never;
@@ -790,95 +1886,185 @@ export type DecisionTablesValidateForData = {
 
 export type DecisionTablesValidateForErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
+    /**
+     * Body or upload too large
+     */
+    413: DecisionTableError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesValidateForError = DecisionTablesValidateForErrors[keyof DecisionTablesValidateForErrors];
 
 export type DecisionTablesValidateForResponses = {
-    200: unknown;
+    200: ValidationResultView;
 };
+
+export type DecisionTablesValidateForResponse = DecisionTablesValidateForResponses[keyof DecisionTablesValidateForResponses];
 
 export type DecisionTablesAnalyzeData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
-    query: {
-        version: string;
+    query?: {
+        /**
+         * Version to analyse (default: the latest).
+         */
+        version?: number;
     };
     url: '/api/v1/decision-tables/{id}/analyze';
 };
 
 export type DecisionTablesAnalyzeErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesAnalyzeError = DecisionTablesAnalyzeErrors[keyof DecisionTablesAnalyzeErrors];
 
 export type DecisionTablesAnalyzeResponses = {
-    200: unknown;
+    200: StoredTableAnalysisView;
 };
+
+export type DecisionTablesAnalyzeResponse = DecisionTablesAnalyzeResponses[keyof DecisionTablesAnalyzeResponses];
 
 export type DecisionTablesAuditData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * Table id (assigned on create).
+         */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * 1-based page number.
+         */
+        page?: number;
+        /**
+         * Entries per page (at most 100).
+         */
+        pageSize?: number;
+    };
     url: '/api/v1/decision-tables/{id}/audit';
 };
 
 export type DecisionTablesAuditErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
      * No credential, or one that failed verification
      */
-    401: DecisionsError;
+    401: DecisionTableError;
     /**
      * Authenticated, but not allowed
      */
-    403: DecisionsError;
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
-    500: DecisionsError;
+    500: DecisionTableError;
 };
 
 export type DecisionTablesAuditError = DecisionTablesAuditErrors[keyof DecisionTablesAuditErrors];
 
 export type DecisionTablesAuditResponses = {
-    200: unknown;
+    200: Array<AuditEntryView>;
 };
+
+export type DecisionTablesAuditResponse = DecisionTablesAuditResponses[keyof DecisionTablesAuditResponses];
 
 export type McpMcpSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/mcp';
 };
 
 export type McpMcpSessionErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionsError;
     /**
      * No credential, or one that failed verification
      */
@@ -901,12 +2087,26 @@ export type McpMcpSessionError = McpMcpSessionErrors[keyof McpMcpSessionErrors];
 
 export type McpMcpStreamData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/mcp';
 };
 
 export type McpMcpStreamErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionsError;
     /**
      * No credential, or one that failed verification
      */
@@ -929,6 +2129,16 @@ export type McpMcpStreamError = McpMcpStreamErrors[keyof McpMcpStreamErrors];
 
 export type McpMcpData = {
     body: JsonRpcRequestBody | Array<JsonRpcRequestBody> | PlainToolCallBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/mcp';
@@ -994,6 +2204,16 @@ export type McpMcpResponse = McpMcpResponses[keyof McpMcpResponses];
 
 export type McpSseData = {
     body: PlainToolCallBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/sse';
@@ -1048,12 +2268,26 @@ export type McpSseResponse = McpSseResponses[keyof McpSseResponses];
 
 export type HealthReadinessData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/health';
 };
 
 export type HealthReadinessErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionsError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1074,12 +2308,26 @@ export type HealthReadinessResponse = HealthReadinessResponses[keyof HealthReadi
 
 export type HealthLivenessData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/health/live';
 };
 
 export type HealthLivenessErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionsError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1093,3 +2341,73 @@ export type HealthLivenessResponses = {
 };
 
 export type HealthLivenessResponse = HealthLivenessResponses[keyof HealthLivenessResponses];
+
+export type DecisionTablesEvaluateData = {
+    body?: EvaluateTableBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Table id (assigned on create).
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * Version to evaluate (default: the latest).
+         */
+        version?: number;
+    };
+    url: '/api/v1/decision-tables/{id}/evaluate';
+};
+
+export type DecisionTablesEvaluateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: DecisionTableError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: DecisionTableError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: DecisionTableError;
+    /**
+     * Not found
+     */
+    404: DecisionTableError;
+    /**
+     * Body or upload too large
+     */
+    413: DecisionTableError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: DecisionTableError;
+    /**
+     * Well-formed but not processable
+     */
+    422: DecisionTableError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: DecisionTableError;
+};
+
+export type DecisionTablesEvaluateError = DecisionTablesEvaluateErrors[keyof DecisionTablesEvaluateErrors];
+
+export type DecisionTablesEvaluateResponses = {
+    200: EvaluationResultView;
+};
+
+export type DecisionTablesEvaluateResponse = DecisionTablesEvaluateResponses[keyof DecisionTablesEvaluateResponses];

@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AuthCreateRoleData, AuthCreateRoleErrors, AuthCreateRoleResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRegisterData, AuthRegisterErrors, AuthRegisterResponses, AuthRevocationListData, AuthRevocationListErrors, AuthRevocationListResponses, AuthRotateData, AuthRotateErrors, AuthRotateResponses, AuthUiManifestData, AuthUiManifestErrors, AuthUiManifestResponses, AuthUserPermissionsData, AuthUserPermissionsErrors, AuthUserPermissionsResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, JwksJwksData, JwksJwksErrors, JwksJwksResponses, RolesCrudCreateData, RolesCrudCreateErrors, RolesCrudCreateResponses, RolesCrudGetData, RolesCrudGetErrors, RolesCrudGetResponses, RolesCrudListData, RolesCrudListErrors, RolesCrudListResponses, RolesCrudRemoveData, RolesCrudRemoveErrors, RolesCrudRemoveResponses, RolesCrudUpdateData, RolesCrudUpdateErrors, RolesCrudUpdateResponses, UsersCrudCreateData, UsersCrudCreateErrors, UsersCrudCreateResponses, UsersCrudGetData, UsersCrudGetErrors, UsersCrudGetResponses, UsersCrudListData, UsersCrudListErrors, UsersCrudListResponses, UsersCrudRemoveData, UsersCrudRemoveErrors, UsersCrudRemoveResponses, UsersCrudUpdateData, UsersCrudUpdateErrors, UsersCrudUpdateResponses } from './types.gen';
+import type { AuthCreateRoleData, AuthCreateRoleErrors, AuthCreateRoleResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRegisterData, AuthRegisterErrors, AuthRegisterResponses, AuthRevocationListData, AuthRevocationListErrors, AuthRevocationListResponses, AuthRotateData, AuthRotateErrors, AuthRotateResponses, AuthUiManifestData, AuthUiManifestErrors, AuthUiManifestResponses, AuthUserPermissionsData, AuthUserPermissionsErrors, AuthUserPermissionsResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, JwksPublicKeysData, JwksPublicKeysErrors, JwksPublicKeysResponses, RolesCrudCreateData, RolesCrudCreateErrors, RolesCrudCreateResponses, RolesCrudGetData, RolesCrudGetErrors, RolesCrudGetResponses, RolesCrudListData, RolesCrudListErrors, RolesCrudListResponses, RolesCrudRemoveData, RolesCrudRemoveErrors, RolesCrudRemoveResponses, RolesCrudUpdateData, RolesCrudUpdateErrors, RolesCrudUpdateResponses, UsersCrudCreateData, UsersCrudCreateErrors, UsersCrudCreateResponses, UsersCrudGetData, UsersCrudGetErrors, UsersCrudGetResponses, UsersCrudListData, UsersCrudListErrors, UsersCrudListResponses, UsersCrudRemoveData, UsersCrudRemoveErrors, UsersCrudRemoveResponses, UsersCrudUpdateData, UsersCrudUpdateErrors, UsersCrudUpdateResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -57,6 +57,11 @@ export class IdentitySdk extends HeyApiClient {
         IdentitySdk.__registry.set(this, args?.key);
     }
     
+    /**
+     * Register a user (self-registration)
+     *
+     * Creates an active user without roles in the tenant of `x-tenant-id`. Refused with 403 `REGISTRATION_DISABLED` when `IdentityAuth:AllowSelfRegistration` is off; a password shorter than `IdentityAuth:MinPasswordLength` is 400.
+     */
     public authRegister<ThrowOnError extends boolean = false>(options: Options<AuthRegisterData, ThrowOnError>): RequestResult<AuthRegisterResponses, AuthRegisterErrors, ThrowOnError> {
         return (options.client ?? this.client).post<AuthRegisterResponses, AuthRegisterErrors, ThrowOnError>({
             url: '/api/v1/auth/register',
@@ -68,6 +73,11 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Log in: an access token and a refresh token
+     *
+     * Checks the user name (or e-mail) and password in the tenant of `x-tenant-id`. After `IdentityAuth:LoginMaxFailures` failures the name is locked out for a while (429 with Retry-After, even with the right password).
+     */
     public authLogin<ThrowOnError extends boolean = false>(options: Options<AuthLoginData, ThrowOnError>): RequestResult<AuthLoginResponses, AuthLoginErrors, ThrowOnError> {
         return (options.client ?? this.client).post<AuthLoginResponses, AuthLoginErrors, ThrowOnError>({
             url: '/api/v1/auth/login',
@@ -79,8 +89,14 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Refresh: a new token pair for the last one
+     *
+     * Send the last access token as bearer (it may have expired, but not more than `TokenConfigs:RefreshTokenEim` minutes ago) and its refresh token in the body. The refresh token rotates: using one a second time is 401 `REFRESH_TOKEN_REUSED` and revokes the whole session.
+     */
     public authRefresh<ThrowOnError extends boolean = false>(options: Options<AuthRefreshData, ThrowOnError>): RequestResult<AuthRefreshResponses, AuthRefreshErrors, ThrowOnError> {
         return (options.client ?? this.client).post<AuthRefreshResponses, AuthRefreshErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/auth/refresh-token',
             ...options,
             headers: {
@@ -90,6 +106,11 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Log out: revoke the presented token and its session
+     *
+     * Revokes the access token and every token of its refresh family; every service refuses them within a second. A caller authenticated with an API key gets 400 `NOT_A_TOKEN`.
+     */
     public authLogout<ThrowOnError extends boolean = false>(options?: Options<AuthLogoutData, ThrowOnError>): RequestResult<AuthLogoutResponses, AuthLogoutErrors, ThrowOnError> {
         return (options?.client ?? this.client).post<AuthLogoutResponses, AuthLogoutErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -98,6 +119,11 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Create a role
+     *
+     * Needs `Roles.Create` (the same as `POST /roles`).
+     */
     public authCreateRole<ThrowOnError extends boolean = false>(options: Options<AuthCreateRoleData, ThrowOnError>): RequestResult<AuthCreateRoleResponses, AuthCreateRoleErrors, ThrowOnError> {
         return (options.client ?? this.client).post<AuthCreateRoleResponses, AuthCreateRoleErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -110,6 +136,11 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * A user's roles and effective permissions
+     *
+     * Your own, or any user's with `Users.View`.
+     */
     public authUserPermissions<ThrowOnError extends boolean = false>(options: Options<AuthUserPermissionsData, ThrowOnError>): RequestResult<AuthUserPermissionsResponses, AuthUserPermissionsErrors, ThrowOnError> {
         return (options.client ?? this.client).get<AuthUserPermissionsResponses, AuthUserPermissionsErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -118,6 +149,11 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * The UI manifest of the caller
+     *
+     * The screens of every service the caller's permissions and policies allow; `minimalFor=routing` answers only the routes (`UiRoutingManifestView`) instead of the entries (`UiManifestView`).
+     */
     public authUiManifest<ThrowOnError extends boolean = false>(options?: Options<AuthUiManifestData, ThrowOnError>): RequestResult<AuthUiManifestResponses, AuthUiManifestErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<AuthUiManifestResponses, AuthUiManifestErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -126,10 +162,20 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * The denylist: revoked tokens not expired yet
+     *
+     * What the other services load at startup (and resync from) before applying the revocation events.
+     */
     public authRevocationList<ThrowOnError extends boolean = false>(options?: Options<AuthRevocationListData, ThrowOnError>): RequestResult<AuthRevocationListResponses, AuthRevocationListErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<AuthRevocationListResponses, AuthRevocationListErrors, ThrowOnError>({ url: '/api/v1/auth/revocations', ...options });
     }
     
+    /**
+     * Rotate the generated signing key
+     *
+     * Needs `SigningKeys.Rotate`. Tokens signed before stay valid (the old key stays published while they live). A key from configuration is rotated by configuration: 409 `KEYS_CONFIGURED`.
+     */
     public authRotate<ThrowOnError extends boolean = false>(options?: Options<AuthRotateData, ThrowOnError>): RequestResult<AuthRotateResponses, AuthRotateErrors, ThrowOnError> {
         return (options?.client ?? this.client).post<AuthRotateResponses, AuthRotateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -138,10 +184,20 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
-    public jwksJwks<ThrowOnError extends boolean = false>(options?: Options<JwksJwksData, ThrowOnError>): RequestResult<JwksJwksResponses, JwksJwksErrors, ThrowOnError> {
-        return (options?.client ?? this.client).get<JwksJwksResponses, JwksJwksErrors, ThrowOnError>({ url: '/.well-known/jwks.json', ...options });
+    /**
+     * The public keys that verify access tokens (JWKS)
+     *
+     * Plain RFC 7517 key set, not enveloped. Current keys and retired ones whose last token has not expired yet; empty when tokens are signed with a shared secret (`TokenConfigs:UseRsa` false).
+     */
+    public jwksPublicKeys<ThrowOnError extends boolean = false>(options?: Options<JwksPublicKeysData, ThrowOnError>): RequestResult<JwksPublicKeysResponses, JwksPublicKeysErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<JwksPublicKeysResponses, JwksPublicKeysErrors, ThrowOnError>({ url: '/.well-known/jwks.json', ...options });
     }
     
+    /**
+     * List users
+     *
+     * A page of the tenant's users (deleted ones left out), oldest first. Needs `Users.View`.
+     */
     public usersCrudList<ThrowOnError extends boolean = false>(options?: Options<UsersCrudListData, ThrowOnError>): RequestResult<UsersCrudListResponses, UsersCrudListErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<UsersCrudListResponses, UsersCrudListErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -150,14 +206,28 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
-    public usersCrudCreate<ThrowOnError extends boolean = false>(options?: Options<UsersCrudCreateData, ThrowOnError>): RequestResult<UsersCrudCreateResponses, UsersCrudCreateErrors, ThrowOnError> {
-        return (options?.client ?? this.client).post<UsersCrudCreateResponses, UsersCrudCreateErrors, ThrowOnError>({
+    /**
+     * Create a user
+     *
+     * Needs `Users.Create`.
+     */
+    public usersCrudCreate<ThrowOnError extends boolean = false>(options: Options<UsersCrudCreateData, ThrowOnError>): RequestResult<UsersCrudCreateResponses, UsersCrudCreateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<UsersCrudCreateResponses, UsersCrudCreateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/users',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
+    /**
+     * Delete a user
+     *
+     * A soft delete: the user is marked deleted and no longer served. Needs `Users.Delete`.
+     */
     public usersCrudRemove<ThrowOnError extends boolean = false>(options: Options<UsersCrudRemoveData, ThrowOnError>): RequestResult<UsersCrudRemoveResponses, UsersCrudRemoveErrors, ThrowOnError> {
         return (options.client ?? this.client).delete<UsersCrudRemoveResponses, UsersCrudRemoveErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -166,6 +236,11 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Get a user
+     *
+     * Needs `Users.View`.
+     */
     public usersCrudGet<ThrowOnError extends boolean = false>(options: Options<UsersCrudGetData, ThrowOnError>): RequestResult<UsersCrudGetResponses, UsersCrudGetErrors, ThrowOnError> {
         return (options.client ?? this.client).get<UsersCrudGetResponses, UsersCrudGetErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -174,14 +249,28 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Update a user
+     *
+     * A partial update: absent fields stay unchanged. Needs `Users.Update`.
+     */
     public usersCrudUpdate<ThrowOnError extends boolean = false>(options: Options<UsersCrudUpdateData, ThrowOnError>): RequestResult<UsersCrudUpdateResponses, UsersCrudUpdateErrors, ThrowOnError> {
         return (options.client ?? this.client).put<UsersCrudUpdateResponses, UsersCrudUpdateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/users/{id}',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
+    /**
+     * List roles
+     *
+     * A page of the tenant's roles (deleted ones left out), oldest first. Needs `Roles.View`.
+     */
     public rolesCrudList<ThrowOnError extends boolean = false>(options?: Options<RolesCrudListData, ThrowOnError>): RequestResult<RolesCrudListResponses, RolesCrudListErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<RolesCrudListResponses, RolesCrudListErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -190,14 +279,28 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
-    public rolesCrudCreate<ThrowOnError extends boolean = false>(options?: Options<RolesCrudCreateData, ThrowOnError>): RequestResult<RolesCrudCreateResponses, RolesCrudCreateErrors, ThrowOnError> {
-        return (options?.client ?? this.client).post<RolesCrudCreateResponses, RolesCrudCreateErrors, ThrowOnError>({
+    /**
+     * Create a role
+     *
+     * Needs `Roles.Create`.
+     */
+    public rolesCrudCreate<ThrowOnError extends boolean = false>(options: Options<RolesCrudCreateData, ThrowOnError>): RequestResult<RolesCrudCreateResponses, RolesCrudCreateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<RolesCrudCreateResponses, RolesCrudCreateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/roles',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
+    /**
+     * Delete a role
+     *
+     * A soft delete: the role is marked deleted and no longer served. Needs `Roles.Delete`.
+     */
     public rolesCrudRemove<ThrowOnError extends boolean = false>(options: Options<RolesCrudRemoveData, ThrowOnError>): RequestResult<RolesCrudRemoveResponses, RolesCrudRemoveErrors, ThrowOnError> {
         return (options.client ?? this.client).delete<RolesCrudRemoveResponses, RolesCrudRemoveErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -206,6 +309,11 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Get a role
+     *
+     * Needs `Roles.View`.
+     */
     public rolesCrudGet<ThrowOnError extends boolean = false>(options: Options<RolesCrudGetData, ThrowOnError>): RequestResult<RolesCrudGetResponses, RolesCrudGetErrors, ThrowOnError> {
         return (options.client ?? this.client).get<RolesCrudGetResponses, RolesCrudGetErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
@@ -214,11 +322,20 @@ export class IdentitySdk extends HeyApiClient {
         });
     }
     
+    /**
+     * Update a role
+     *
+     * A partial update: absent fields stay unchanged. Needs `Roles.Update`.
+     */
     public rolesCrudUpdate<ThrowOnError extends boolean = false>(options: Options<RolesCrudUpdateData, ThrowOnError>): RequestResult<RolesCrudUpdateResponses, RolesCrudUpdateErrors, ThrowOnError> {
         return (options.client ?? this.client).put<RolesCrudUpdateResponses, RolesCrudUpdateErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/roles/{id}',
-            ...options
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     

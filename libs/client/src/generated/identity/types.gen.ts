@@ -5,27 +5,649 @@ export type ClientOptions = {
 };
 
 export type RegisterDto = {
+    /**
+     * Sign-in name, unique in the tenant (case-insensitive): 1-128 letters, digits or . _ @ + -
+     */
     userName: string;
     password: string;
+    /**
+     * Also accepted as login name
+     */
     email?: string;
     displayName?: string;
 };
 
+/**
+ * The `UserView` as stored, with its id as `entityId`.
+ */
+export type SavedUserView = {
+    id: string;
+    userName: string;
+    email: string | null;
+    displayName: string | null;
+    /**
+     * Role names
+     */
+    roles: Array<string>;
+    isActive: boolean;
+    creationTime: string;
+    lastModificationTime: string | null;
+    /**
+     * The id of the created or updated entry (the same as `id`).
+     */
+    entityId: string;
+};
+
+export type HostedErrorItemView = {
+    /**
+     * Stable code naming the problem.
+     */
+    code: string;
+    /**
+     * What went wrong, for a person.
+     */
+    message: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `SavedUserView`.
+ */
+export type SavedUserEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: SavedUserView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
 export type LoginDto = {
     /**
-     * user name (or e-mail)
+     * User name (or e-mail)
      */
     userName: string;
     password: string;
 };
 
+export type TokenPairView = {
+    /**
+     * The signed JWT to send as `Authorization: Bearer …`.
+     */
+    AccessToken: string;
+    /**
+     * Opaque, single use: the refresh endpoint rotates it (a second use revokes the session).
+     */
+    RefreshToken: string;
+    TokenType: 'Bearer';
+    /**
+     * Seconds until the access token expires.
+     */
+    ExpiresIn: number;
+    /**
+     * When the refresh token expires.
+     */
+    RefreshTokenExpiresAt: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `TokenPairView`.
+ */
+export type TokenPairEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: TokenPairView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
 export type RefreshTokenDto = {
+    /**
+     * The refresh token of the last login or refresh (single use)
+     */
     refreshToken: string;
 };
 
+export type LogoutView = {
+    /**
+     * Ids (`jti`) of the access tokens revoked: the presented one, then the rest of its session.
+     */
+    revoked: Array<string>;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `LogoutView`.
+ */
+export type LogoutEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: LogoutView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
 export type CreateRoleDto = {
+    /**
+     * Unique in the tenant (case-insensitive): 1-64 letters, digits, spaces or . _ -
+     */
     name: string;
     description?: string;
+    /**
+     * Permission keys the role grants (`*` wildcards honoured)
+     */
+    permissions?: Array<string>;
+};
+
+/**
+ * The `RoleView` as stored, with its id as `entityId`.
+ */
+export type SavedRoleView = {
+    id: string;
+    name: string;
+    description: string | null;
+    permissions: Array<string>;
+    creationTime: string;
+    lastModificationTime: string | null;
+    /**
+     * The id of the created or updated entry (the same as `id`).
+     */
+    entityId: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `SavedRoleView`.
+ */
+export type SavedRoleEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: SavedRoleView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type UserPermissionsView = {
+    userId: string;
+    userName: string;
+    tenantId: string;
+    /**
+     * Role names
+     */
+    roles: Array<string>;
+    /**
+     * The union of the permissions of the user's roles
+     */
+    permissions: Array<string>;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `UserPermissionsView`.
+ */
+export type UserPermissionsEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: UserPermissionsView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type UiManifestEntryView = {
+    /**
+     * Stable id
+     */
+    id: string;
+    /**
+     * Owning service
+     */
+    service: 'control-plane' | 'decisions' | 'identity';
+    title: string;
+    /**
+     * Client route
+     */
+    route: string;
+    /**
+     * API base the screen talks to (relative to the service)
+     */
+    api: string;
+    icon?: string;
+    /**
+     * Permission needed to see the entry
+     */
+    requiredPermission?: string;
+    /**
+     * Control-plane policy needed instead
+     */
+    requiredPolicy?: 'cp.admin' | 'cp.approver' | 'cp.viewer';
+    order: number;
+};
+
+export type UiManifestView = {
+    version: number;
+    generatedAt: string;
+    entries: Array<UiManifestEntryView>;
+};
+
+export type UiRouteView = {
+    id: string;
+    route: string;
+    service: 'control-plane' | 'decisions' | 'identity';
+};
+
+export type UiRoutingManifestView = {
+    version: number;
+    routes: Array<UiRouteView>;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `UiManifestView` or `UiRoutingManifestView`.
+ */
+export type UiManifestEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation (which one: see the operation).
+     */
+    result: UiManifestView | UiRoutingManifestView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type RevocationEntryView = {
+    /**
+     * Id (`jti`) of the revoked access token
+     */
+    jti: string;
+    /**
+     * When the token expires (then the entry is dropped)
+     */
+    expiresAt: string;
+};
+
+export type RevocationListView = {
+    items: Array<RevocationEntryView>;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `RevocationListView`.
+ */
+export type RevocationListEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: RevocationListView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type KeyRotationView = {
+    /**
+     * Id of the new signing key
+     */
+    kid: string;
+    /**
+     * Id of the key it replaces (still published while tokens it signed live)
+     */
+    previousKid: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `KeyRotationView`.
+ */
+export type KeyRotationEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: KeyRotationView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type JsonWebKeyView = {
+    /**
+     * Key type
+     */
+    kty: string;
+    /**
+     * Key id: the `kid` of the tokens it verifies
+     */
+    kid: string;
+    alg: 'RS256';
+    use: 'sig';
+    /**
+     * RSA modulus (base64url)
+     */
+    n?: string;
+    /**
+     * RSA exponent (base64url)
+     */
+    e?: string;
+    /**
+     * EC curve
+     */
+    crv?: string;
+    /**
+     * EC x coordinate (base64url)
+     */
+    x?: string;
+    /**
+     * EC y coordinate (base64url)
+     */
+    y?: string;
+    /**
+     * The tenant whose tokens the key signs (per-tenant keys only)
+     */
+    tenant_id?: string;
+};
+
+export type JsonWebKeySetView = {
+    keys: Array<JsonWebKeyView>;
+};
+
+export type UserView = {
+    id: string;
+    userName: string;
+    email: string | null;
+    displayName: string | null;
+    /**
+     * Role names
+     */
+    roles: Array<string>;
+    isActive: boolean;
+    creationTime: string;
+    lastModificationTime: string | null;
+};
+
+/**
+ * A page of `UserView` entries, oldest first.
+ */
+export type UserPageView = {
+    items: Array<UserView>;
+    /**
+     * This page (1-based).
+     */
+    pageIndex: number;
+    /**
+     * Entries per page.
+     */
+    pageSize: number;
+    /**
+     * Entries of the tenant in all pages.
+     */
+    totalCount: number;
+    totalPages: number;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `UserPageView`.
+ */
+export type UserPageEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: UserPageView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `UserView`.
+ */
+export type UserEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: UserView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type CreateUserDto = {
+    /**
+     * Sign-in name, unique in the tenant (case-insensitive): 1-128 letters, digits or . _ @ + -
+     */
+    userName: string;
+    password: string;
+    /**
+     * Also accepted as login name
+     */
+    email?: string;
+    displayName?: string;
+    /**
+     * Role names
+     */
+    roles?: Array<string>;
+    /**
+     * An inactive user cannot sign in (default true)
+     */
+    isActive?: boolean;
+};
+
+export type UpdateUserDto = {
+    password?: string;
+    /**
+     * Also accepted as login name
+     */
+    email?: string;
+    displayName?: string;
+    /**
+     * Role names
+     */
+    roles?: Array<string>;
+    /**
+     * An inactive user cannot sign in (default true)
+     */
+    isActive?: boolean;
+};
+
+export type DeletedEntryView = {
+    entityId: string;
+    deleted: true;
+    /**
+     * When the entry was marked deleted.
+     */
+    deletionTime: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `DeletedEntryView`.
+ */
+export type DeletedEntryEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: DeletedEntryView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type RoleView = {
+    id: string;
+    name: string;
+    description: string | null;
+    permissions: Array<string>;
+    creationTime: string;
+    lastModificationTime: string | null;
+};
+
+/**
+ * A page of `RoleView` entries, oldest first.
+ */
+export type RolePageView = {
+    items: Array<RoleView>;
+    /**
+     * This page (1-based).
+     */
+    pageIndex: number;
+    /**
+     * Entries per page.
+     */
+    pageSize: number;
+    /**
+     * Entries of the tenant in all pages.
+     */
+    totalCount: number;
+    totalPages: number;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `RolePageView`.
+ */
+export type RolePageEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: RolePageView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `RoleView`.
+ */
+export type RoleEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: RoleView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type UpdateRoleDto = {
+    description?: string;
+    /**
+     * Replaces the permission keys of the role
+     */
     permissions?: Array<string>;
 };
 
@@ -66,7 +688,7 @@ export type IdentityError = {
         /**
          * Stable code naming the problem.
          */
-        code: 'API_KEY_INVALID' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'INTERNAL_ERROR' | 'INVALID_CREDENTIALS' | 'KEYS_CONFIGURED' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+        code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
         /**
          * What went wrong, for a person.
          */
@@ -75,8 +697,28 @@ export type IdentityError = {
     timestamp: string;
 };
 
+/**
+ * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+ */
+export type TenantId = string;
+
+/**
+ * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+ */
+export type CorrelationId = string;
+
 export type AuthRegisterData = {
     body: RegisterDto;
+    headers?: {
+        /**
+         * The user's tenant (default: `default`). 1-128 letters, digits or . _ : @ -
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/auth/register';
@@ -87,6 +729,14 @@ export type AuthRegisterErrors = {
      * Bad request: the body, a parameter or the query is invalid
      */
     400: IdentityError;
+    /**
+     * Self-registration is disabled (`REGISTRATION_DISABLED`)
+     */
+    403: IdentityError;
+    /**
+     * The user name is taken in the tenant (`USER_NAME_TAKEN`)
+     */
+    409: IdentityError;
     /**
      * Body or upload too large
      */
@@ -104,11 +754,26 @@ export type AuthRegisterErrors = {
 export type AuthRegisterError = AuthRegisterErrors[keyof AuthRegisterErrors];
 
 export type AuthRegisterResponses = {
-    201: unknown;
+    /**
+     * The user as stored
+     */
+    201: SavedUserEnvelope;
 };
+
+export type AuthRegisterResponse = AuthRegisterResponses[keyof AuthRegisterResponses];
 
 export type AuthLoginData = {
     body: LoginDto;
+    headers?: {
+        /**
+         * The user's tenant (default: `default`). 1-128 letters, digits or . _ : @ -
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/auth/login';
@@ -120,6 +785,10 @@ export type AuthLoginErrors = {
      */
     400: IdentityError;
     /**
+     * Unknown user, wrong password or inactive account (`INVALID_CREDENTIALS`)
+     */
+    401: IdentityError;
+    /**
      * Body or upload too large
      */
     413: IdentityError;
@@ -127,6 +796,10 @@ export type AuthLoginErrors = {
      * Unsupported media type (JSON bodies only)
      */
     415: IdentityError;
+    /**
+     * Locked out after repeated failures (`RATE_LIMITED`)
+     */
+    429: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -136,11 +809,26 @@ export type AuthLoginErrors = {
 export type AuthLoginError = AuthLoginErrors[keyof AuthLoginErrors];
 
 export type AuthLoginResponses = {
-    200: unknown;
+    /**
+     * The token pair
+     */
+    200: TokenPairEnvelope;
 };
+
+export type AuthLoginResponse = AuthLoginResponses[keyof AuthLoginResponses];
 
 export type AuthRefreshData = {
     body: RefreshTokenDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/auth/refresh-token';
@@ -151,6 +839,14 @@ export type AuthRefreshErrors = {
      * Bad request: the body, a parameter or the query is invalid
      */
     400: IdentityError;
+    /**
+     * No, a forged or a too old access token, or an unknown, revoked or expired refresh token (`REFRESH_TOKEN_INVALID`, `TOKEN_…`); a reused one (`REFRESH_TOKEN_REUSED`)
+     */
+    401: IdentityError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: IdentityError;
     /**
      * Body or upload too large
      */
@@ -168,17 +864,36 @@ export type AuthRefreshErrors = {
 export type AuthRefreshError = AuthRefreshErrors[keyof AuthRefreshErrors];
 
 export type AuthRefreshResponses = {
-    200: unknown;
+    /**
+     * The new token pair
+     */
+    200: TokenPairEnvelope;
 };
+
+export type AuthRefreshResponse = AuthRefreshResponses[keyof AuthRefreshResponses];
 
 export type AuthLogoutData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/auth/logout';
 };
 
 export type AuthLogoutErrors = {
+    /**
+     * The caller is authenticated with an API key (`NOT_A_TOKEN`)
+     */
+    400: IdentityError;
     /**
      * No credential, or one that failed verification
      */
@@ -196,11 +911,26 @@ export type AuthLogoutErrors = {
 export type AuthLogoutError = AuthLogoutErrors[keyof AuthLogoutErrors];
 
 export type AuthLogoutResponses = {
-    200: unknown;
+    /**
+     * The revoked token ids
+     */
+    200: LogoutEnvelope;
 };
+
+export type AuthLogoutResponse = AuthLogoutResponses[keyof AuthLogoutResponses];
 
 export type AuthCreateRoleData = {
     body: CreateRoleDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/auth/create-role';
@@ -220,6 +950,10 @@ export type AuthCreateRoleErrors = {
      */
     403: IdentityError;
     /**
+     * A role with this name exists in the tenant (`ROLE_EXISTS`)
+     */
+    409: IdentityError;
+    /**
      * Body or upload too large
      */
     413: IdentityError;
@@ -236,12 +970,30 @@ export type AuthCreateRoleErrors = {
 export type AuthCreateRoleError = AuthCreateRoleErrors[keyof AuthCreateRoleErrors];
 
 export type AuthCreateRoleResponses = {
-    201: unknown;
+    /**
+     * The role as stored
+     */
+    201: SavedRoleEnvelope;
 };
+
+export type AuthCreateRoleResponse = AuthCreateRoleResponses[keyof AuthCreateRoleResponses];
 
 export type AuthUserPermissionsData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The user's id (the `sub` of its tokens); any other value than an existing user's UUID is 404
+         */
         userId: string;
     };
     query?: never;
@@ -249,6 +1001,10 @@ export type AuthUserPermissionsData = {
 };
 
 export type AuthUserPermissionsErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * No credential, or one that failed verification
      */
@@ -258,6 +1014,10 @@ export type AuthUserPermissionsErrors = {
      */
     403: IdentityError;
     /**
+     * No such active user in the tenant (`NOT_FOUND`)
+     */
+    404: IdentityError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: IdentityError;
@@ -266,19 +1026,41 @@ export type AuthUserPermissionsErrors = {
 export type AuthUserPermissionsError = AuthUserPermissionsErrors[keyof AuthUserPermissionsErrors];
 
 export type AuthUserPermissionsResponses = {
-    200: unknown;
+    /**
+     * The user's permissions
+     */
+    200: UserPermissionsEnvelope;
 };
+
+export type AuthUserPermissionsResponse = AuthUserPermissionsResponses[keyof AuthUserPermissionsResponses];
 
 export type AuthUiManifestData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: {
+        /**
+         * `routing`: only the routes (`{ version, routes }`) instead of the full entries
+         */
         minimalFor?: 'routing';
     };
     url: '/api/v1/auth/ui-engine/current';
 };
 
 export type AuthUiManifestErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * No credential, or one that failed verification
      */
@@ -296,17 +1078,36 @@ export type AuthUiManifestErrors = {
 export type AuthUiManifestError = AuthUiManifestErrors[keyof AuthUiManifestErrors];
 
 export type AuthUiManifestResponses = {
-    200: unknown;
+    /**
+     * The manifest (or its routing projection)
+     */
+    200: UiManifestEnvelope;
 };
+
+export type AuthUiManifestResponse = AuthUiManifestResponses[keyof AuthUiManifestResponses];
 
 export type AuthRevocationListData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/auth/revocations';
 };
 
 export type AuthRevocationListErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -316,17 +1117,36 @@ export type AuthRevocationListErrors = {
 export type AuthRevocationListError = AuthRevocationListErrors[keyof AuthRevocationListErrors];
 
 export type AuthRevocationListResponses = {
-    200: unknown;
+    /**
+     * The revoked token ids
+     */
+    200: RevocationListEnvelope;
 };
+
+export type AuthRevocationListResponse = AuthRevocationListResponses[keyof AuthRevocationListResponses];
 
 export type AuthRotateData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/auth/keys/rotate';
 };
 
 export type AuthRotateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * No credential, or one that failed verification
      */
@@ -336,6 +1156,10 @@ export type AuthRotateErrors = {
      */
     403: IdentityError;
     /**
+     * The signing key comes from configuration: rotate it there (`KEYS_CONFIGURED`)
+     */
+    409: IdentityError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: IdentityError;
@@ -344,37 +1168,84 @@ export type AuthRotateErrors = {
 export type AuthRotateError = AuthRotateErrors[keyof AuthRotateErrors];
 
 export type AuthRotateResponses = {
-    200: unknown;
+    /**
+     * The new and the previous key id
+     */
+    200: KeyRotationEnvelope;
 };
 
-export type JwksJwksData = {
+export type AuthRotateResponse = AuthRotateResponses[keyof AuthRotateResponses];
+
+export type JwksPublicKeysData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/.well-known/jwks.json';
 };
 
-export type JwksJwksErrors = {
+export type JwksPublicKeysErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
     500: IdentityError;
 };
 
-export type JwksJwksError = JwksJwksErrors[keyof JwksJwksErrors];
+export type JwksPublicKeysError = JwksPublicKeysErrors[keyof JwksPublicKeysErrors];
 
-export type JwksJwksResponses = {
-    200: unknown;
+export type JwksPublicKeysResponses = {
+    /**
+     * The key set
+     */
+    200: JsonWebKeySetView;
 };
+
+export type JwksPublicKeysResponse = JwksPublicKeysResponses[keyof JwksPublicKeysResponses];
 
 export type UsersCrudListData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The page, 1-based.
+         */
+        pageIndex?: number;
+        /**
+         * Entries per page.
+         */
+        pageSize?: number;
+    };
     url: '/api/v1/users';
 };
 
 export type UsersCrudListErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * No credential, or one that failed verification
      */
@@ -392,17 +1263,36 @@ export type UsersCrudListErrors = {
 export type UsersCrudListError = UsersCrudListErrors[keyof UsersCrudListErrors];
 
 export type UsersCrudListResponses = {
-    200: unknown;
+    /**
+     * A page of users
+     */
+    200: UserPageEnvelope;
 };
 
+export type UsersCrudListResponse = UsersCrudListResponses[keyof UsersCrudListResponses];
+
 export type UsersCrudCreateData = {
-    body?: never;
+    body: CreateUserDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/users';
 };
 
 export type UsersCrudCreateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * No credential, or one that failed verification
      */
@@ -411,6 +1301,18 @@ export type UsersCrudCreateErrors = {
      * Authenticated, but not allowed
      */
     403: IdentityError;
+    /**
+     * A user with these values exists (`USER_NAME_TAKEN`)
+     */
+    409: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -420,12 +1322,30 @@ export type UsersCrudCreateErrors = {
 export type UsersCrudCreateError = UsersCrudCreateErrors[keyof UsersCrudCreateErrors];
 
 export type UsersCrudCreateResponses = {
-    201: unknown;
+    /**
+     * The user as stored
+     */
+    201: SavedUserEnvelope;
 };
+
+export type UsersCrudCreateResponse = UsersCrudCreateResponses[keyof UsersCrudCreateResponses];
 
 export type UsersCrudRemoveData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The user's id (any other value than an existing user's UUID is 404).
+         */
         id: string;
     };
     query?: never;
@@ -434,6 +1354,10 @@ export type UsersCrudRemoveData = {
 
 export type UsersCrudRemoveErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
+    /**
      * No credential, or one that failed verification
      */
     401: IdentityError;
@@ -441,6 +1365,10 @@ export type UsersCrudRemoveErrors = {
      * Authenticated, but not allowed
      */
     403: IdentityError;
+    /**
+     * No such user in the tenant (`NOT_FOUND`)
+     */
+    404: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -450,12 +1378,30 @@ export type UsersCrudRemoveErrors = {
 export type UsersCrudRemoveError = UsersCrudRemoveErrors[keyof UsersCrudRemoveErrors];
 
 export type UsersCrudRemoveResponses = {
-    200: unknown;
+    /**
+     * The user is deleted
+     */
+    200: DeletedEntryEnvelope;
 };
+
+export type UsersCrudRemoveResponse = UsersCrudRemoveResponses[keyof UsersCrudRemoveResponses];
 
 export type UsersCrudGetData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The user's id (any other value than an existing user's UUID is 404).
+         */
         id: string;
     };
     query?: never;
@@ -464,6 +1410,10 @@ export type UsersCrudGetData = {
 
 export type UsersCrudGetErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
+    /**
      * No credential, or one that failed verification
      */
     401: IdentityError;
@@ -471,6 +1421,10 @@ export type UsersCrudGetErrors = {
      * Authenticated, but not allowed
      */
     403: IdentityError;
+    /**
+     * No such user in the tenant (`NOT_FOUND`)
+     */
+    404: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -480,12 +1434,30 @@ export type UsersCrudGetErrors = {
 export type UsersCrudGetError = UsersCrudGetErrors[keyof UsersCrudGetErrors];
 
 export type UsersCrudGetResponses = {
-    200: unknown;
+    /**
+     * The user
+     */
+    200: UserEnvelope;
 };
 
+export type UsersCrudGetResponse = UsersCrudGetResponses[keyof UsersCrudGetResponses];
+
 export type UsersCrudUpdateData = {
-    body?: never;
+    body: UpdateUserDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The user's id (any other value than an existing user's UUID is 404).
+         */
         id: string;
     };
     query?: never;
@@ -493,6 +1465,10 @@ export type UsersCrudUpdateData = {
 };
 
 export type UsersCrudUpdateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * No credential, or one that failed verification
      */
@@ -502,6 +1478,22 @@ export type UsersCrudUpdateErrors = {
      */
     403: IdentityError;
     /**
+     * No such user in the tenant (`NOT_FOUND`)
+     */
+    404: IdentityError;
+    /**
+     * A user with these values exists (`USER_NAME_TAKEN`)
+     */
+    409: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: IdentityError;
@@ -510,17 +1502,45 @@ export type UsersCrudUpdateErrors = {
 export type UsersCrudUpdateError = UsersCrudUpdateErrors[keyof UsersCrudUpdateErrors];
 
 export type UsersCrudUpdateResponses = {
-    200: unknown;
+    /**
+     * The user as stored
+     */
+    200: SavedUserEnvelope;
 };
+
+export type UsersCrudUpdateResponse = UsersCrudUpdateResponses[keyof UsersCrudUpdateResponses];
 
 export type RolesCrudListData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The page, 1-based.
+         */
+        pageIndex?: number;
+        /**
+         * Entries per page.
+         */
+        pageSize?: number;
+    };
     url: '/api/v1/roles';
 };
 
 export type RolesCrudListErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * No credential, or one that failed verification
      */
@@ -538,17 +1558,36 @@ export type RolesCrudListErrors = {
 export type RolesCrudListError = RolesCrudListErrors[keyof RolesCrudListErrors];
 
 export type RolesCrudListResponses = {
-    200: unknown;
+    /**
+     * A page of roles
+     */
+    200: RolePageEnvelope;
 };
 
+export type RolesCrudListResponse = RolesCrudListResponses[keyof RolesCrudListResponses];
+
 export type RolesCrudCreateData = {
-    body?: never;
+    body: CreateRoleDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/v1/roles';
 };
 
 export type RolesCrudCreateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * No credential, or one that failed verification
      */
@@ -557,6 +1596,18 @@ export type RolesCrudCreateErrors = {
      * Authenticated, but not allowed
      */
     403: IdentityError;
+    /**
+     * A role with these values exists (`ROLE_EXISTS`)
+     */
+    409: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -566,12 +1617,30 @@ export type RolesCrudCreateErrors = {
 export type RolesCrudCreateError = RolesCrudCreateErrors[keyof RolesCrudCreateErrors];
 
 export type RolesCrudCreateResponses = {
-    201: unknown;
+    /**
+     * The role as stored
+     */
+    201: SavedRoleEnvelope;
 };
+
+export type RolesCrudCreateResponse = RolesCrudCreateResponses[keyof RolesCrudCreateResponses];
 
 export type RolesCrudRemoveData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The role's id (any other value than an existing role's UUID is 404).
+         */
         id: string;
     };
     query?: never;
@@ -580,6 +1649,10 @@ export type RolesCrudRemoveData = {
 
 export type RolesCrudRemoveErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
+    /**
      * No credential, or one that failed verification
      */
     401: IdentityError;
@@ -587,6 +1660,10 @@ export type RolesCrudRemoveErrors = {
      * Authenticated, but not allowed
      */
     403: IdentityError;
+    /**
+     * No such role in the tenant (`NOT_FOUND`)
+     */
+    404: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -596,12 +1673,30 @@ export type RolesCrudRemoveErrors = {
 export type RolesCrudRemoveError = RolesCrudRemoveErrors[keyof RolesCrudRemoveErrors];
 
 export type RolesCrudRemoveResponses = {
-    200: unknown;
+    /**
+     * The role is deleted
+     */
+    200: DeletedEntryEnvelope;
 };
+
+export type RolesCrudRemoveResponse = RolesCrudRemoveResponses[keyof RolesCrudRemoveResponses];
 
 export type RolesCrudGetData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The role's id (any other value than an existing role's UUID is 404).
+         */
         id: string;
     };
     query?: never;
@@ -610,6 +1705,10 @@ export type RolesCrudGetData = {
 
 export type RolesCrudGetErrors = {
     /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
+    /**
      * No credential, or one that failed verification
      */
     401: IdentityError;
@@ -617,6 +1716,10 @@ export type RolesCrudGetErrors = {
      * Authenticated, but not allowed
      */
     403: IdentityError;
+    /**
+     * No such role in the tenant (`NOT_FOUND`)
+     */
+    404: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -626,12 +1729,30 @@ export type RolesCrudGetErrors = {
 export type RolesCrudGetError = RolesCrudGetErrors[keyof RolesCrudGetErrors];
 
 export type RolesCrudGetResponses = {
-    200: unknown;
+    /**
+     * The role
+     */
+    200: RoleEnvelope;
 };
 
+export type RolesCrudGetResponse = RolesCrudGetResponses[keyof RolesCrudGetResponses];
+
 export type RolesCrudUpdateData = {
-    body?: never;
+    body: UpdateRoleDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path: {
+        /**
+         * The role's id (any other value than an existing role's UUID is 404).
+         */
         id: string;
     };
     query?: never;
@@ -639,6 +1760,10 @@ export type RolesCrudUpdateData = {
 };
 
 export type RolesCrudUpdateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * No credential, or one that failed verification
      */
@@ -648,6 +1773,22 @@ export type RolesCrudUpdateErrors = {
      */
     403: IdentityError;
     /**
+     * No such role in the tenant (`NOT_FOUND`)
+     */
+    404: IdentityError;
+    /**
+     * A role with these values exists (`ROLE_EXISTS`)
+     */
+    409: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: IdentityError;
@@ -656,17 +1797,36 @@ export type RolesCrudUpdateErrors = {
 export type RolesCrudUpdateError = RolesCrudUpdateErrors[keyof RolesCrudUpdateErrors];
 
 export type RolesCrudUpdateResponses = {
-    200: unknown;
+    /**
+     * The role as stored
+     */
+    200: SavedRoleEnvelope;
 };
+
+export type RolesCrudUpdateResponse = RolesCrudUpdateResponses[keyof RolesCrudUpdateResponses];
 
 export type HealthReadinessData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/health';
 };
 
 export type HealthReadinessErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -687,12 +1847,26 @@ export type HealthReadinessResponse = HealthReadinessResponses[keyof HealthReadi
 
 export type HealthLivenessData = {
     body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/health/live';
 };
 
 export type HealthLivenessErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
