@@ -95,6 +95,7 @@ export async function createHttpApp(
     description: options.description,
     version: options.version,
     defaultPort: options.defaultPort,
+    logger: options.logger,
     ...options.openApi,
   });
   SwaggerModule.setup('docs', app as unknown as INestApplication, document, { jsonDocumentUrl: 'docs-json' });

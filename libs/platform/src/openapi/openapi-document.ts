@@ -1,4 +1,4 @@
-import { INestApplication, Module, Type } from '@nestjs/common';
+import { INestApplication, LoggerService, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -26,6 +26,11 @@ export interface OpenApiDocumentOptions extends OpenApiDefinition {
   version: string;
   /** The port `npm start` serves the service on (the document's server). */
   defaultPort: number;
+  /**
+   * The service's logger, given to the documentation-only Nest app: Nest's logger is process-wide, and an app
+   * created with another (or with none: `logger: false`) would silence the running service's log.
+   */
+  logger?: LoggerService | false;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
@@ -90,7 +95,7 @@ async function describeUnrouted(
   class UnroutedDocumentation {}
   const app = await NestFactory.create(UnroutedDocumentation, new FastifyAdapter(), {
     preview: true,
-    logger: false,
+    logger: options.logger ?? false,
     abortOnError: false,
   });
   try {
