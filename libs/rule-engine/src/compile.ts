@@ -6,9 +6,16 @@
 import {
   CompiledExpression,
   CompiledUnaryTests,
+  EvaluationAborted,
+  EvaluationContext,
+  STEP_BUDGET,
+  Scope,
   compileExpression,
   compileUnaryTests,
+  currentEvaluation,
+  enterEvaluation,
   fromJs,
+  leaveEvaluation,
 } from '@arbiter/feel';
 import { CellShape, shapeOfAst } from './cell-shape';
 import { DEFAULT_LIMITS, NormalizedTable, TableLimits, normalizeDefinition } from './definition';
@@ -37,6 +44,12 @@ const NO_RANKS = new Int32Array(0);
 
 export interface CompileOptions {
   limits?: TableLimits;
+  /**
+   * FEEL steps (loop iterations, user-function calls, …) one evaluation of the table may take, all its
+   * cells and computed columns together (default STEP_BUDGET). Past it the evaluation throws
+   * `EVALUATION_BUDGET_EXCEEDED`.
+   */
+  maxSteps?: number;
 }
 
 export class CompiledDecisionTable {
@@ -61,6 +74,13 @@ export class CompiledDecisionTable {
   /** one output column of the matched rows, reused by every aggregation */
   private readonly column: unknown[];
   readonly shapes: CellShape[][];
+  /** FEEL steps one evaluation may take */
+  private readonly maxSteps: number;
+  /**
+   * The FEEL evaluation context of this table's evaluations, restarted by each (no allocation): one step
+   * budget and deadline for every cell and computed column of one evaluation.
+   */
+  private readonly budget = new EvaluationContext(null);
 
   /**
    * The normalised table, lean: each row keeps only the compiled FEEL of its opaque cells (the index
@@ -69,7 +89,8 @@ export class CompiledDecisionTable {
    */
   readonly table: NormalizedTable;
 
-  constructor(table: NormalizedTable) {
+  constructor(table: NormalizedTable, maxSteps: number = STEP_BUDGET) {
+    this.maxSteps = maxSteps;
     this.hitPolicy = table.hitPolicy;
     this.rowCount = table.rows.length;
     this.names = table.inputs.map((i) => i.name);
@@ -126,7 +147,8 @@ export class CompiledDecisionTable {
     let test = this.tests[row][column];
     if (!test)
       test = this.tests[row][column] = compileUnaryTests(this.cells[row][column], { scope: this.names });
-    return test.test(value, input);
+    // part of the evaluation in progress (see `evaluate`): its budget, its deadline
+    return test.testIn(value, new Scope(input, null));
   };
 
   /** Reads, checks and converts the inputs into the reused value slots. */
@@ -136,7 +158,7 @@ export class CompiledDecisionTable {
       const expr = this.expressions[c];
       let raw: unknown;
       if (expr !== null) {
-        const v = expr.evaluate((feelInput ??= fromJs(input) as Input));
+        const v = expr.evaluateIn(new Scope((feelInput ??= fromJs(input) as Input), null));
         this.values[c] = v;
         if (v === null && this.required[c])
           throw new EvaluationError(
@@ -156,9 +178,26 @@ export class CompiledDecisionTable {
     }
   }
 
-  /** Evaluates the table (spec: evaluation result without `evaluationTimeMs`). Throws EvaluationError. */
-  evaluate(input: Input | null | undefined): EvaluationResult {
-    const facts = input ?? {};
+  /**
+   * Evaluates the table (spec: evaluation result without `evaluationTimeMs`). Throws EvaluationError,
+   * also when the evaluation's FEEL runs out of its step budget (`EVALUATION_BUDGET_EXCEEDED`) or past
+   * `deadline` (epoch ms; `DEADLINE_EXCEEDED`). Inside a bounded evaluation of a host (a flow, a rule
+   * set) the table is part of it: it spends the host's budget and keeps the host's deadline.
+   */
+  evaluate(input: Input | null | undefined, deadline: number = Infinity): EvaluationResult {
+    const outer = currentEvaluation();
+    if (outer !== null && outer.bounded) return this.run(input ?? {});
+    enterEvaluation(this.budget.restart(this.maxSteps, deadline));
+    try {
+      return this.run(input ?? {});
+    } catch (e) {
+      throw e instanceof EvaluationAborted ? abortError(e) : e;
+    } finally {
+      leaveEvaluation(outer);
+    }
+  }
+
+  private run(facts: Input): EvaluationResult {
     this.bind(facts);
     const policy = this.hitPolicy;
     if (policy === 'First') {
@@ -199,11 +238,14 @@ export class CompiledDecisionTable {
   }
 
   /** The execute form: `{ matchedRows, outputs }`. */
-  execute(facts: Input | null | undefined): {
+  execute(
+    facts: Input | null | undefined,
+    deadline?: number,
+  ): {
     matchedRows: string[];
     outputs: Record<string, unknown> | null;
   } {
-    const r = this.evaluate(facts);
+    const r = this.evaluate(facts, deadline);
     return { matchedRows: r.matchedRows, outputs: r.outputValues };
   }
 
@@ -225,6 +267,16 @@ export class CompiledDecisionTable {
     for (const name of this.outputNames) outputValues[name] = noMatchValue(this.hitPolicy);
     return { matchedRows: [], outputRows: [], outputValues };
   }
+}
+
+/** A budget or deadline abort as the table's error (a call-depth abort never propagates: it gives null). */
+function abortError(e: EvaluationAborted): EvaluationError {
+  return e.reason === 'deadline'
+    ? new EvaluationError('DEADLINE_EXCEEDED', 'The evaluation ran past its time limit')
+    : new EvaluationError(
+        'EVALUATION_BUDGET_EXCEEDED',
+        'The evaluation ran out of its FEEL step budget (loop iterations and function calls)',
+      );
 }
 
 /**
@@ -251,5 +303,5 @@ export function compileDecisionTable(
 ): CompiledDecisionTable {
   const { table, problems } = normalizeDefinition(definition, options.limits ?? DEFAULT_LIMITS);
   if (!table) throw new TableCompileError(problems);
-  return new CompiledDecisionTable(table);
+  return new CompiledDecisionTable(table, options.maxSteps);
 }
