@@ -16,6 +16,10 @@ export const DecisionTableErrors = {
   InvalidFeel: 'INVALID_FEEL',
   InvalidFormat: 'INVALID_FORMAT',
   InvalidImport: 'INVALID_IMPORT',
+  /** 422: one evaluation's FEEL ran out of `DecisionTables:EvaluationStepBudget` steps */
+  EvaluationBudgetExceeded: 'EVALUATION_BUDGET_EXCEEDED',
+  /** 422: one evaluation ran past `DecisionTables:EvaluationTimeoutMs` */
+  DeadlineExceeded: 'DEADLINE_EXCEEDED',
 } as const;
 
 /** 400 INVALID_TABLE with one detail per bad row/column (`rows.<rowId>.<column>`, else `table`). */

@@ -27,4 +27,22 @@ export class DecisionTablesSettings {
   @IsInt()
   @Min(1024)
   maxUploadBytes: number = 5 * 1024 * 1024;
+
+  /**
+   * FEEL steps (loop iterations, user-function calls, sort comparisons, …) one evaluation may take: every
+   * cell, computed column and output expression of a table evaluation together, or one `/feel` call. Past
+   * it the evaluation is a 422 EVALUATION_BUDGET_EXCEEDED.
+   */
+  @ConfigKey('DecisionTables:EvaluationStepBudget')
+  @IsInt()
+  @Min(1000)
+  @Max(100_000_000)
+  evaluationStepBudget: number = 1_000_000;
+
+  /** Wall-clock limit of one evaluation (table or `/feel`); past it a 422 DEADLINE_EXCEEDED. */
+  @ConfigKey('DecisionTables:EvaluationTimeoutMs')
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  evaluationTimeoutMs: number = 1000;
 }
