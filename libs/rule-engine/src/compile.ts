@@ -16,9 +16,16 @@ import {
   enterEvaluation,
   fromJs,
   leaveEvaluation,
+  toJs,
 } from '@arbiter/feel';
 import { CellShape, shapeOfAst } from './cell-shape';
-import { DEFAULT_LIMITS, NormalizedTable, TableLimits, normalizeDefinition } from './definition';
+import {
+  DEFAULT_LIMITS,
+  NormalizedOutputExpression,
+  NormalizedTable,
+  TableLimits,
+  normalizeDefinition,
+} from './definition';
 import { EvaluationError, TableCompileError } from './errors';
 import {
   HIT_POLICY_VIOLATED,
@@ -32,9 +39,10 @@ import {
   outputRank,
   selectRule,
 } from './hit-policy';
-import { coerceInput } from './input-types';
+import { coerceInput, outputFits } from './input-types';
 import { RowMatcher } from './matcher';
 import { JSON_VALUES } from './output-values';
+import { isInheritedName, own, setOwn } from './own';
 import { ColumnType, EvaluationResult, HitPolicy, OutputRow } from './types';
 
 type Input = Record<string, unknown>;
@@ -68,6 +76,15 @@ export class CompiledDecisionTable {
   private readonly priorityKeys: Int32Array[];
   private readonly rowPriority: number[];
   private readonly defaults: Record<string, unknown> | null;
+  /** an input column is named like a member of Object.prototype: inputs are read as own properties only */
+  private readonly inheritedNames: boolean;
+  /** per row, the outputs computed by FEEL expressions when the row matches (null: constants only) */
+  private readonly outputExpressions: (NormalizedOutputExpression[] | null)[];
+  /** some row computes an output: results are built per evaluation (`computedRow`) */
+  private readonly dynamic: boolean;
+  private readonly outputTypes: ColumnType[];
+  /** whether the hit policy ranks rows by output value lists (Priority, OutputOrder) */
+  private readonly ranked: boolean;
   private readonly matcher: RowMatcher<Input>;
   /** the rows as the hit policies see them: outputs, and ranks by output value lists then row priority */
   private readonly rules: MatchedRules;
@@ -108,9 +125,13 @@ export class CompiledDecisionTable {
     this.tests = table.rows.map((r, i) =>
       r.tests.map((t, c) => (this.shapes[i][c].kind === 'opaque' ? t : null)),
     );
+    this.inheritedNames = this.names.some(isInheritedName);
+    this.outputTypes = table.outputs.map((o) => o.type);
+    this.outputExpressions = table.rows.map((r) => (r.expressions?.length ? r.expressions : null));
+    this.dynamic = this.outputExpressions.some((e) => e !== null);
     this.outputRows = table.rows.map((r) => {
       const outputs: Record<string, unknown> = {};
-      for (const name of this.outputNames) outputs[name] = r.outputs[name] ?? null;
+      for (const name of this.outputNames) setOwn(outputs, name, own(r.outputs, name) ?? null);
       return Object.freeze({ rowId: r.id, outputs: Object.freeze(outputs) });
     });
     this.table = {
@@ -124,16 +145,10 @@ export class CompiledDecisionTable {
     };
     this.rowPriority = table.rows.map((r) => r.priority);
     // output-value ranks, only where a hit policy orders by them and a column lists output values
-    const ranked =
+    const ranked = (this.ranked =
       (table.hitPolicy === 'Priority' || table.hitPolicy === 'OutputOrder') &&
-      table.outputs.some((o) => o.outputValues);
-    this.priorityKeys = this.outputRows.map((row) =>
-      !ranked
-        ? NO_RANKS
-        : Int32Array.from(
-            table.outputs.map((o) => outputRank(o.outputValues, row.outputs[o.name], JSON_VALUES)),
-          ),
-    );
+      table.outputs.some((o) => o.outputValues));
+    this.priorityKeys = this.outputRows.map((row) => (ranked ? this.ranksOf(row.outputs) : NO_RANKS));
     this.column = new Array(this.rowCount).fill(null);
     this.rules = rankedRules(this.outputRows, this.priorityKeys, this.rowPriority);
     const hasDefaults = table.outputs.some((o) => o.defaultValue !== undefined);
@@ -167,7 +182,7 @@ export class CompiledDecisionTable {
             this.names[c],
           );
         continue;
-      } else raw = input[this.names[c]];
+      } else raw = this.inheritedNames ? own(input, this.names[c]) : input[this.names[c]];
       if ((raw === undefined || raw === null) && this.required[c])
         throw new EvaluationError(
           'MISSING_REQUIRED_INPUT',
@@ -203,30 +218,79 @@ export class CompiledDecisionTable {
     if (policy === 'First') {
       const r = this.matcher.first(this.values, facts);
       if (r < 0) return this.noMatch();
-      const row = this.outputRows[r];
+      const row = this.dynamic ? this.computedRow(r, facts) : this.outputRows[r];
       return { matchedRows: [row.rowId], outputRows: [row], outputValues: row.outputs };
     }
     const { rows, count } = this.matcher.collect(this.values, facts);
     if (count === 0) return this.noMatch();
     const matchedRows = new Array<string>(count);
     for (let i = 0; i < count; i++) matchedRows[i] = this.rowIds[rows[i]];
+    if (!this.dynamic) return this.result(matchedRows, rows, count, this.outputRows, this.rules);
+    // outputs computed by FEEL: the matched rows' outputs first, then the hit policy over them
+    const computed = new Array<OutputRow>(this.rowCount);
+    for (let i = 0; i < count; i++) computed[rows[i]] = this.computedRow(rows[i], facts);
+    const keys = this.ranked
+      ? (r: number) => this.ranksOf(computed[r].outputs)
+      : (r: number) => this.priorityKeys[r];
+    const rules = rankedRules(computed, keys, this.rowPriority);
+    return this.result(matchedRows, rows, count, computed, rules);
+  }
+
+  /** The hit policy's result over the matched rows (`byRow`: the output row of each row index). */
+  private result(
+    matchedRows: string[],
+    rows: Int32Array,
+    count: number,
+    byRow: OutputRow[],
+    rules: MatchedRules,
+  ): EvaluationResult {
+    const policy = this.hitPolicy;
     if (isSingleHit(policy)) {
-      const r = selectRule(policy, rows, count, this.rules, JSON_VALUES);
+      const r = selectRule(policy, rows, count, rules, JSON_VALUES);
       if (r === HIT_POLICY_VIOLATED) throw this.violation(matchedRows);
-      const row = this.outputRows[r];
+      const row = byRow[r];
       return { matchedRows, outputRows: [row], outputValues: row.outputs };
     }
     const agg = aggregationOf(policy);
-    if (!agg) return this.multi(matchedRows, orderRules(policy, rows, count, this.rules), count);
+    if (!agg) return this.multi(matchedRows, orderRules(policy, rows, count, rules), count, byRow);
     const outputRows = new Array<OutputRow>(count);
-    for (let i = 0; i < count; i++) outputRows[i] = this.outputRows[rows[i]];
+    for (let i = 0; i < count; i++) outputRows[i] = byRow[rows[i]];
     const outputValues: Record<string, unknown> = {};
     const column = this.column; // scratch: aggregate reads it synchronously and calls no user code
     for (const name of this.outputNames) {
       for (let i = 0; i < count; i++) column[i] = outputRows[i].outputs[name];
-      outputValues[name] = aggregate(agg, column, count, JSON_VALUES);
+      setOwn(outputValues, name, aggregate(agg, column, count, JSON_VALUES));
     }
     return { matchedRows, outputRows, outputValues };
+  }
+
+  /**
+   * Row `r`'s outputs with its output expressions evaluated (part of the evaluation in progress: its
+   * budget and deadline). An expression sees the input columns by name (their bound values) and the
+   * input facts; a value that does not fit the column's type is null, as DMN has it.
+   */
+  private computedRow(r: number, facts: Input): OutputRow {
+    const base = this.outputRows[r];
+    const expressions = this.outputExpressions[r];
+    if (expressions === null) return base;
+    const columns: Record<string, unknown> = {};
+    for (let c = 0; c < this.names.length; c++) setOwn(columns, this.names[c], this.values[c]);
+    const scope = new Scope(columns, new Scope(fromJs(facts) as Input, null));
+    const outputs: Record<string, unknown> = {};
+    for (const name of this.outputNames) setOwn(outputs, name, base.outputs[name]);
+    for (const { name, expression } of expressions) {
+      const value = toJs(expression.evaluateIn(scope));
+      const type = this.outputTypes[this.outputNames.indexOf(name)];
+      setOwn(outputs, name, outputFits(value, type) ? value : null);
+    }
+    return { rowId: base.rowId, outputs };
+  }
+
+  /** Priority / OutputOrder ranks of a row's outputs in the columns' output value lists. */
+  private ranksOf(outputs: Record<string, unknown>): Int32Array {
+    return Int32Array.from(
+      this.table.outputs.map((o) => outputRank(o.outputValues, outputs[o.name], JSON_VALUES)),
+    );
   }
 
   private violation(matchedRows: string[]): EvaluationError {
@@ -249,12 +313,17 @@ export class CompiledDecisionTable {
     return { matchedRows: r.matchedRows, outputs: r.outputValues };
   }
 
-  private multi(matchedRows: string[], rows: ArrayLike<number>, count: number): EvaluationResult {
+  private multi(
+    matchedRows: string[],
+    rows: ArrayLike<number>,
+    count: number,
+    byRow: OutputRow[],
+  ): EvaluationResult {
     const outputRows = new Array<OutputRow>(count);
     const outputValues: Record<string, unknown[]> = {};
-    for (const name of this.outputNames) outputValues[name] = new Array(count);
+    for (const name of this.outputNames) setOwn(outputValues, name, new Array(count));
     for (let i = 0; i < count; i++) {
-      const row = (outputRows[i] = this.outputRows[rows[i]]);
+      const row = (outputRows[i] = byRow[rows[i]]);
       for (const name of this.outputNames) outputValues[name][i] = row.outputs[name];
     }
     return { matchedRows, outputRows, outputValues };
@@ -264,7 +333,7 @@ export class CompiledDecisionTable {
     if (this.defaults) return { matchedRows: [], outputRows: [], outputValues: this.defaults };
     if (isSingleHit(this.hitPolicy)) return { matchedRows: [], outputRows: [], outputValues: null };
     const outputValues: Record<string, unknown> = {};
-    for (const name of this.outputNames) outputValues[name] = noMatchValue(this.hitPolicy);
+    for (const name of this.outputNames) setOwn(outputValues, name, noMatchValue(this.hitPolicy));
     return { matchedRows: [], outputRows: [], outputValues };
   }
 }
@@ -286,13 +355,13 @@ function abortError(e: EvaluationAborted): EvaluationError {
  */
 function rankedRules(
   outputRows: OutputRow[],
-  priorityKeys: Int32Array[],
+  priorityKeys: Int32Array[] | ((row: number) => Int32Array),
   rowPriority: number[],
 ): MatchedRules {
+  const keys = typeof priorityKeys === 'function' ? priorityKeys : (r: number) => priorityKeys[r];
   return {
     output: (r) => outputRows[r].outputs,
-    compareRank: (a, b) =>
-      comparePriority(priorityKeys[a], priorityKeys[b]) || rowPriority[b] - rowPriority[a],
+    compareRank: (a, b) => comparePriority(keys(a), keys(b)) || rowPriority[b] - rowPriority[a],
   };
 }
 

@@ -20,6 +20,16 @@ export const DecisionTableErrors = {
   EvaluationBudgetExceeded: 'EVALUATION_BUDGET_EXCEEDED',
   /** 422: one evaluation ran past `DecisionTables:EvaluationTimeoutMs` */
   DeadlineExceeded: 'DEADLINE_EXCEEDED',
+  /** 413: an import holds more tables than `DecisionTables:MaxImportTables` */
+  ImportTooManyTables: 'IMPORT_TOO_MANY_TABLES',
+  /** 413: a CSV file or XLSX worksheet has more lines than `DecisionTables:MaxImportLines` */
+  ImportTooManyRows: 'IMPORT_TOO_MANY_ROWS',
+  /** 413: an XLSX archive has more entries than `DecisionTables:MaxImportArchiveEntries` */
+  ArchiveTooManyEntries: 'ARCHIVE_TOO_MANY_ENTRIES',
+  /** 413: an XLSX archive decompresses past `DecisionTables:MaxImportUncompressedBytes` (zip bomb) */
+  ArchiveTooLarge: 'ARCHIVE_TOO_LARGE',
+  /** 400: a DMN file declares a document type (DTD): entity declarations (billion laughs, XXE) */
+  XmlDoctypeNotAllowed: 'XML_DOCTYPE_NOT_ALLOWED',
 } as const;
 
 /** 400 INVALID_TABLE with one detail per bad row/column (`rows.<rowId>.<column>`, else `table`). */
