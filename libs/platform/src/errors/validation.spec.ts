@@ -1,3 +1,4 @@
+import { IsArray, IsObject } from 'class-validator';
 import { AppError } from './app-error';
 import { createValidationPipe, findUnstorableText, isUnstorableText, nestsDeeperThan } from './validation';
 
@@ -77,3 +78,46 @@ function deepObject(levels: number): unknown {
   for (let i = 1; i < levels; i++) v = { a: v };
   return v;
 }
+
+describe('the validation pipe and user-named keys', () => {
+  class BodyDto {
+    @IsArray()
+    rows!: unknown[];
+
+    @IsObject()
+    settings!: Record<string, unknown>;
+  }
+
+  it('keeps keys named like Object.prototype members under untyped properties (class-transformer drops them)', async () => {
+    const sent = {
+      rows: [{ outputs: { constructor: 'a', toString: 'b', hasOwnProperty: 'c', plain: 'd' } }],
+      settings: { valueOf: 1 },
+    };
+    const result = (await createValidationPipe().transform(JSON.parse(JSON.stringify(sent)), {
+      type: 'body',
+      metatype: BodyDto,
+    })) as BodyDto;
+    expect(result).toBeInstanceOf(BodyDto);
+    expect(result.rows).toEqual(sent.rows);
+    expect(Object.keys((result.rows[0] as { outputs: object }).outputs)).toEqual([
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      'plain',
+    ]);
+    expect(result.settings).toEqual({ valueOf: 1 });
+  });
+
+  it('removes prototype-pollution payloads', async () => {
+    const sent = JSON.parse(
+      '{"rows":[{"constructor":{"prototype":{"polluted":true}},"prototype":{"x":1},"ok":{"constructor":"data"}}],"settings":{}}',
+    );
+    const result = (await createValidationPipe().transform(sent, {
+      type: 'body',
+      metatype: BodyDto,
+    })) as BodyDto;
+    // a body carrying a payload keeps Nest's stripping (every `constructor` key) for the whole property
+    expect(result.rows).toEqual([{ ok: {} }]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

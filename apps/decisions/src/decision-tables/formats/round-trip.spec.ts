@@ -67,7 +67,12 @@ function shape(hitPolicy: string): StoredDefinition {
       {
         id: 'row with spaces & symbols/ü',
         priority: -1,
-        inputConditions: { age: '[18..65]', vip: 'true', at: '< time("12:00:00")', wait: '> duration("PT1H")' },
+        inputConditions: {
+          age: '[18..65]',
+          vip: 'true',
+          at: '< time("12:00:00")',
+          wait: '> duration("PT1H")',
+        },
         outputs: { risk: 'low', limit: 0.1, extra: '@SUM(1)', toString: '+1' },
         outputExpressions: {
           slot: 'time("07:00:00") + duration("PT1H")',
@@ -77,7 +82,11 @@ function shape(hitPolicy: string): StoredDefinition {
       {
         id: 'r3',
         priority: 0,
-        inputConditions: { age: '>= 66', term: '> duration("P1Y")', when: '< date and time("2030-01-01T00:00:00")' },
+        inputConditions: {
+          age: '>= 66',
+          term: '> duration("P1Y")',
+          when: '< date and time("2030-01-01T00:00:00")',
+        },
         outputs: { risk: 'minor', limit: -42, period: 'P2Y', extra: [1, 2, 3] },
         outputExpressions: { due: 'since + duration("P30D")', ok: 'monthly > 1000' },
       },
@@ -197,8 +206,28 @@ describe('XLSX import: native cells and limits', () => {
     const [table] = await fromXlsx(
       await sheet([
         ['#name', 'Dates'],
-        ['id', 'priority', 'in:since:date', 'in:at:time', 'in:stamp:dateTime', 'in:n:number', 'in:x:any', 'in:y:any', 'out:due:date'],
-        ['r1', 1, day(2024, 1, 31), day(1899, 12, 30, 10, 30), day(2024, 2, 2, 8, 15), 1e21, null, null, day(2025, 6, 1)],
+        [
+          'id',
+          'priority',
+          'in:since:date',
+          'in:at:time',
+          'in:stamp:dateTime',
+          'in:n:number',
+          'in:x:any',
+          'in:y:any',
+          'out:due:date',
+        ],
+        [
+          'r1',
+          1,
+          day(2024, 1, 31),
+          day(1899, 12, 30, 10, 30),
+          day(2024, 2, 2, 8, 15),
+          1e21,
+          null,
+          null,
+          day(2025, 6, 1),
+        ],
         ['r2', 2, null, null, null, null, day(2024, 3, 1), day(1899, 12, 30, 23, 59)],
       ]),
     );
@@ -215,7 +244,12 @@ describe('XLSX import: native cells and limits', () => {
         outputs: { due: '2025-06-01' },
       },
       // without a temporal column type: a date at midnight, a time on day zero
-      { id: 'r2', priority: 2, inputConditions: { x: 'date("2024-03-01")', y: 'time("23:59:00")' }, outputs: {} },
+      {
+        id: 'r2',
+        priority: 2,
+        inputConditions: { x: 'date("2024-03-01")', y: 'time("23:59:00")' },
+        outputs: {},
+      },
     ]);
     const compiled = compileDecisionTable(table);
     const input = { since: '2024-01-31', at: '10:30:00', stamp: '2024-02-02T08:15:00', n: 1e21 };
@@ -245,10 +279,14 @@ describe('XLSX import: native cells and limits', () => {
   });
 
   it('too many entries, worksheets or rows are refused before parsing', async () => {
-    const many = zipSync(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}.xml`, new Uint8Array(1)])));
+    const many = zipSync(
+      Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}.xml`, new Uint8Array(1)])),
+    );
     expect(() => fromXlsxSync(many)).toThrow(expect.objectContaining({ code: 'ARCHIVE_TOO_MANY_ENTRIES' }));
     const sheets = zipSync(
-      Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`xl/worksheets/sheet${i + 1}.xml`, new Uint8Array(1)])),
+      Object.fromEntries(
+        Array.from({ length: 5 }, (_, i) => [`xl/worksheets/sheet${i + 1}.xml`, new Uint8Array(1)]),
+      ),
     );
     expect(() => fromXlsxSync(sheets, { maxTables: 3 })).toThrow(
       expect.objectContaining({ code: 'IMPORT_TOO_MANY_TABLES' }),
