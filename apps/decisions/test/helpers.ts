@@ -56,7 +56,7 @@ export async function upload(
   tenant = 'tenant-a',
 ) {
   const form = new FormData();
-  form.append('file', new Blob([data as BlobPart]), filename);
+  form.append('file', new Blob([typeof data === 'string' ? data : Buffer.from(data)]), filename);
   const res = await fetch(`${base}/api/v1/decision-tables/import?format=${format}`, {
     method: 'POST',
     headers: { 'x-tenant-id': tenant },

@@ -6,7 +6,7 @@ import { fromCsv, toCsv } from './csv';
 import { feelLiteral, fromDmn, toDmn } from './dmn';
 import { escapeFormula, unescapeFormula } from './grid';
 import { DEFAULT_IMPORT_LIMITS, ImportLimitExceeded } from './import-limits';
-import { fromXlsx, toXlsx } from './xlsx';
+import { fromXlsx, inspectXlsx, toXlsx } from './xlsx';
 
 /** One table per hit policy, with every column type, computed columns, defaults, output values, … */
 function shape(hitPolicy: string): StoredDefinition {
@@ -339,8 +339,6 @@ describe('formula injection (OWASP): CSV and XLSX text cells', () => {
 
 /** `inspectXlsx` through fromXlsx's first, synchronous step (the limits are checked before parsing). */
 function fromXlsxSync(data: Uint8Array, limits: Partial<typeof DEFAULT_IMPORT_LIMITS> = {}): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { inspectXlsx } = require('./xlsx') as typeof import('./xlsx');
   inspectXlsx(data, { ...DEFAULT_IMPORT_LIMITS, ...limits });
 }
 
