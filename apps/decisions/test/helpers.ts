@@ -46,3 +46,28 @@ export function client(base: string, tenant = 'tenant-a') {
     del: (p: string) => call('DELETE', p),
   };
 }
+
+/** A multipart upload to `POST /import?format=<format>` (one file part). */
+export async function upload(
+  base: string,
+  format: string,
+  data: Buffer | Uint8Array | string,
+  filename: string,
+  tenant = 'tenant-a',
+) {
+  const form = new FormData();
+  form.append('file', new Blob([typeof data === 'string' ? data : Buffer.from(data)]), filename);
+  const res = await fetch(`${base}/api/v1/decision-tables/import?format=${format}`, {
+    method: 'POST',
+    headers: { 'x-tenant-id': tenant },
+    body: form,
+  });
+  const text = await res.text();
+  let body: any = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  return { status: res.status, body };
+}

@@ -6,6 +6,8 @@ export const CommonErrorCodes = {
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
   BodyTooDeep: 'BODY_TOO_DEEP',
+  /** A string of the body holds a NUL character or a lone surrogate, which no database stores. */
+  InvalidCharacters: 'INVALID_CHARACTERS',
   InvalidContentLength: 'INVALID_CONTENT_LENGTH',
   InvalidUrl: 'INVALID_URL',
   InvalidTenantId: 'INVALID_TENANT_ID',

@@ -80,6 +80,8 @@ export interface ItemDefinition {
 export interface Decision {
   id: string;
   name: string;
+  /** the decision's `<description>` */
+  description?: string;
   variable: InformationItem;
   expression: Expression | null;
   requiredDecisions: string[]; // ids
@@ -290,8 +292,9 @@ function readItemDefinition(n: XmlNode): ItemDefinition {
   };
 }
 
-export function readDmn(xml: string): DmnModel {
-  const root = parseXml(xml);
+/** Reads a DMN model from its XML text, or from the tree `parseXml` made of it. */
+export function readDmn(xml: string | XmlNode): DmnModel {
+  const root = typeof xml === 'string' ? parseXml(xml) : xml;
   if (root.name !== 'definitions') throw new Error(`Not a DMN model: root element is <${root.name}>`);
   let version = 'unknown';
   for (const [k, v] of Object.entries(root.attrs)) {
@@ -302,6 +305,7 @@ export function readDmn(xml: string): DmnModel {
   const decisions: Decision[] = children(root, 'decision').map((d) => ({
     id: d.attrs.id ?? d.attrs.name,
     name: d.attrs.name ?? '',
+    ...(child(d, 'description') ? { description: textOf(child(d, 'description')) } : {}),
     variable: infoItem(child(d, 'variable'), d.attrs.name),
     expression: firstExpression(d),
     requiredDecisions: children(d, 'informationRequirement').flatMap((r) =>

@@ -51,7 +51,41 @@ function convert(raw: Raw): XmlNode | string | null {
   return node;
 }
 
+/**
+ * The document declares a document type (a DTD): refused before parsing, because its entity declarations
+ * are how billion-laughs (entities expanding to gigabytes) and XXE (entities reading files or URLs) attacks
+ * work, and DMN has no use for one.
+ */
+export class XmlDocumentTypeRefused extends Error {
+  readonly code = 'XML_DOCTYPE_NOT_ALLOWED';
+  constructor() {
+    super(
+      'The XML declares a document type (<!DOCTYPE …>): DTDs and entity declarations are not accepted in DMN files',
+    );
+    this.name = 'XmlDocumentTypeRefused';
+  }
+}
+
+/** Throws XmlDocumentTypeRefused when `xml` holds a `<!DOCTYPE` outside comments and CDATA sections. */
+export function refuseDocumentType(xml: string): void {
+  let at = xml.indexOf('<!');
+  while (at >= 0) {
+    if (xml.startsWith('<!--', at)) {
+      const end = xml.indexOf('-->', at + 4);
+      if (end < 0) return;
+      at = xml.indexOf('<!', end + 3);
+    } else if (xml.startsWith('<![CDATA[', at)) {
+      const end = xml.indexOf(']]>', at + 9);
+      if (end < 0) return;
+      at = xml.indexOf('<!', end + 3);
+    } else if (xml.slice(at + 2, at + 9).toUpperCase() === 'DOCTYPE') {
+      throw new XmlDocumentTypeRefused();
+    } else at = xml.indexOf('<!', at + 2);
+  }
+}
+
 export function parseXml(xml: string): XmlNode {
+  refuseDocumentType(xml);
   const raw = parser.parse(xml) as Raw[];
   for (const r of raw) {
     const x = convert(r);

@@ -1,4 +1,9 @@
-import { STEP_BUDGET, currentEvaluation, type EvaluationContext } from './evaluation-context';
+import {
+  EvaluationAborted,
+  STEP_BUDGET,
+  currentEvaluation,
+  type EvaluationContext,
+} from './evaluation-context';
 import {
   FeelFunction,
   Scope,
@@ -37,8 +42,9 @@ describe('per-evaluation context', () => {
       expect(outer.evaluateIn(new Scope({ f }, null))).toEqual(Array(100).fill(1000));
       ctx = currentEvaluation();
     });
-    // the outer loop: 100 range elements + 100 iterations; the inner loops are charged to their own contexts
-    expect(ctx!.stepsLeft).toBe(STEP_BUDGET - 200);
+    // the outer loop: 100 range elements + 100 iterations + 100 calls of f; the inner loops are charged to
+    // their own contexts
+    expect(ctx!.stepsLeft).toBe(STEP_BUDGET - 300);
   });
 
   it('a nested evaluation starts at call depth 0 and leaves the outer depth alone', () => {
@@ -97,5 +103,78 @@ describe('per-evaluation context', () => {
     expect(currentEvaluation()).toBeNull();
     expect(compileExpression('for i in 1..3 return i').evaluate()).toEqual([1, 2, 3]);
     expect(currentEvaluation()).toBeNull();
+  });
+});
+
+describe('bounded evaluations (runEvaluation with limits)', () => {
+  const loop = compileExpression('count(for i in 1..1000 return i)');
+  const cell = compileUnaryTests('count(for i in 1..1000 return i) > 0');
+
+  it('one step budget for every piece of the evaluation, not one per piece', () => {
+    // each piece alone takes ~2,000 steps: three fit in 10,000, six do not
+    const pieces = (n: number) => () => {
+      for (let i = 0; i < n; i++) {
+        loop.evaluateIn(new Scope(null, null));
+        cell.testIn(1, new Scope(null, null));
+      }
+    };
+    expect(() => runEvaluation(null, pieces(2), { maxSteps: 10_000 })).not.toThrow();
+    let error: unknown;
+    try {
+      runEvaluation(null, pieces(3), { maxSteps: 10_000 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EvaluationAborted);
+    expect(error).toMatchObject({ reason: 'steps', code: 'EVALUATION_BUDGET_EXCEEDED' });
+    expect(currentEvaluation()).toBeNull();
+  });
+
+  it('a deadline cuts a long evaluation off with DEADLINE_EXCEEDED', () => {
+    const long = compileExpression('count(for i in 1..1000, j in 1..1000 return i) > 0');
+    const started = Date.now();
+    let error: unknown;
+    try {
+      runEvaluation(null, () => long.evaluateIn(new Scope(null, null)), { deadline: Date.now() + 50 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ reason: 'deadline', code: 'DEADLINE_EXCEEDED' });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('user-function calls, sort comparisons and distinct values spend steps', () => {
+    const spend = (src: string, maxSteps: number) => () =>
+      runEvaluation(null, () => compileExpression(src).evaluateIn(new Scope(null, null)), { maxSteps });
+    expect(spend('{f: function(n) if n = 0 then 0 else f(n - 1), r: f(300)}.r', 200)).toThrow(
+      EvaluationAborted,
+    );
+    expect(spend('count(sort([5, 3, 1, 4, 2], function(x, y) x < y))', 10)).toThrow(EvaluationAborted);
+    expect(spend('count(distinct values([1, 2, 3, 4, 5, 6, 7, 8]))', 20)).toThrow(EvaluationAborted);
+    expect(spend('count(distinct values([1, 2, 3, 4, 5, 6, 7, 8]))', 100)()).toBe(8);
+  });
+
+  it('the call depth limit still gives null inside a bounded evaluation', () => {
+    const warnings: string[] = [];
+    const runaway = compileExpression('{f: function(n) f(n + 1), r: f(1)}.r');
+    const value = runEvaluation(warnings, () => runaway.evaluateIn(new Scope(null, null)), {
+      maxSteps: 1_000_000,
+    });
+    expect(value).toBeNull();
+    expect(warnings).toContain('function call depth limit exceeded');
+  });
+
+  it('evaluations outside it keep their own budget and give null when they run out', () => {
+    const inner = compileExpression('count(for i in 1..1000 return i)');
+    const f = hostFunction(() => inner.evaluate());
+    const outer = compileExpression('f(1)', { scope: ['f'] });
+    expect(runEvaluation(null, () => outer.evaluateIn(new Scope({ f }, null)), { maxSteps: 10 })).toBe(1000);
+  });
+
+  it('a reused context restarts its limits without allocating', () => {
+    const warnings: string[] = [];
+    const ctx = runEvaluation(warnings, () => currentEvaluation()!, { maxSteps: 5 });
+    expect(ctx.restart(7, Infinity)).toBe(ctx);
+    expect(ctx).toMatchObject({ stepsLeft: 7, callDepth: 0, bounded: true, checkAt: 0 });
   });
 });

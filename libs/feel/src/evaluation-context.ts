@@ -15,24 +15,98 @@
  * no evaluation state of its own.
  */
 
-/** iterations (`for`, `some`/`every`, filters, range elements) one evaluation may take */
+/** iterations (`for`, `some`/`every`, filters, range elements, user-function calls) one evaluation may take */
 export const STEP_BUDGET = 20_000_000;
 /** nesting of user-defined function calls in one evaluation */
 export const MAX_CALL_DEPTH = 400;
 /** warnings kept per evaluation; later ones are dropped */
 const MAX_WARNINGS = 100;
+/** steps between two looks at the clock of an evaluation with a deadline */
+const CLOCK_INTERVAL = 4096;
 
-/** thrown to abort a runaway evaluation; caught by the entry point, which returns null */
-export class EvaluationAborted extends Error {}
+/** Why an evaluation was cut off; `code` is the stable name hosts answer with. */
+export type AbortReason = 'steps' | 'deadline' | 'depth';
+const ABORT_CODES = {
+  steps: 'EVALUATION_BUDGET_EXCEEDED',
+  deadline: 'DEADLINE_EXCEEDED',
+  depth: 'CALL_DEPTH_EXCEEDED',
+} as const;
+
+/**
+ * Thrown to abort a runaway evaluation. An ordinary evaluation catches it at its entry point and gives
+ * null with the message as a warning; a bounded one (`runEvaluation` with limits, see
+ * `EvaluationContext.bounded`) lets a step-budget or deadline abort reach its host.
+ */
+export class EvaluationAborted extends Error {
+  readonly code: (typeof ABORT_CODES)[AbortReason];
+  constructor(
+    readonly reason: AbortReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EvaluationAborted';
+    this.code = ABORT_CODES[reason];
+  }
+}
+
+/** Limits of one bounded evaluation. */
+export interface EvaluationLimits {
+  /** steps the whole evaluation may take (default STEP_BUDGET) */
+  maxSteps?: number;
+  /** wall-clock deadline, epoch milliseconds (`Date.now()` scale); none by default */
+  deadline?: number;
+}
+
+/** Milliseconds since the epoch with sub-millisecond resolution (monotonic within the process). */
+const clock: () => number = () => performance.timeOrigin + performance.now();
 
 export class EvaluationContext {
   /** steps left before the evaluation is aborted */
   stepsLeft = STEP_BUDGET;
   /** user-defined function calls in progress */
   callDepth = 0;
+  /**
+   * `step` looks further (clock, end of the budget) once `stepsLeft` drops below this: 0 without a
+   * deadline, so the common step costs one subtraction and one comparison either way.
+   */
+  checkAt = 0;
+  /** wall-clock deadline (epoch ms), or Infinity */
+  deadline = Infinity;
+  /**
+   * true: a step-budget or deadline abort propagates to the host (through `evaluateIn`, `testIn`, …)
+   * instead of turning the piece being evaluated into null.
+   */
+  bounded = false;
 
   /** `warnings`: where warnings go, or null to drop them (the caller only wants the value) */
   constructor(readonly warnings: string[] | null = null) {}
+
+  /**
+   * Starts (or restarts: a host may keep one context and reuse it evaluation after evaluation) a bounded
+   * evaluation with these limits. Allocates nothing.
+   */
+  restart(maxSteps: number, deadline: number): this {
+    this.stepsLeft = maxSteps;
+    this.callDepth = 0;
+    this.deadline = deadline;
+    this.bounded = true;
+    this.checkAt = deadline === Infinity ? 0 : Math.max(0, maxSteps - CLOCK_INTERVAL);
+    return this;
+  }
+
+  /** The slow path of `step`: the budget is spent, or it is time to look at the clock. */
+  check(): void {
+    if (this.stepsLeft < 0) throw new EvaluationAborted('steps', 'evaluation step budget exhausted');
+    if (this.deadline !== Infinity && clock() > this.deadline)
+      throw new EvaluationAborted('deadline', 'evaluation deadline passed');
+    this.checkAt = this.deadline === Infinity ? 0 : Math.max(0, this.stepsLeft - CLOCK_INTERVAL);
+  }
+
+  /** Throws when the deadline has passed (for hosts between the pieces of one evaluation). */
+  checkDeadline(): void {
+    if (this.deadline !== Infinity && clock() > this.deadline)
+      throw new EvaluationAborted('deadline', 'evaluation deadline passed');
+  }
 }
 
 /**
@@ -72,7 +146,7 @@ export function warn(message: string): null {
 export function step(n = 1): void {
   const ctx = current ?? createdContext();
   ctx.stepsLeft -= n;
-  if (ctx.stepsLeft < 0) throw new EvaluationAborted('evaluation step budget exhausted');
+  if (ctx.stepsLeft < ctx.checkAt) ctx.check();
 }
 
 /**
@@ -83,7 +157,7 @@ export function enterCall(): EvaluationContext {
   const ctx = current ?? createdContext();
   if (++ctx.callDepth > MAX_CALL_DEPTH) {
     ctx.callDepth--;
-    throw new EvaluationAborted('function call depth limit exceeded');
+    throw new EvaluationAborted('depth', 'function call depth limit exceeded');
   }
   return ctx;
 }
@@ -93,8 +167,10 @@ export function enterCall(): EvaluationContext {
  * reason the value is null); rethrow anything else.
  */
 export function abortWarning(ctx: EvaluationContext | null, e: unknown): void {
-  if (e instanceof EvaluationAborted) ctx?.warnings?.push(e.message);
-  else if (e instanceof RangeError) ctx?.warnings?.push('evaluation aborted: ' + e.message);
+  if (e instanceof EvaluationAborted) {
+    if (ctx !== null && ctx.bounded && e.reason !== 'depth') throw e;
+    ctx?.warnings?.push(e.message);
+  } else if (e instanceof RangeError) ctx?.warnings?.push('evaluation aborted: ' + e.message);
   else throw e;
 }
 
@@ -102,9 +178,15 @@ export function abortWarning(ctx: EvaluationContext | null, e: unknown): void {
  * Run `fn` as one evaluation that collects its warnings into `warnings` (or drops them when null): FEEL
  * evaluated inside it with `evaluateIn`, `testIn` or `callFeelFunction` shares its step budget, call depth
  * and warnings. For hosts that evaluate one model in many pieces (the DMN evaluator, rule sets).
+ *
+ * With `limits` the evaluation is bounded: the whole of it may take `maxSteps` steps (default
+ * STEP_BUDGET) until `deadline`, and running out of either throws `EvaluationAborted` (code
+ * `EVALUATION_BUDGET_EXCEEDED` / `DEADLINE_EXCEEDED`) out of `runEvaluation`, instead of the piece that
+ * ran out evaluating to null.
  */
-export function runEvaluation<T>(warnings: string[] | null, fn: () => T): T {
+export function runEvaluation<T>(warnings: string[] | null, fn: () => T, limits?: EvaluationLimits): T {
   const ctx = new EvaluationContext(warnings);
+  if (limits) ctx.restart(limits.maxSteps ?? STEP_BUDGET, limits.deadline ?? Infinity);
   const outer = enter(ctx);
   try {
     return fn();

@@ -1,12 +1,13 @@
 /** Calling a FEEL function value with positional or named arguments. */
 import { BuiltinFunction } from './builtins';
-import { currentEvaluation, enterCall, runEvaluation, warn } from './evaluation-context';
+import { currentEvaluation, enterCall, runEvaluation, step, warn } from './evaluation-context';
 import { FeelFunction, hasOwn, type FeelValue } from './values';
 
 export function callFunction(f: FeelFunction, args: FeelValue[]): FeelValue {
   if (f instanceof BuiltinFunction) return f.call(args);
   if (args.length > f.params.length && !f.options.variadic)
     return warn(`too many arguments for ${f.name ?? 'function'}`);
+  step();
   const ctx = enterCall();
   try {
     return f.invoke(args);

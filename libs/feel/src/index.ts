@@ -12,7 +12,18 @@ export { isInstanceOf, parseAtLiteral, normalizeTypeName } from './ops';
 export { parseDate, parseTime, parseDateTime, parseDuration } from './temporal';
 export { Scope } from './scope';
 export type { CompileOptions } from './compiler';
-export { runEvaluation, warn } from './evaluation-context';
+export {
+  runEvaluation,
+  warn,
+  STEP_BUDGET,
+  EvaluationAborted,
+  EvaluationContext,
+  currentEvaluation,
+  enter as enterEvaluation,
+  leave as leaveEvaluation,
+  type AbortReason,
+  type EvaluationLimits,
+} from './evaluation-context';
 export { parse, parseTypeExpression, type CompileResult, type FeelCompileOptions } from './parse';
 export { parseExpression as parseExpressionAst, parseUnaryTests as parseUnaryTestsAst } from './parser';
 export {

@@ -90,6 +90,9 @@ const TEMPORAL_TYPES = [
   ['years', 'and', 'months', 'duration'],
 ];
 
+/** The comparison operators a positive unary test may start with. */
+const COMPARISON_OPS = new Set(['<', '<=', '>', '>=', '=', '!=']);
+
 export class Parser {
   private toks: Token[];
   private i = 0;
@@ -220,6 +223,11 @@ export class Parser {
         t.text === '!=')
     ) {
       this.i++;
+      // `>> 5`, `== 5`, `<> 5`, `=< 5`: a comparison of the input with a range value, which never
+      // holds; a typo, refused here rather than accepted and never matching
+      const next = this.tok;
+      if (next.type === 'op' && COMPARISON_OPS.has(next.text))
+        this.error(`'${t.text}' cannot be followed by '${next.text}' in a unary test`);
       const arg = this.parseAdditive();
       return { t: 'utest', op: t.text as '<', arg, pos: t.start };
     }

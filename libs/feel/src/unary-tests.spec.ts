@@ -54,4 +54,22 @@ describe('unary tests', () => {
     expect(r.value).toBeNull();
     expect(r.warnings.length).toBeGreaterThan(0);
   });
+  it.each(['>> 5', '== 5', '<> 5', '=> 5', '=< 5', '>=< 5', '< = 5', '< <5', '!= = 1'])(
+    'refuses %s (two comparison operators: a typo that would never match), naming the position',
+    (src) => {
+      let error: unknown;
+      try {
+        compileUnaryTests(src);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(FeelSyntaxError);
+      expect((error as FeelSyntaxError).message).toMatch(/cannot be followed by .* at line 1, column \d+/);
+    },
+  );
+  it('still accepts a comparison with a negative number and not(...) of comparisons', () => {
+    expect(t('> -5', 0)).toBe(true);
+    expect(t('not(> 5, = 1)', 3)).toBe(true);
+    expect(t('!= 5', 3)).toBe(true);
+  });
 });

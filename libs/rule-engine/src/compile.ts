@@ -6,12 +6,26 @@
 import {
   CompiledExpression,
   CompiledUnaryTests,
+  EvaluationAborted,
+  EvaluationContext,
+  STEP_BUDGET,
+  Scope,
   compileExpression,
   compileUnaryTests,
+  currentEvaluation,
+  enterEvaluation,
   fromJs,
+  leaveEvaluation,
+  toJs,
 } from '@arbiter/feel';
 import { CellShape, shapeOfAst } from './cell-shape';
-import { DEFAULT_LIMITS, NormalizedTable, TableLimits, normalizeDefinition } from './definition';
+import {
+  DEFAULT_LIMITS,
+  NormalizedOutputExpression,
+  NormalizedTable,
+  TableLimits,
+  normalizeDefinition,
+} from './definition';
 import { EvaluationError, TableCompileError } from './errors';
 import {
   HIT_POLICY_VIOLATED,
@@ -25,9 +39,10 @@ import {
   outputRank,
   selectRule,
 } from './hit-policy';
-import { coerceInput } from './input-types';
+import { coerceInput, outputFits } from './input-types';
 import { RowMatcher } from './matcher';
 import { JSON_VALUES } from './output-values';
+import { isInheritedName, own, setOwn } from './own';
 import { ColumnType, EvaluationResult, HitPolicy, OutputRow } from './types';
 
 type Input = Record<string, unknown>;
@@ -37,6 +52,12 @@ const NO_RANKS = new Int32Array(0);
 
 export interface CompileOptions {
   limits?: TableLimits;
+  /**
+   * FEEL steps (loop iterations, user-function calls, …) one evaluation of the table may take, all its
+   * cells and computed columns together (default STEP_BUDGET). Past it the evaluation throws
+   * `EVALUATION_BUDGET_EXCEEDED`.
+   */
+  maxSteps?: number;
 }
 
 export class CompiledDecisionTable {
@@ -55,12 +76,34 @@ export class CompiledDecisionTable {
   private readonly priorityKeys: Int32Array[];
   private readonly rowPriority: number[];
   private readonly defaults: Record<string, unknown> | null;
+  /** an input column is named like a member of Object.prototype: inputs are read as own properties only */
+  private readonly inheritedNames: boolean;
+  /** per row, the outputs computed by FEEL expressions when the row matches (null: constants only) */
+  private readonly outputExpressions: (NormalizedOutputExpression[] | null)[];
+  /** some row computes an output: results are built per evaluation (`computedRow`) */
+  private readonly dynamic: boolean;
+  private readonly outputTypes: ColumnType[];
+  /** whether the hit policy ranks rows by output value lists (Priority, OutputOrder) */
+  private readonly ranked: boolean;
   private readonly matcher: RowMatcher<Input>;
   /** the rows as the hit policies see them: outputs, and ranks by output value lists then row priority */
   private readonly rules: MatchedRules;
   /** one output column of the matched rows, reused by every aggregation */
   private readonly column: unknown[];
   readonly shapes: CellShape[][];
+  /** FEEL steps one evaluation may take */
+  private readonly maxSteps: number;
+  /**
+   * Whether an evaluation may run FEEL beyond the index: an opaque cell, a computed input column or an
+   * output expression. Cells the index decides (literals, ranges, comparisons with constants) are
+   * evaluated without FEEL, or, on the index's rare fallback, with FEEL that cannot loop.
+   */
+  private readonly runsFeel: boolean;
+  /**
+   * The FEEL evaluation context of this table's evaluations, restarted by each (no allocation): one step
+   * budget and deadline for every cell and computed column of one evaluation.
+   */
+  private readonly budget = new EvaluationContext(null);
 
   /**
    * The normalised table, lean: each row keeps only the compiled FEEL of its opaque cells (the index
@@ -69,7 +112,8 @@ export class CompiledDecisionTable {
    */
   readonly table: NormalizedTable;
 
-  constructor(table: NormalizedTable) {
+  constructor(table: NormalizedTable, maxSteps: number = STEP_BUDGET) {
+    this.maxSteps = maxSteps;
     this.hitPolicy = table.hitPolicy;
     this.rowCount = table.rows.length;
     this.names = table.inputs.map((i) => i.name);
@@ -87,9 +131,17 @@ export class CompiledDecisionTable {
     this.tests = table.rows.map((r, i) =>
       r.tests.map((t, c) => (this.shapes[i][c].kind === 'opaque' ? t : null)),
     );
+    this.inheritedNames = this.names.some(isInheritedName);
+    this.outputTypes = table.outputs.map((o) => o.type);
+    this.outputExpressions = table.rows.map((r) => (r.expressions?.length ? r.expressions : null));
+    this.dynamic = this.outputExpressions.some((e) => e !== null);
+    this.runsFeel =
+      this.dynamic ||
+      this.expressions.some((e) => e !== null) ||
+      this.shapes.some((row) => row.some((cell) => cell.kind === 'opaque'));
     this.outputRows = table.rows.map((r) => {
       const outputs: Record<string, unknown> = {};
-      for (const name of this.outputNames) outputs[name] = r.outputs[name] ?? null;
+      for (const name of this.outputNames) setOwn(outputs, name, own(r.outputs, name) ?? null);
       return Object.freeze({ rowId: r.id, outputs: Object.freeze(outputs) });
     });
     this.table = {
@@ -103,16 +155,10 @@ export class CompiledDecisionTable {
     };
     this.rowPriority = table.rows.map((r) => r.priority);
     // output-value ranks, only where a hit policy orders by them and a column lists output values
-    const ranked =
+    const ranked = (this.ranked =
       (table.hitPolicy === 'Priority' || table.hitPolicy === 'OutputOrder') &&
-      table.outputs.some((o) => o.outputValues);
-    this.priorityKeys = this.outputRows.map((row) =>
-      !ranked
-        ? NO_RANKS
-        : Int32Array.from(
-            table.outputs.map((o) => outputRank(o.outputValues, row.outputs[o.name], JSON_VALUES)),
-          ),
-    );
+      table.outputs.some((o) => o.outputValues));
+    this.priorityKeys = this.outputRows.map((row) => (ranked ? this.ranksOf(row.outputs) : NO_RANKS));
     this.column = new Array(this.rowCount).fill(null);
     this.rules = rankedRules(this.outputRows, this.priorityKeys, this.rowPriority);
     const hasDefaults = table.outputs.some((o) => o.defaultValue !== undefined);
@@ -122,11 +168,25 @@ export class CompiledDecisionTable {
     this.matcher = new RowMatcher<Input>(this.shapes, this.names.length, this.testCell);
   }
 
+  /** The facts of the evaluation in progress as a FEEL scope, made once per evaluation (`factsScope`). */
+  private scopeFacts: Input | null = null;
+  private scopeOfFacts: Scope | null = null;
+
+  private factsScope(input: Input): Scope {
+    // keyed by the facts object: an evaluation nested in this one (with other facts) cannot mix them up
+    if (this.scopeFacts !== input) {
+      this.scopeFacts = input;
+      this.scopeOfFacts = new Scope(input, null);
+    }
+    return this.scopeOfFacts!;
+  }
+
   private readonly testCell = (row: number, column: number, value: unknown, input: Input): boolean | null => {
     let test = this.tests[row][column];
     if (!test)
       test = this.tests[row][column] = compileUnaryTests(this.cells[row][column], { scope: this.names });
-    return test.test(value, input);
+    // part of the evaluation in progress (see `evaluate`): its budget, its deadline
+    return test.testIn(value, this.factsScope(input));
   };
 
   /** Reads, checks and converts the inputs into the reused value slots. */
@@ -136,7 +196,7 @@ export class CompiledDecisionTable {
       const expr = this.expressions[c];
       let raw: unknown;
       if (expr !== null) {
-        const v = expr.evaluate((feelInput ??= fromJs(input) as Input));
+        const v = expr.evaluateIn(new Scope((feelInput ??= fromJs(input) as Input), null));
         this.values[c] = v;
         if (v === null && this.required[c])
           throw new EvaluationError(
@@ -145,7 +205,7 @@ export class CompiledDecisionTable {
             this.names[c],
           );
         continue;
-      } else raw = input[this.names[c]];
+      } else raw = this.inheritedNames ? own(input, this.names[c]) : input[this.names[c]];
       if ((raw === undefined || raw === null) && this.required[c])
         throw new EvaluationError(
           'MISSING_REQUIRED_INPUT',
@@ -156,38 +216,113 @@ export class CompiledDecisionTable {
     }
   }
 
-  /** Evaluates the table (spec: evaluation result without `evaluationTimeMs`). Throws EvaluationError. */
-  evaluate(input: Input | null | undefined): EvaluationResult {
-    const facts = input ?? {};
+  /**
+   * Evaluates the table (spec: evaluation result without `evaluationTimeMs`). Throws EvaluationError,
+   * also when the evaluation's FEEL runs out of its step budget (`EVALUATION_BUDGET_EXCEEDED`) or past
+   * `deadline` (epoch ms; `DEADLINE_EXCEEDED`). Inside a bounded evaluation of a host (a flow, a rule
+   * set) the table is part of it: it spends the host's budget and keeps the host's deadline.
+   */
+  evaluate(input: Input | null | undefined, deadline: number = Infinity): EvaluationResult {
+    // a table whose every cell the index decides runs no FEEL that loops: nothing to bound
+    if (!this.runsFeel) return this.run(input ?? {});
+    const outer = currentEvaluation();
+    if (outer !== null && outer.bounded) return this.run(input ?? {});
+    return this.runBounded(input ?? {}, deadline, outer);
+  }
+
+  private runBounded(input: Input, deadline: number, outer: EvaluationContext | null): EvaluationResult {
+    enterEvaluation(this.budget.restart(this.maxSteps, deadline));
+    // leave on each path rather than in `finally`: V8 optimises this shape better on a hot path
+    let result: EvaluationResult;
+    try {
+      result = this.run(input);
+    } catch (e) {
+      leaveEvaluation(outer);
+      throw e instanceof EvaluationAborted ? abortError(e) : e;
+    }
+    leaveEvaluation(outer);
+    return result;
+  }
+
+  private run(facts: Input): EvaluationResult {
     this.bind(facts);
     const policy = this.hitPolicy;
     if (policy === 'First') {
       const r = this.matcher.first(this.values, facts);
       if (r < 0) return this.noMatch();
-      const row = this.outputRows[r];
+      const row = this.dynamic ? this.computedRow(r, facts) : this.outputRows[r];
       return { matchedRows: [row.rowId], outputRows: [row], outputValues: row.outputs };
     }
     const { rows, count } = this.matcher.collect(this.values, facts);
     if (count === 0) return this.noMatch();
     const matchedRows = new Array<string>(count);
     for (let i = 0; i < count; i++) matchedRows[i] = this.rowIds[rows[i]];
+    if (!this.dynamic) return this.result(matchedRows, rows, count, this.outputRows, this.rules);
+    // outputs computed by FEEL: the matched rows' outputs first, then the hit policy over them
+    const computed = new Array<OutputRow>(this.rowCount);
+    for (let i = 0; i < count; i++) computed[rows[i]] = this.computedRow(rows[i], facts);
+    const keys = this.ranked
+      ? (r: number) => this.ranksOf(computed[r].outputs)
+      : (r: number) => this.priorityKeys[r];
+    const rules = rankedRules(computed, keys, this.rowPriority);
+    return this.result(matchedRows, rows, count, computed, rules);
+  }
+
+  /** The hit policy's result over the matched rows (`byRow`: the output row of each row index). */
+  private result(
+    matchedRows: string[],
+    rows: Int32Array,
+    count: number,
+    byRow: OutputRow[],
+    rules: MatchedRules,
+  ): EvaluationResult {
+    const policy = this.hitPolicy;
     if (isSingleHit(policy)) {
-      const r = selectRule(policy, rows, count, this.rules, JSON_VALUES);
+      const r = selectRule(policy, rows, count, rules, JSON_VALUES);
       if (r === HIT_POLICY_VIOLATED) throw this.violation(matchedRows);
-      const row = this.outputRows[r];
+      const row = byRow[r];
       return { matchedRows, outputRows: [row], outputValues: row.outputs };
     }
     const agg = aggregationOf(policy);
-    if (!agg) return this.multi(matchedRows, orderRules(policy, rows, count, this.rules), count);
+    if (!agg) return this.multi(matchedRows, orderRules(policy, rows, count, rules), count, byRow);
     const outputRows = new Array<OutputRow>(count);
-    for (let i = 0; i < count; i++) outputRows[i] = this.outputRows[rows[i]];
+    for (let i = 0; i < count; i++) outputRows[i] = byRow[rows[i]];
     const outputValues: Record<string, unknown> = {};
     const column = this.column; // scratch: aggregate reads it synchronously and calls no user code
     for (const name of this.outputNames) {
       for (let i = 0; i < count; i++) column[i] = outputRows[i].outputs[name];
-      outputValues[name] = aggregate(agg, column, count, JSON_VALUES);
+      setOwn(outputValues, name, aggregate(agg, column, count, JSON_VALUES));
     }
     return { matchedRows, outputRows, outputValues };
+  }
+
+  /**
+   * Row `r`'s outputs with its output expressions evaluated (part of the evaluation in progress: its
+   * budget and deadline). An expression sees the input columns by name (their bound values) and the
+   * input facts; a value that does not fit the column's type is null, as DMN has it.
+   */
+  private computedRow(r: number, facts: Input): OutputRow {
+    const base = this.outputRows[r];
+    const expressions = this.outputExpressions[r];
+    if (expressions === null) return base;
+    const columns: Record<string, unknown> = {};
+    for (let c = 0; c < this.names.length; c++) setOwn(columns, this.names[c], this.values[c]);
+    const scope = new Scope(columns, new Scope(fromJs(facts) as Input, null));
+    const outputs: Record<string, unknown> = {};
+    for (const name of this.outputNames) setOwn(outputs, name, base.outputs[name]);
+    for (const { name, expression } of expressions) {
+      const value = toJs(expression.evaluateIn(scope));
+      const type = this.outputTypes[this.outputNames.indexOf(name)];
+      setOwn(outputs, name, outputFits(value, type) ? value : null);
+    }
+    return { rowId: base.rowId, outputs };
+  }
+
+  /** Priority / OutputOrder ranks of a row's outputs in the columns' output value lists. */
+  private ranksOf(outputs: Record<string, unknown>): Int32Array {
+    return Int32Array.from(
+      this.table.outputs.map((o) => outputRank(o.outputValues, outputs[o.name], JSON_VALUES)),
+    );
   }
 
   private violation(matchedRows: string[]): EvaluationError {
@@ -199,20 +334,28 @@ export class CompiledDecisionTable {
   }
 
   /** The execute form: `{ matchedRows, outputs }`. */
-  execute(facts: Input | null | undefined): {
+  execute(
+    facts: Input | null | undefined,
+    deadline?: number,
+  ): {
     matchedRows: string[];
     outputs: Record<string, unknown> | null;
   } {
-    const r = this.evaluate(facts);
+    const r = this.evaluate(facts, deadline);
     return { matchedRows: r.matchedRows, outputs: r.outputValues };
   }
 
-  private multi(matchedRows: string[], rows: ArrayLike<number>, count: number): EvaluationResult {
+  private multi(
+    matchedRows: string[],
+    rows: ArrayLike<number>,
+    count: number,
+    byRow: OutputRow[],
+  ): EvaluationResult {
     const outputRows = new Array<OutputRow>(count);
     const outputValues: Record<string, unknown[]> = {};
-    for (const name of this.outputNames) outputValues[name] = new Array(count);
+    for (const name of this.outputNames) setOwn(outputValues, name, new Array(count));
     for (let i = 0; i < count; i++) {
-      const row = (outputRows[i] = this.outputRows[rows[i]]);
+      const row = (outputRows[i] = byRow[rows[i]]);
       for (const name of this.outputNames) outputValues[name][i] = row.outputs[name];
     }
     return { matchedRows, outputRows, outputValues };
@@ -222,9 +365,19 @@ export class CompiledDecisionTable {
     if (this.defaults) return { matchedRows: [], outputRows: [], outputValues: this.defaults };
     if (isSingleHit(this.hitPolicy)) return { matchedRows: [], outputRows: [], outputValues: null };
     const outputValues: Record<string, unknown> = {};
-    for (const name of this.outputNames) outputValues[name] = noMatchValue(this.hitPolicy);
+    for (const name of this.outputNames) setOwn(outputValues, name, noMatchValue(this.hitPolicy));
     return { matchedRows: [], outputRows: [], outputValues };
   }
+}
+
+/** A budget or deadline abort as the table's error (a call-depth abort never propagates: it gives null). */
+function abortError(e: EvaluationAborted): EvaluationError {
+  return e.reason === 'deadline'
+    ? new EvaluationError('DEADLINE_EXCEEDED', 'The evaluation ran past its time limit')
+    : new EvaluationError(
+        'EVALUATION_BUDGET_EXCEEDED',
+        'The evaluation ran out of its FEEL step budget (loop iterations and function calls)',
+      );
 }
 
 /**
@@ -234,13 +387,13 @@ export class CompiledDecisionTable {
  */
 function rankedRules(
   outputRows: OutputRow[],
-  priorityKeys: Int32Array[],
+  priorityKeys: Int32Array[] | ((row: number) => Int32Array),
   rowPriority: number[],
 ): MatchedRules {
+  const keys = typeof priorityKeys === 'function' ? priorityKeys : (r: number) => priorityKeys[r];
   return {
     output: (r) => outputRows[r].outputs,
-    compareRank: (a, b) =>
-      comparePriority(priorityKeys[a], priorityKeys[b]) || rowPriority[b] - rowPriority[a],
+    compareRank: (a, b) => comparePriority(keys(a), keys(b)) || rowPriority[b] - rowPriority[a],
   };
 }
 
@@ -251,5 +404,5 @@ export function compileDecisionTable(
 ): CompiledDecisionTable {
   const { table, problems } = normalizeDefinition(definition, options.limits ?? DEFAULT_LIMITS);
   if (!table) throw new TableCompileError(problems);
-  return new CompiledDecisionTable(table);
+  return new CompiledDecisionTable(table, options.maxSteps);
 }

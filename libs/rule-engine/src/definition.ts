@@ -2,9 +2,15 @@
  * Structural checks of a table definition (the API's JSON), one problem per bad row/column, and the
  * normalised form the compiler works on. Every cell goes through the FEEL compiler here.
  */
-import { CompiledUnaryTests, tryCompileUnaryTests } from '@arbiter/feel';
+import {
+  CompiledExpression,
+  CompiledUnaryTests,
+  tryCompileExpression,
+  tryCompileUnaryTests,
+} from '@arbiter/feel';
 import { normalizeHitPolicy } from './hit-policy';
 import { normalizeColumnType, outputFits } from './input-types';
+import { own } from './own';
 import { ColumnType, HitPolicy, TableProblem } from './types';
 
 export interface TableLimits {
@@ -27,12 +33,20 @@ export interface NormalizedOutput {
   defaultValue?: unknown;
   outputValues?: unknown[];
 }
+/** An output a row computes with FEEL when it matches (`outputExpressions` of the definition). */
+export interface NormalizedOutputExpression {
+  name: string;
+  source: string;
+  expression: CompiledExpression;
+}
 export interface NormalizedRow {
   id: string;
   priority: number;
   cells: string[];
   tests: (CompiledUnaryTests | null)[];
   outputs: Record<string, unknown>;
+  /** outputs computed by FEEL expressions (absent or empty: constants only) */
+  expressions?: NormalizedOutputExpression[];
 }
 export interface NormalizedTable {
   name: string;
@@ -97,6 +111,23 @@ export function normalizeDefinition(
       ...(typeof c.expression === 'string' && c.expression.trim() ? { expression: c.expression } : {}),
     };
   });
+  // a computed column's expression is FEEL over the facts and the other columns: compiled here, so a bad
+  // one is a problem naming its column (not a failure later, when the table is compiled)
+  const inputScope = inputs.map((i) => i.name);
+  for (const input of inputs) {
+    if (input.expression === undefined) continue;
+    if (input.expression.length > limits.maxCellLength) {
+      problem(`Expression longer than ${limits.maxCellLength} characters`, null, input.name);
+      continue;
+    }
+    const compiled = tryCompileExpression(input.expression, { scope: inputScope });
+    if (!compiled.ok)
+      problem(
+        `Invalid FEEL expression '${input.expression.slice(0, 80)}': ${compiled.error.message}`,
+        null,
+        input.name,
+      );
+  }
   const outputs = columns<NormalizedOutput>('outputColumns', (c) => {
     const type = normalizeColumnType(c.type);
     if (!type) problem(`Unknown column type '${String(c.type)}'`, null, c.name as string);
@@ -148,7 +179,7 @@ export function normalizeDefinition(
       const cells: string[] = [];
       const tests: (CompiledUnaryTests | null)[] = [];
       for (const input of inputs) {
-        const cell = conditions[input.name];
+        const cell = own(conditions, input.name);
         if (cell === undefined || cell === null) {
           cells.push('-');
           tests.push(null);
@@ -180,12 +211,39 @@ export function normalizeDefinition(
         if (col && !outputFits(value, col.type))
           problem(`Output does not match type ${col.type}`, rowId, key);
       }
+      const expressions: NormalizedOutputExpression[] = [];
+      const computed = raw.outputExpressions;
+      if (computed !== undefined && computed !== null) {
+        if (!isObject(computed))
+          problem('outputExpressions must be an object of output column name to FEEL expression', rowId);
+        else
+          for (const [key, source] of Object.entries(computed)) {
+            if (!outputByName.has(key)) problem(`Unknown output column '${key}'`, rowId, key);
+            else if (Object.hasOwn(outs, key))
+              problem(`Output '${key}' has both a value and an expression`, rowId, key);
+            else if (typeof source !== 'string' || !source.trim())
+              problem('An output expression must be a non-empty FEEL expression string', rowId, key);
+            else if (source.length > limits.maxCellLength)
+              problem(`Output expression longer than ${limits.maxCellLength} characters`, rowId, key);
+            else {
+              const compiled = tryCompileExpression(source, { scope });
+              if (compiled.ok) expressions.push({ name: key, source, expression: compiled.value });
+              else
+                problem(
+                  `Invalid FEEL output expression '${source.slice(0, 80)}': ${compiled.error.message}`,
+                  rowId,
+                  key,
+                );
+            }
+          }
+      }
       rows.push({
         id: rowId,
         priority: typeof raw.priority === 'number' ? raw.priority : 0,
         cells,
         tests,
         outputs: outs,
+        ...(expressions.length ? { expressions } : {}),
       });
     });
   }

@@ -1,5 +1,12 @@
 /** Why an evaluation was refused. `code` is stable; the service maps it to an HTTP status. */
-export type EvaluationErrorCode = 'MISSING_REQUIRED_INPUT' | 'INPUT_TYPE_MISMATCH' | 'HIT_POLICY_VIOLATION';
+export type EvaluationErrorCode =
+  | 'MISSING_REQUIRED_INPUT'
+  | 'INPUT_TYPE_MISMATCH'
+  | 'HIT_POLICY_VIOLATION'
+  /** the evaluation's FEEL ran out of its step budget */
+  | 'EVALUATION_BUDGET_EXCEEDED'
+  /** the evaluation ran past its deadline */
+  | 'DEADLINE_EXCEEDED';
 
 export class EvaluationError extends Error {
   constructor(

@@ -8,6 +8,7 @@
  */
 export * from './types';
 export * from './errors';
+export * from './own';
 export * from './bitset';
 export * from './cell-shape';
 export * from './matcher';

@@ -4,7 +4,7 @@
  * (JS numbers), `@arbiter/dmn` holds FEEL values (Decimals, dates, durations, contexts). Each caller
  * keeps the edge cases it has always had through its named semantics below.
  */
-import { FeelValue, builtins, feelCompare, feelEquals, isNumber } from '@arbiter/feel';
+import { FeelValue, builtins, feelCompare, feelEquals, isNumber, toJs } from '@arbiter/feel';
 
 export interface OutputValueSemantics {
   /** ANY (do the matched rules agree?) and output value lists (where does a value rank?) */
@@ -21,9 +21,18 @@ export interface OutputValueSemantics {
   readonly count: 'rules' | 'values';
 }
 
+/** FEEL `sum` of the non-null values among the first `count` outputs (JS numbers count as their decimal text). */
+function feelSum(outputs: ArrayLike<unknown>, count: number): FeelValue {
+  const numbers: FeelValue[] = [];
+  for (let i = 0; i < count; i++)
+    if (outputs[i] !== null && outputs[i] !== undefined) numbers.push(outputs[i] as FeelValue);
+  return builtins.get('sum')!.call([numbers]);
+}
+
 /**
  * The table API (`compileDecisionTable`): deep JSON equality, MIN / MAX over numbers or strings of one
- * type (a lone value is its own minimum, whatever its type), SUM of JS numbers, COUNT of non-null values.
+ * type (a lone value is its own minimum, whatever its type), SUM of JS numbers with FEEL's decimal
+ * semantics (0.1 + 0.2 is 0.3, as FEEL `sum` gives), COUNT of non-null values.
  */
 export const JSON_VALUES: OutputValueSemantics = {
   equals: jsonEquals,
@@ -34,10 +43,17 @@ export const JSON_VALUES: OutputValueSemantics = {
   ordersFirstValue: false,
   isNumber: (v) => typeof v === 'number',
   sum: (outputs, count) => {
+    // integers whose sum stays a safe integer add exactly as doubles; anything else adds as decimals
     let total = 0;
-    for (let i = 0; i < count; i++)
-      if (outputs[i] !== null && outputs[i] !== undefined) total += outputs[i] as number;
-    return total;
+    let integers = true;
+    for (let i = 0; i < count; i++) {
+      const v = outputs[i];
+      if (v === null || v === undefined) continue;
+      total += v as number;
+      if (!Number.isInteger(v)) integers = false;
+    }
+    if (integers && Number.isSafeInteger(total)) return total;
+    return toJs(feelSum(outputs, count));
   },
   count: 'values',
 };
@@ -51,12 +67,7 @@ export const FEEL_VALUES: OutputValueSemantics = {
   compare: (a, b) => feelCompare(a as FeelValue, b as FeelValue),
   ordersFirstValue: true,
   isNumber,
-  sum: (outputs, count) => {
-    const numbers: FeelValue[] = [];
-    for (let i = 0; i < count; i++)
-      if (outputs[i] !== null && outputs[i] !== undefined) numbers.push(outputs[i] as FeelValue);
-    return builtins.get('sum')!.call([numbers]);
-  },
+  sum: (outputs, count) => feelSum(outputs, count),
   count: 'rules',
 };
 

@@ -33,6 +33,12 @@ export interface TableRow {
   inputConditions: Record<string, string>;
   /** output column name → value */
   outputs: Record<string, unknown>;
+  /**
+   * output column name → FEEL expression computing the output when the row matches (DMN's non-constant
+   * output entries, `amount * 0.1`). It sees the input columns by name and the input facts; a column has
+   * a value in `outputs` or an expression here, not both.
+   */
+  outputExpressions?: Record<string, string>;
 }
 
 export const HIT_POLICIES = [

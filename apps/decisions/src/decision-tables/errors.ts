@@ -17,6 +17,20 @@ export const DecisionTableErrors = {
   InvalidFeel: 'INVALID_FEEL',
   InvalidFormat: 'INVALID_FORMAT',
   InvalidImport: 'INVALID_IMPORT',
+  /** 422: one evaluation's FEEL ran out of `DecisionTables:EvaluationStepBudget` steps */
+  EvaluationBudgetExceeded: 'EVALUATION_BUDGET_EXCEEDED',
+  /** 422: one evaluation ran past `DecisionTables:EvaluationTimeoutMs` */
+  DeadlineExceeded: 'DEADLINE_EXCEEDED',
+  /** 413: an import holds more tables than `DecisionTables:MaxImportTables` */
+  ImportTooManyTables: 'IMPORT_TOO_MANY_TABLES',
+  /** 413: a CSV file or XLSX worksheet has more lines than `DecisionTables:MaxImportLines` */
+  ImportTooManyRows: 'IMPORT_TOO_MANY_ROWS',
+  /** 413: an XLSX archive has more entries than `DecisionTables:MaxImportArchiveEntries` */
+  ArchiveTooManyEntries: 'ARCHIVE_TOO_MANY_ENTRIES',
+  /** 413: an XLSX archive decompresses past `DecisionTables:MaxImportUncompressedBytes` (zip bomb) */
+  ArchiveTooLarge: 'ARCHIVE_TOO_LARGE',
+  /** 400: a DMN file declares a document type (DTD): entity declarations (billion laughs, XXE) */
+  XmlDoctypeNotAllowed: 'XML_DOCTYPE_NOT_ALLOWED',
 } as const;
 
 /**

@@ -27,4 +27,49 @@ export class DecisionTablesSettings {
   @IsInt()
   @Min(1024)
   maxUploadBytes: number = 5 * 1024 * 1024;
+
+  /**
+   * FEEL steps (loop iterations, user-function calls, sort comparisons, …) one evaluation may take: every
+   * cell, computed column and output expression of a table evaluation together, or one `/feel` call. Past
+   * it the evaluation is a 422 EVALUATION_BUDGET_EXCEEDED.
+   */
+  @ConfigKey('DecisionTables:EvaluationStepBudget')
+  @IsInt()
+  @Min(1000)
+  @Max(100_000_000)
+  evaluationStepBudget: number = 1_000_000;
+
+  /** Wall-clock limit of one evaluation (table or `/feel`); past it a 422 DEADLINE_EXCEEDED. */
+  @ConfigKey('DecisionTables:EvaluationTimeoutMs')
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  evaluationTimeoutMs: number = 1000;
+
+  /** Tables one import may create: JSON array items, DMN decision tables, XLSX worksheets (413 past it). */
+  @ConfigKey('DecisionTables:MaxImportTables')
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  maxImportTables: number = 100;
+
+  /** Lines (metadata, header, rows) of one CSV file or XLSX worksheet, counted before parsing (413 past it). */
+  @ConfigKey('DecisionTables:MaxImportLines')
+  @IsInt()
+  @Min(10)
+  @Max(1_000_000)
+  maxImportLines: number = 50_000;
+
+  /** Entries of an uploaded XLSX archive (413 past it). */
+  @ConfigKey('DecisionTables:MaxImportArchiveEntries')
+  @IsInt()
+  @Min(10)
+  @Max(100_000)
+  maxImportArchiveEntries: number = 200;
+
+  /** Decompressed bytes of an uploaded XLSX archive, all entries together; a zip bomb stops here (413). */
+  @ConfigKey('DecisionTables:MaxImportUncompressedBytes')
+  @IsInt()
+  @Min(1024 * 1024)
+  maxImportUncompressedBytes: number = 64 * 1024 * 1024;
 }

@@ -1,4 +1,5 @@
 /** List built-ins (`count`, `sum`, `sort`, `union`, `list replace`, …). */
+import { step } from '../evaluation-context';
 import { Decimal, FeelFunction, feelCompare, feelEquals, normNum, type FeelValue } from '../values';
 import { num, int, bad, listArg, out } from './arguments';
 import { type V, sig, type DefineBuiltin } from './builtin-function';
@@ -54,9 +55,13 @@ function boolAgg(name: string, isAll: boolean) {
   );
 }
 
+/** Distinct values in order; quadratic, so each element is charged its comparisons as steps. */
 function distinct(l: FeelValue[]): FeelValue[] {
   const r: FeelValue[] = [];
-  for (const x of l) if (!r.some((y) => (x === null ? y === null : feelEquals(x, y) === true))) r.push(x);
+  for (const x of l) {
+    step(r.length + 1);
+    if (!r.some((y) => (x === null ? y === null : feelEquals(x, y) === true))) r.push(x);
+  }
   return r;
 }
 
@@ -79,6 +84,7 @@ function listReplace(l: V, p: V, item: V): FeelValue {
       return bad('list replace', 'match function must take 2 parameters');
     const r: FeelValue[] = [];
     for (const x of l) {
+      step();
       const m = p.invoke([x, item ?? null]);
       if (typeof m !== 'boolean') return bad('list replace', 'match function must return a boolean');
       r.push(m ? (item ?? null) : x);
@@ -337,6 +343,7 @@ export function defineListBuiltins(def: DefineBuiltin): void {
         if (f === undefined || f === null) {
           let ok = true;
           const r = [...l].sort((a, b) => {
+            step();
             const c = feelCompare(a, b);
             if (c === null) ok = false;
             return c ?? 0;
@@ -347,6 +354,7 @@ export function defineListBuiltins(def: DefineBuiltin): void {
         let ok = true;
         const r = [...l].sort((a, b) => {
           if (!ok) return 0;
+          step(2);
           const x = f.invoke([a, b]);
           if (x === true) return -1;
           if (x !== false) {

@@ -1,4 +1,6 @@
-import { nestsDeeperThan } from './validation';
+import { IsArray, IsObject } from 'class-validator';
+import { AppError } from './app-error';
+import { createValidationPipe, findUnstorableText, isUnstorableText, nestsDeeperThan } from './validation';
 
 describe('nestsDeeperThan', () => {
   const arrays = (levels: number): unknown => {
@@ -32,5 +34,90 @@ describe('nestsDeeperThan', () => {
 
   it('walks a body 100,000 levels deep without a recursion of its own', () => {
     expect(nestsDeeperThan(arrays(100_000), 128)).toBe(true);
+  });
+});
+
+describe('unstorable text (NUL, lone surrogates)', () => {
+  it('tells unstorable strings from any well-formed text', () => {
+    expect(isUnstorableText('a\u0000b')).toBe(true);
+    expect(isUnstorableText('x\ud800')).toBe(true);
+    expect(isUnstorableText('\udc00x')).toBe(true);
+    expect(isUnstorableText('emoji \ud83d\ude00, é, 中文, \u0001')).toBe(false);
+  });
+
+  it('names the field: values and keys, arrays and objects, the first in document order', () => {
+    const body = { name: 'ok', rows: [{ outputs: { a: 'fine' } }, { outputs: { risk: 'bad\u0000' } }] };
+    expect(findUnstorableText(body)).toBe('body.rows[1].outputs.risk');
+    expect(findUnstorableText({ rows: [{ ['k\ud800']: 1 }] })).toBe('body.rows[0]');
+    expect(findUnstorableText({ a: ['x', 'y\udfff'], b: 'z\u0000' })).toBe('body.a[1]');
+    expect(findUnstorableText({ a: 'fine', b: [1, null, true] })).toBeNull();
+    expect(findUnstorableText('\u0000', 'comment')).toBe('comment');
+  });
+
+  it('the validation pipe refuses such a body with 400 INVALID_CHARACTERS naming the field', async () => {
+    const pipe = createValidationPipe();
+    const error = await pipe
+      .transform({ name: 'x', rows: [{ id: 'r\u0000' }] }, { type: 'body', metatype: Object })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'INVALID_CHARACTERS',
+      details: [{ field: 'body.rows[0].id', message: expect.stringContaining('NUL') }],
+    });
+    await expect(pipe.transform({ name: 'fine' }, { type: 'body', metatype: Object })).resolves.toEqual({
+      name: 'fine',
+    });
+    const deep = await pipe.transform(deepObject(200), { type: 'body', metatype: Object }).catch((e) => e);
+    expect(deep).toMatchObject({ code: 'BODY_TOO_DEEP' });
+  });
+});
+
+function deepObject(levels: number): unknown {
+  let v: unknown = { s: '\u0000' };
+  for (let i = 1; i < levels; i++) v = { a: v };
+  return v;
+}
+
+describe('the validation pipe and user-named keys', () => {
+  class BodyDto {
+    @IsArray()
+    rows!: unknown[];
+
+    @IsObject()
+    settings!: Record<string, unknown>;
+  }
+
+  it('keeps keys named like Object.prototype members under untyped properties (class-transformer drops them)', async () => {
+    const sent = {
+      rows: [{ outputs: { constructor: 'a', toString: 'b', hasOwnProperty: 'c', plain: 'd' } }],
+      settings: { valueOf: 1 },
+    };
+    const result = (await createValidationPipe().transform(JSON.parse(JSON.stringify(sent)), {
+      type: 'body',
+      metatype: BodyDto,
+    })) as BodyDto;
+    expect(result).toBeInstanceOf(BodyDto);
+    expect(result.rows).toEqual(sent.rows);
+    expect(Object.keys((result.rows[0] as { outputs: object }).outputs)).toEqual([
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      'plain',
+    ]);
+    expect(result.settings).toEqual({ valueOf: 1 });
+  });
+
+  it('removes prototype-pollution payloads', async () => {
+    const sent = JSON.parse(
+      '{"rows":[{"constructor":{"prototype":{"polluted":true}},"prototype":{"x":1},"ok":{"constructor":"data"}}],"settings":{}}',
+    );
+    const result = (await createValidationPipe().transform(sent, {
+      type: 'body',
+      metatype: BodyDto,
+    })) as BodyDto;
+    // a body carrying a payload keeps Nest's stripping (every `constructor` key) for the whole property
+    expect(result.rows).toEqual([{ ok: {} }]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -28,29 +28,178 @@ export const MAX_BODY_DEPTH = 128;
 
 /** Whether `value` nests arrays or objects more than `limit` deep (iterative: no recursion of its own). */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  return (scanBody(value, limit) & DEEP) !== 0;
+}
+
+/**
+ * Text no database stores: a NUL character (PostgreSQL refuses it in `text` and in `jsonb`) or a lone
+ * UTF-16 surrogate (not Unicode: it cannot be encoded as UTF-8).
+ */
+export function isUnstorableText(text: string): boolean {
+  return text.indexOf('\u0000') >= 0 || !(text as unknown as WellFormed).isWellFormed();
+}
+interface WellFormed {
+  isWellFormed(): boolean;
+}
+
+const DEEP = 1;
+const UNSTORABLE = 2;
+/** an object key named like a member every object inherits (`constructor`, `toString`, …) or `prototype` */
+const INHERITED_KEY = 4;
+const isInheritedKey = (key: string) => key in Object.prototype || key === 'prototype';
+
+/**
+ * One iterative walk over a body, giving flags: DEEP when arrays or objects nest `limit` deep (the walk
+ * stops there), UNSTORABLE when a string (a value or an object key) is unstorable (`isUnstorableText`),
+ * INHERITED_KEY when an object key is named like an Object.prototype member.
+ */
+function scanBody(value: unknown, limit: number): number {
+  if (typeof value === 'string') return isUnstorableText(value) ? UNSTORABLE : 0;
+  let found = 0;
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (node === null || typeof node !== 'object') continue;
-    if (depth >= limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    if (depth >= limit) return found | DEEP;
+    if (Array.isArray(node)) {
+      for (const child of node) {
+        if (typeof child === 'string') {
+          if (isUnstorableText(child)) found |= UNSTORABLE;
+        } else if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+      }
+    } else {
+      for (const key in node) {
+        if (!Object.hasOwn(node, key)) continue;
+        if (isUnstorableText(key)) found |= UNSTORABLE;
+        if (isInheritedKey(key)) found |= INHERITED_KEY;
+        const child = (node as Record<string, unknown>)[key];
+        if (typeof child === 'string') {
+          if (isUnstorableText(child)) found |= UNSTORABLE;
+        } else if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+      }
     }
   }
-  return false;
+  return found;
 }
 
-/** ValidationPipe that first refuses a body nested past MAX_BODY_DEPTH (400 BODY_TOO_DEEP). */
+/**
+ * The path (`rows[2].outputs.risk`, under `root`) of the first unstorable string of `value` — a value, or
+ * an object key (then the path of the object, with the key) — or null when there is none. Iterative.
+ */
+export function findUnstorableText(value: unknown, root = 'body'): string | null {
+  const stack: [unknown, string][] = [[value, root]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (typeof node === 'string') {
+      if (isUnstorableText(node)) return path;
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    const entries: [string, unknown, boolean][] = Array.isArray(node)
+      ? node.map((child, i) => [`${path}[${i}]`, child, false])
+      : Object.keys(node).map((key) => [`${path}.${key}`, (node as Record<string, unknown>)[key], true]);
+    // pushed in reverse: the first bad string in document order is found first
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [childPath, child, isKey] = entries[i];
+      const key = childPath.slice(path.length + 1);
+      if (isKey && isUnstorableText(key)) return path;
+      stack.push([child, childPath]);
+    }
+  }
+  return null;
+}
+
+/** The 400 INVALID_CHARACTERS naming the field (`findUnstorableText`'s path). */
+export function unstorableTextError(field: string): AppError {
+  const message = `'${field}' holds a NUL character or a lone surrogate, which cannot be stored`;
+  return AppError.badRequest(CommonErrorCodes.InvalidCharacters, message, [{ field, message }]);
+}
+
+/**
+ * ValidationPipe that first refuses a body nested past MAX_BODY_DEPTH (400 BODY_TOO_DEEP) or holding a
+ * string no database stores (400 INVALID_CHARACTERS naming the field), for every service's validated
+ * routes, and keeps user data under keys named like Object.prototype members. One walk over the body for
+ * all three; the path is only looked for when a bad string was found, the copy only made when such a key
+ * is there. Hot routes (served before Fastify's router) do not come through here.
+ */
 class DepthBoundedValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && nestsDeeperThan(value, MAX_BODY_DEPTH)) {
+    if (metadata.type !== 'body') return super.transform(value, metadata);
+    const found = scanBody(value, MAX_BODY_DEPTH);
+    if (found & DEEP)
       throw AppError.badRequest(
         CommonErrorCodes.BodyTooDeep,
         `Request body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep`,
       );
-    }
-    return super.transform(value, metadata);
+    if (found & UNSTORABLE) throw unstorableTextError(findUnstorableText(value) ?? 'body');
+    if (!(found & INHERITED_KEY)) return super.transform(value, metadata);
+    // Nest deletes `constructor` keys in place and class-transformer drops keys named like
+    // Object.prototype members: both work on a copy, and the untyped properties come back as sent
+    return withUntypedValues(await super.transform(structuredClone(value), metadata), value);
   }
+}
+
+/**
+ * Whether `value` holds what a prototype-pollution payload needs: an own `__proto__` key, or a
+ * `constructor` / `prototype` key whose value is an object (a merge walking `constructor.prototype`
+ * reaches Object.prototype). A `constructor` key holding text, a number, a boolean or null is data.
+ */
+function hasPoisonKeys(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    const record = node as Record<string, unknown>;
+    if (!Array.isArray(node)) {
+      if (Object.hasOwn(record, '__proto__')) return true;
+      for (const key of ['constructor', 'prototype'])
+        if (Object.hasOwn(record, key) && record[key] !== null && typeof record[key] === 'object')
+          return true;
+    }
+    for (const child of Array.isArray(node) ? node : Object.values(record))
+      if (child !== null && typeof child === 'object') stack.push(child);
+  }
+  return false;
+}
+
+/** An object made by `{}` / JSON (of any realm) or without a prototype: no class instance, no Date. */
+function isPlainObject(node: object): boolean {
+  const proto = Object.getPrototypeOf(node);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/** Whether every object in `value` is a plain object or array (no class instance: no nested DTO, no Date). */
+function isPlainTree(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (!Array.isArray(node) && !isPlainObject(node)) return false;
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      if (child !== null && typeof child === 'object') stack.push(child);
+  }
+  return true;
+}
+
+/**
+ * class-transformer rebuilds the plain objects under a DTO's untyped properties (`unknown[]`,
+ * `Record<string, unknown>`) and drops their keys named like Object.prototype members (`constructor`,
+ * `toString`, `hasOwnProperty`): user data, such as a table's column names, would be lost silently. The
+ * pipe hands such a property over as it arrived (it was validated all the same); a property holding
+ * nested DTOs or other class instances stays as transformed, and a property the whitelist removed stays
+ * removed.
+ */
+function withUntypedValues(entity: unknown, sent: unknown): unknown {
+  if (entity === sent || entity === null || typeof entity !== 'object') return entity;
+  if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return entity;
+  const target = entity as Record<string, unknown>;
+  for (const key of Object.keys(sent)) {
+    const original = (sent as Record<string, unknown>)[key];
+    if (original === null || typeof original !== 'object') continue;
+    if (!Object.hasOwn(target, key) || !isPlainTree(target[key]) || hasPoisonKeys(original)) continue;
+    target[key] = original;
+  }
+  return entity;
 }
 
 /** The DTO pipe every app installs: depth bound, whitelist, transform, and the platform's validation error. */

@@ -1,4 +1,5 @@
-import { Scope } from '@arbiter/feel';
+import { Scope, enterEvaluation, leaveEvaluation } from '@arbiter/feel';
+import { budgetError, evaluationBudget } from '../rulesets/rules-form';
 import type {
   CompiledRuleSet,
   Facts,
@@ -26,6 +27,9 @@ import { emitAll, errorOutcome, type NodeRunner, type Outcome, type RunState } f
  *   `errors` (and ends that branch unless an `always` edge continues it). A node runs at most once
  *   (first arrival), breadth first from `start` (default: the first node).
  * - The plain path is synchronous: only sub flows and connectors make the evaluation wait.
+ * - One FEEL step budget and the deadline bound the whole run (sub flows included): a node that runs out
+ *   of either ends the run with an `EVALUATION_BUDGET_EXCEEDED` / `DEADLINE_EXCEEDED` error, whatever
+ *   its edges.
  */
 
 interface CompiledNode {
@@ -97,6 +101,7 @@ class CompiledFlowGraph implements CompiledRuleSet {
       produced,
       feel: new Scope(view, new Scope({ input, facts: input }, null)),
       options,
+      budget: evaluationBudget(options),
     };
     const result: RuleSetEvaluation = {
       outputs: produced,
@@ -135,10 +140,18 @@ class CompiledFlowGraph implements CompiledRuleSet {
       const started = tracing ? performance.now() : 0;
       if (tracing) state.emitted = {};
       let outcome: Outcome | Promise<Outcome>;
+      const outer = enterEvaluation(state.budget);
       try {
         outcome = node.run(state);
       } catch (error) {
+        const stop = budgetError(error);
+        if (stop) {
+          result.errors.push({ ruleName: node.id, ...stop });
+          return result;
+        }
         outcome = errorOutcome(error, 'NODE_FAILED');
+      } finally {
+        leaveEvaluation(outer);
       }
       if (outcome instanceof Promise) {
         return outcome.then(
@@ -196,6 +209,12 @@ class CompiledFlowGraph implements CompiledRuleSet {
         };
     } else {
       result.rulesExecuted++;
+      if (outcome.code === 'EVALUATION_BUDGET_EXCEEDED' || outcome.code === 'DEADLINE_EXCEEDED') {
+        // the run's budget or time is spent: nothing after this node can run
+        result.errors.push({ ruleName: node.id, code: outcome.code, message: outcome.message });
+        queue.length = 0;
+        return;
+      }
       targets = node.onError;
       if (node.onError.length === 0)
         result.errors.push({ ruleName: node.id, code: outcome.code, message: outcome.message });

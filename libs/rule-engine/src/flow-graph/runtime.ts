@@ -1,4 +1,9 @@
-import { compileExpression, type CompiledExpression, type Scope } from '@arbiter/feel';
+import {
+  compileExpression,
+  type CompiledExpression,
+  type EvaluationContext,
+  type Scope,
+} from '@arbiter/feel';
 import type { Facts, RuleSetEvaluationOptions } from '../rulesets/types';
 import { FlowCompileError } from './node-kind';
 
@@ -26,6 +31,8 @@ export interface RunState {
   produced: Facts;
   feel: Scope;
   options: RuleSetEvaluationOptions;
+  /** the FEEL budget and deadline of the whole run (sub flows share it) */
+  budget: EvaluationContext;
 }
 
 export type NodeRunner = (state: RunState) => Outcome | Promise<Outcome>;

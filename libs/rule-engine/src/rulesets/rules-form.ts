@@ -32,9 +32,15 @@
  */
 import {
   CompiledExpression,
+  EvaluationAborted,
+  EvaluationContext,
   FeelSyntaxError,
+  STEP_BUDGET,
   Scope,
   compileExpression,
+  currentEvaluation,
+  enterEvaluation,
+  leaveEvaluation,
   runEvaluation,
   toJs,
 } from '@arbiter/feel';
@@ -80,6 +86,35 @@ export interface RulesFormDocument {
 /** Milliseconds, sub-millisecond resolution. */
 export const now: () => number =
   typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+/**
+ * The bounded FEEL evaluation context of one rule-set evaluation: the caller's (`options.budget`, a sub
+ * flow's caller) or a new one with `options.maxSteps` and `options.deadline`.
+ */
+export function evaluationBudget(options: RuleSetEvaluationOptions | undefined): EvaluationContext {
+  return (
+    options?.budget ??
+    new EvaluationContext(null).restart(options?.maxSteps ?? STEP_BUDGET, options?.deadline ?? Infinity)
+  );
+}
+
+/** The error of a FEEL budget or deadline abort (a rule's, a node's or a table's), or null for another error. */
+export function budgetError(e: unknown): RuleSetEvaluationError | null {
+  if (e instanceof EvaluationAborted && e.reason !== 'depth')
+    return {
+      code: e.code,
+      message:
+        e.reason === 'deadline'
+          ? 'the evaluation ran past its deadline'
+          : 'the evaluation ran out of its FEEL step budget (loop iterations and function calls)',
+    };
+  if (
+    e instanceof EvaluationError &&
+    (e.code === 'EVALUATION_BUDGET_EXCEEDED' || e.code === 'DEADLINE_EXCEEDED')
+  )
+    return { code: e.code, message: e.message };
+  return null;
+}
 
 /** The error that stops an evaluation before the next rule, or null to go on. */
 export function interruption(options: RuleSetEvaluationOptions | undefined): RuleSetEvaluationError | null {
@@ -170,9 +205,15 @@ function feelEvaluator(expr: CompiledExpression, output: boolean): Evaluator {
     const scope = s.feel ?? feelScopeOf(s);
     const v = expr.evaluateIn(scope);
     if (v === null) {
-      // FEEL reports errors as null plus warnings: fetch them for the message (rare path)
+      // FEEL reports errors as null plus warnings: fetch them for the message (rare path), within what is
+      // left of the evaluation's budget and deadline
       const sink: string[] = [];
-      runEvaluation(sink, () => expr.evaluateIn(scope));
+      const budget = currentEvaluation();
+      runEvaluation(
+        sink,
+        () => expr.evaluateIn(scope),
+        budget ? { maxSteps: Math.max(0, budget.stepsLeft), deadline: budget.deadline } : undefined,
+      );
       if (sink.length) throw new FeelNullResult(sink);
       return null;
     }
@@ -331,8 +372,21 @@ class CompiledRulesForm implements CompiledRuleSet {
     return this.evaluateSync(facts, options);
   }
 
-  /** The evaluation itself (no await anywhere). */
+  /**
+   * The evaluation itself (no await anywhere), as one bounded FEEL evaluation: every table, condition and
+   * output expression spends one step budget and keeps the deadline; running out stops the evaluation
+   * with an `EVALUATION_BUDGET_EXCEEDED` / `DEADLINE_EXCEEDED` error.
+   */
   evaluateSync(input: Facts, options?: RuleSetEvaluationOptions): RuleSetEvaluation {
+    const outer = enterEvaluation(evaluationBudget(options));
+    try {
+      return this.evaluateBounded(input, options);
+    } finally {
+      leaveEvaluation(outer);
+    }
+  }
+
+  private evaluateBounded(input: Facts, options?: RuleSetEvaluationOptions): RuleSetEvaluation {
     const facts: Facts = isRecord(input) ? input : {};
     const trace = options?.trace !== false;
     const watch = options !== undefined && (options.deadline !== undefined || options.signal !== undefined);
@@ -368,6 +422,8 @@ class CompiledRulesForm implements CompiledRuleSet {
           matched = r.matchedRows.length > 0;
           if (!matched) failReason = 'no row matched';
         } catch (e) {
+          const stop = budgetError(e);
+          if (stop) return (errors.push({ ruleName: name, ...stop }), result());
           failReason = errorMessage(e);
           errors.push({
             ruleName: name,
@@ -410,6 +466,8 @@ class CompiledRulesForm implements CompiledRuleSet {
           errors.push({ ruleName: rule.name, code: 'EXPRESSION_FAILED', message: failReason });
         }
       } catch (e) {
+        const stop = budgetError(e);
+        if (stop) return (errors.push({ ruleName: rule.name, ...stop }), result());
         failReason = failureOf('condition', e);
         errors.push({ ruleName: rule.name, code: 'EXPRESSION_FAILED', message: failReason });
       }
@@ -444,6 +502,7 @@ class CompiledRulesForm implements CompiledRuleSet {
       try {
         value = evaluate(scope);
       } catch (e) {
+        if (budgetError(e)) throw e; // stops the evaluation (the rule loop reports it)
         errors.push({
           ruleName: rule.name,
           code: 'EXPRESSION_FAILED',

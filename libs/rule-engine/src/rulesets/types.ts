@@ -1,3 +1,4 @@
+import type { EvaluationContext } from '@arbiter/feel';
 import type { DecisionTableDefinition } from '../types';
 
 /**
@@ -23,8 +24,22 @@ export interface RuleSetEvaluationOptions {
   sideEffects?: boolean;
   /** Collect per-rule / per-node traces (default true). Timings are only taken when traces are on. */
   trace?: boolean;
-  /** Absolute deadline (epoch ms). Evaluation stops with a `DEADLINE_EXCEEDED` error when it passes. */
+  /**
+   * Absolute deadline (epoch ms). Evaluation stops with a `DEADLINE_EXCEEDED` error when it passes, also
+   * in the middle of a FEEL expression or a decision table.
+   */
   deadline?: number;
+  /**
+   * FEEL steps (loop iterations, user-function calls, …) the whole evaluation may take, every rule, node
+   * and table together (default: the FEEL library's STEP_BUDGET). Past it the evaluation stops with an
+   * `EVALUATION_BUDGET_EXCEEDED` error.
+   */
+  maxSteps?: number;
+  /**
+   * The FEEL budget of the evaluation this one is part of (a sub flow shares its caller's); when set,
+   * `maxSteps` and `deadline` are the caller's.
+   */
+  budget?: EvaluationContext;
   /** Cancels in-flight asynchronous work (connectors, sub flows). */
   signal?: AbortSignal;
   tenantId?: string;

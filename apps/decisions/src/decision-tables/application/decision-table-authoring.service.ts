@@ -1,5 +1,12 @@
 import { DecisionTableChangedEvent, Subjects } from '@arbiter/contracts';
-import { AppError, EventBus, RequestContext, UnitOfWork } from '@arbiter/platform';
+import {
+  AppError,
+  EventBus,
+  findUnstorableText,
+  RequestContext,
+  UnitOfWork,
+  unstorableTextError,
+} from '@arbiter/platform';
 import { AnalysisResult, ValidationResult } from '@arbiter/rule-engine';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -10,7 +17,7 @@ import { commentOrNull } from '../request-values';
 import { CompiledTableCache } from './compiled-table-cache';
 import { loadVersion, requireTable } from './stored-tables';
 import { diffVersions, summarizeChange, VersionDiff } from './table-diff';
-import { DecisionTableView, StoredDefinition, TableSummary } from './table-model';
+import { DecisionTableView, StoredDefinition, TableSummary, toStoredDefinition } from './table-model';
 import { checkedDefinition, TableLimits, tableLimits, validateDefinition } from './table-validation';
 import { auditEntryView, tableSummary, tableView, versionView } from './table-views';
 
@@ -35,6 +42,7 @@ export interface ImportResult {
 export class DecisionTableAuthoringService {
   private readonly logger = new Logger('DecisionTables');
   private readonly limits: TableLimits;
+  private readonly maxImportTables: number;
 
   constructor(
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
@@ -44,6 +52,7 @@ export class DecisionTableAuthoringService {
     @Inject(DecisionTablesSettings) settings: DecisionTablesSettings,
   ) {
     this.limits = tableLimits(settings);
+    this.maxImportTables = settings.maxImportTables;
   }
 
   // ------------------------------------------------------------------ reads
@@ -192,13 +201,15 @@ export class DecisionTableAuthoringService {
   }
 
   async update(id: string, body: Record<string, unknown>) {
-    const definition = checkedDefinition(body, this.limits);
+    checkedDefinition(body, this.limits); // a bad definition is refused before any read
     const now = new Date();
     const tenantId = RequestContext.tenantId();
     const actor = RequestContext.actor();
     const version = await this.uow.run(async (m) => {
       const table = await requireTable(this.repo, m, id);
       const previous = (await this.repo.version(m, id, table.latestVersion))!;
+      // rows sent without an id keep the identity they had in the latest version
+      const definition = toStoredDefinition(body, previous.definition);
       if (definition.name !== table.name && (await this.repo.findByName(m, definition.name)))
         throw AppError.conflict(E.DuplicateName, `A table named '${definition.name}' already exists`);
       const next = table.latestVersion + 1;
@@ -268,8 +279,18 @@ export class DecisionTableAuthoringService {
     await this.publish(id, tenantId, null, 'deleted');
   }
 
-  /** Creates each table; a duplicate name is `skipped`, an invalid one `failed` with its error. */
+  /**
+   * Creates each table; a duplicate name is `skipped`, an invalid one `failed` with its error (a string no
+   * database stores, from an uploaded file, fails naming its field). More tables than
+   * `DecisionTables:MaxImportTables` is a 413 IMPORT_TOO_MANY_TABLES before any is created.
+   */
   async importMany(definitions: unknown[]) {
+    if (definitions.length > this.maxImportTables)
+      throw new AppError(
+        413,
+        E.ImportTooManyTables,
+        `The import holds ${definitions.length} tables (at most ${this.maxImportTables}, DecisionTables:MaxImportTables)`,
+      );
     const results: ImportResult[] = [];
     for (const def of definitions) {
       const name =
@@ -279,6 +300,8 @@ export class DecisionTableAuthoringService {
           throw invalidTable([
             { rowId: null, column: null, message: 'A table definition must be an object' },
           ]);
+        const unstorable = findUnstorableText(def, 'table');
+        if (unstorable) throw unstorableTextError(unstorable);
         const created = await this.create(def as Record<string, unknown>);
         results.push({ name, id: created.id, status: 'success' });
       } catch (error) {

@@ -26,6 +26,8 @@ export type EvaluationView = ReturnType<CompiledDecisionTable['evaluate']> & { e
 @Injectable()
 export class DecisionTableEvaluationService implements OnModuleInit {
   private readonly limits: TableLimits;
+  private readonly maxSteps: number;
+  private readonly timeoutMs: number;
   private evaluations = 0;
 
   constructor(
@@ -37,6 +39,8 @@ export class DecisionTableEvaluationService implements OnModuleInit {
   ) {
     // stored tables were checked against MaxRows when saved; a lowered limit must not stop them running
     this.limits = { ...tableLimits(settings), maxRows: Number.MAX_SAFE_INTEGER };
+    this.maxSteps = settings.evaluationStepBudget;
+    this.timeoutMs = settings.evaluationTimeoutMs;
   }
 
   async onModuleInit(): Promise<void> {
@@ -60,7 +64,10 @@ export class DecisionTableEvaluationService implements OnModuleInit {
     if (hit) return hit;
     const tenantId = RequestContext.tenantId();
     const { table, stored, number } = await this.uow.run((m) => loadVersion(this.repo, m, id, version));
-    const compiled = compileDecisionTable(stored.definition, { limits: this.limits });
+    const compiled = compileDecisionTable(stored.definition, {
+      limits: this.limits,
+      maxSteps: this.maxSteps,
+    });
     this.cache.put(tenantId, id, number, compiled, number === table.latestVersion);
     return compiled;
   }
@@ -79,7 +86,7 @@ export class DecisionTableEvaluationService implements OnModuleInit {
 
   private timed(compiled: CompiledDecisionTable, input: Record<string, unknown>): EvaluationView {
     const start = performance.now();
-    const result = this.run(compiled, input);
+    const result = this.run(compiled, input, performance.timeOrigin + start + this.timeoutMs);
     return { ...result, evaluationTimeMs: performance.now() - start };
   }
 
@@ -88,17 +95,28 @@ export class DecisionTableEvaluationService implements OnModuleInit {
     if (typeof facts !== 'object' || facts === null || Array.isArray(facts))
       throw AppError.badRequest(E.InvalidInput, 'The body must be an object of input facts');
     const compiled = await this.compiled(id);
-    const r = this.run(compiled, facts as Record<string, unknown>);
+    const r = this.run(compiled, facts as Record<string, unknown>, Date.now() + this.timeoutMs);
     return { matchedRows: r.matchedRows, outputs: r.outputValues };
   }
 
-  private run(compiled: CompiledDecisionTable, input: Record<string, unknown>) {
+  /** One evaluation, cut off at `deadline` (epoch ms) or when its FEEL runs out of steps (422). */
+  private run(compiled: CompiledDecisionTable, input: Record<string, unknown>, deadline: number) {
     this.evaluations++;
     try {
-      return compiled.evaluate(input);
+      return compiled.evaluate(input, deadline);
     } catch (e) {
       if (e instanceof EvaluationError) {
         if (e.code === 'HIT_POLICY_VIOLATION') throw AppError.unprocessable(E.HitPolicyViolation, e.message);
+        if (e.code === 'EVALUATION_BUDGET_EXCEEDED')
+          throw AppError.unprocessable(
+            E.EvaluationBudgetExceeded,
+            `${e.message}: more than ${this.maxSteps} steps (DecisionTables:EvaluationStepBudget)`,
+          );
+        if (e.code === 'DEADLINE_EXCEEDED')
+          throw AppError.unprocessable(
+            E.DeadlineExceeded,
+            `${e.message}: more than ${this.timeoutMs} ms (DecisionTables:EvaluationTimeoutMs)`,
+          );
         throw AppError.badRequest(
           e.code,
           e.message,

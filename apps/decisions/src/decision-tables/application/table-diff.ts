@@ -1,3 +1,4 @@
+import { own, setOwn } from '@arbiter/rule-engine';
 import { StoredDefinition } from './table-model';
 
 type Change = { from: unknown; to: unknown };
@@ -6,23 +7,33 @@ export interface VersionDiff {
   fromVersion: number;
   toVersion: number;
   changes: Record<string, Change>;
-  addedRows: { rowId: string; inputConditions: Record<string, string>; outputs: Record<string, unknown> }[];
+  addedRows: {
+    rowId: string;
+    inputConditions: Record<string, string>;
+    outputs: Record<string, unknown>;
+    outputExpressions?: Record<string, string>;
+  }[];
   removedRows: string[];
   modifiedRows: { rowId: string; changes: Record<string, Record<string, Change> | Change> }[];
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+/** Keys whose values differ (column names are user text: own properties only, `__proto__` a key). */
 function fieldChanges(from: Record<string, unknown>, to: Record<string, unknown>): Record<string, Change> {
   const out: Record<string, Change> = {};
-  for (const key of new Set([...Object.keys(from), ...Object.keys(to)]))
-    if (!same(from[key], to[key])) out[key] = { from: from[key] ?? null, to: to[key] ?? null };
+  for (const key of new Set([...Object.keys(from), ...Object.keys(to)])) {
+    const a = own(from, key);
+    const b = own(to, key);
+    if (!same(a, b)) setOwn(out, key, { from: a ?? null, to: b ?? null });
+  }
   return out;
 }
 
 /**
  * Spec shape: `changes` holds table-level fields that differ (`name`, `hitPolicy`, also
- * `description`, `inputColumns`, `outputColumns`), rows are matched by id.
+ * `description`, `inputColumns`, `outputColumns`), rows are matched by id (rows sent without one keep
+ * their id across versions: see `assignRowIds`).
  */
 export function diffVersions(
   fromVersion: number,
@@ -37,7 +48,12 @@ export function diffVersions(
   const after = new Map(b.rows.map((r) => [r.id, r]));
   const addedRows = b.rows
     .filter((r) => !before.has(r.id))
-    .map((r) => ({ rowId: r.id, inputConditions: r.inputConditions, outputs: r.outputs }));
+    .map((r) => ({
+      rowId: r.id,
+      inputConditions: r.inputConditions,
+      outputs: r.outputs,
+      ...(r.outputExpressions ? { outputExpressions: r.outputExpressions } : {}),
+    }));
   const removedRows = a.rows.filter((r) => !after.has(r.id)).map((r) => r.id);
   const modifiedRows: VersionDiff['modifiedRows'] = [];
   for (const row of b.rows) {
@@ -48,6 +64,8 @@ export function diffVersions(
     const conditions = fieldChanges(old.inputConditions, row.inputConditions);
     if (Object.keys(outputs).length) rowChanges.outputs = outputs;
     if (Object.keys(conditions).length) rowChanges.inputConditions = conditions;
+    const computed = fieldChanges(old.outputExpressions ?? {}, row.outputExpressions ?? {});
+    if (Object.keys(computed).length) rowChanges.outputExpressions = computed;
     if (old.priority !== row.priority) rowChanges.priority = { from: old.priority, to: row.priority };
     if (Object.keys(rowChanges).length) modifiedRows.push({ rowId: row.id, changes: rowChanges });
   }

@@ -18,7 +18,7 @@ describe('TableFeelService', () => {
     new CompiledTableCache(10),
     new DecisionTablesSettings(),
   );
-  const feel = new TableFeelService(tables);
+  const feel = new TableFeelService(tables, new DecisionTablesSettings());
   const inTenant = <T>(fn: () => T) => RequestContext.run({ tenantId: 'tenant-a' }, fn);
   let id: string;
 

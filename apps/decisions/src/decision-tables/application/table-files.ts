@@ -1,7 +1,10 @@
+import { XmlDocumentTypeRefused } from '@arbiter/dmn';
 import { AppError } from '@arbiter/platform';
+import { DecisionTablesSettings } from '../../settings';
 import { DecisionTableErrors as E } from '../errors';
 import { fromCsv, toCsv } from '../formats/csv';
 import { fromDmn, toDmn } from '../formats/dmn';
+import { DEFAULT_IMPORT_LIMITS, ImportLimitExceeded, ImportLimits } from '../formats/import-limits';
 import { fromXlsx, toXlsx } from '../formats/xlsx';
 import { StoredDefinition } from './table-model';
 
@@ -17,13 +20,50 @@ export const isImportFileFormat = (kind: string): kind is ImportFileFormat =>
 export const isExportFormat = (kind: string): kind is ExportFormat =>
   (EXPORT_FORMATS as readonly string[]).includes(kind);
 
-/** The table definitions of an uploaded file; 400 INVALID_IMPORT naming the format when it cannot be read. */
-export async function readTableFile(kind: ImportFileFormat, data: Buffer): Promise<unknown[]> {
+/** The import limits of the service's settings (`DecisionTables:MaxImport*`). */
+export function importLimits(settings: DecisionTablesSettings): ImportLimits {
+  return {
+    maxTables: settings.maxImportTables,
+    maxLines: settings.maxImportLines,
+    maxArchiveEntries: settings.maxImportArchiveEntries,
+    maxUncompressedBytes: settings.maxImportUncompressedBytes,
+  };
+}
+
+/**
+ * The limits `readTableFile` applies when its caller passes none: the decision-tables module sets them
+ * from the settings when it starts (one decisions service per process).
+ */
+let configuredLimits: ImportLimits = DEFAULT_IMPORT_LIMITS;
+export function configureImportLimits(limits: ImportLimits): ImportLimits {
+  return (configuredLimits = limits);
+}
+
+/** `<decisionTable` start tags of a DMN text, whatever the namespace prefix */
+const DECISION_TABLE_TAG = /<(?:[\w.-]+:)?decisionTable[\s>/]/g;
+
+/**
+ * The table definitions of an uploaded file, within the import limits (checked before parsing: XLSX
+ * archive entries, decompressed size and worksheet rows; DMN decision tables; CSV lines as they are
+ * read). 413 with the limit's code past one; 400 XML_DOCTYPE_NOT_ALLOWED for a DMN file declaring a
+ * document type (entities); 400 INVALID_IMPORT naming the format when the file cannot be read.
+ */
+export async function readTableFile(
+  kind: ImportFileFormat,
+  data: Buffer,
+  limits: ImportLimits = configuredLimits,
+): Promise<unknown[]> {
   try {
-    if (kind === 'excel') return await fromXlsx(data);
-    if (kind === 'csv') return [fromCsv(data.toString('utf8'))];
-    return fromDmn(data.toString('utf8'));
+    if (kind === 'excel') return await fromXlsx(data, limits);
+    if (kind === 'csv') return [fromCsv(data.toString('utf8'), limits.maxLines)];
+    const xml = data.toString('utf8');
+    if ((xml.match(DECISION_TABLE_TAG)?.length ?? 0) > limits.maxTables)
+      throw ImportLimitExceeded.tables(limits.maxTables);
+    return fromDmn(xml);
   } catch (error) {
+    if (error instanceof ImportLimitExceeded) throw new AppError(413, error.code, error.message);
+    if (error instanceof XmlDocumentTypeRefused)
+      throw AppError.badRequest(E.XmlDoctypeNotAllowed, error.message);
     throw AppError.badRequest(
       E.InvalidImport,
       `The ${kind} file cannot be read: ${(error as Error).message}`,

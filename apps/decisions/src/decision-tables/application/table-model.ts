@@ -16,6 +16,8 @@ export interface StoredRow {
   priority: number;
   inputConditions: Record<string, string>;
   outputs: Record<string, unknown>;
+  /** outputs the row computes with FEEL (present only when it has some) */
+  outputExpressions?: Record<string, string>;
 }
 
 /** Full table (latest or one version), as GET returns it. */
@@ -40,16 +42,25 @@ export interface TableSummary {
 }
 
 /**
- * Fills what the service assigns: row ids (kept when the client sends them, so diffs can follow a
- * row across versions), priorities (default 0) and `-` for absent conditions is left implicit.
+ * Fills what the service assigns: row ids (see `assignRowIds`), priorities (default 0); `-` for absent
+ * conditions is left implicit. `previous`: the latest stored version, when this is an update.
  */
-export function toStoredDefinition(input: Record<string, unknown>): StoredDefinition {
-  const rows = (input.rows as Record<string, unknown>[]).map((row) => ({
-    id: typeof row.id === 'string' && row.id.trim() ? row.id : randomUUID(),
-    priority: typeof row.priority === 'number' ? row.priority : 0,
-    inputConditions: (row.inputConditions as Record<string, string>) ?? {},
-    outputs: (row.outputs as Record<string, unknown>) ?? {},
-  }));
+export function toStoredDefinition(
+  input: Record<string, unknown>,
+  previous?: StoredDefinition,
+): StoredDefinition {
+  const raw = input.rows as Record<string, unknown>[];
+  const ids = assignRowIds(raw, previous?.rows ?? []);
+  const rows = raw.map((row, i): StoredRow => {
+    const computed = row.outputExpressions as Record<string, string> | undefined | null;
+    return {
+      id: ids[i],
+      priority: typeof row.priority === 'number' ? row.priority : 0,
+      inputConditions: (row.inputConditions as Record<string, string>) ?? {},
+      outputs: (row.outputs as Record<string, unknown>) ?? {},
+      ...(computed && Object.keys(computed).length ? { outputExpressions: computed } : {}),
+    };
+  });
   return {
     name: String(input.name).trim(),
     ...(typeof input.description === 'string' ? { description: input.description } : {}),
@@ -58,4 +69,84 @@ export function toStoredDefinition(input: Record<string, unknown>): StoredDefini
     outputColumns: input.outputColumns as OutputColumn[],
     rows,
   };
+}
+
+const explicitId = (row: Record<string, unknown>): string | undefined =>
+  typeof row.id === 'string' && row.id.trim() ? row.id : undefined;
+
+/** JSON of an object with its keys sorted (key order does not make two rows differ). */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+/** A row's conditions as a comparable text: blank and `-` cells are "any" and left out, cells trimmed. */
+function conditionsKey(conditions: unknown): string {
+  const kept: Record<string, string> = Object.create(null);
+  if (conditions && typeof conditions === 'object')
+    for (const [column, cell] of Object.entries(conditions)) {
+      const text = typeof cell === 'string' ? cell.trim() : cell;
+      if (text === '' || text === '-' || text === null || text === undefined) continue;
+      kept[column] = text as string;
+    }
+  return canonical(kept);
+}
+
+const resultKey = (row: Record<string, unknown> | StoredRow): string =>
+  canonical({ outputs: row.outputs ?? {}, outputExpressions: row.outputExpressions ?? {} });
+
+/**
+ * Row identity across versions, so that a diff's `modifiedRows` are the rows that changed:
+ * 1. a row sent with an id keeps it;
+ * 2. a row without an id takes the id of the previous version's row at the same position when that row
+ *    has the same conditions (its outputs or priority may have changed);
+ * 3. else the id of the first previous row with the same conditions (a row that moved);
+ * 4. else the id of the previous row at the same position when it has the same outputs (its conditions
+ *    were edited);
+ * 5. else a new id.
+ * A previous row gives its id to one row at most, never to one when a row of the new version carries
+ * that id explicitly. Conditions compare trimmed, with `-` and blank cells left out; key order is ignored.
+ */
+export function assignRowIds(rows: Record<string, unknown>[], previous: StoredRow[]): string[] {
+  const ids: (string | undefined)[] = rows.map(explicitId);
+  const taken = new Set(ids.filter((id): id is string => id !== undefined));
+  const free = (row: StoredRow | undefined): row is StoredRow => row !== undefined && !taken.has(row.id);
+  const claim = (i: number, row: StoredRow) => {
+    ids[i] = row.id;
+    taken.add(row.id);
+  };
+  const keys = rows.map((row) => conditionsKey(row.inputConditions));
+  const previousKeys = previous.map((row) => conditionsKey(row.inputConditions));
+  // 2. same position, same conditions
+  rows.forEach((_, i) => {
+    if (ids[i] === undefined && free(previous[i]) && previousKeys[i] === keys[i]) claim(i, previous[i]);
+  });
+  // 3. same conditions elsewhere, in order
+  const byConditions = new Map<string, StoredRow[]>();
+  previous.forEach((row, k) => {
+    if (!free(row)) return;
+    const queue = byConditions.get(previousKeys[k]);
+    if (queue) queue.push(row);
+    else byConditions.set(previousKeys[k], [row]);
+  });
+  rows.forEach((_, i) => {
+    if (ids[i] !== undefined) return;
+    const queue = byConditions.get(keys[i]);
+    while (queue?.length) {
+      const row = queue.shift()!;
+      if (free(row)) {
+        claim(i, row);
+        break;
+      }
+    }
+  });
+  // 4. same position, same outputs
+  rows.forEach((row, i) => {
+    if (ids[i] === undefined && free(previous[i]) && resultKey(previous[i]) === resultKey(row))
+      claim(i, previous[i]);
+  });
+  // 5. new rows
+  return ids.map((id) => id ?? randomUUID());
 }

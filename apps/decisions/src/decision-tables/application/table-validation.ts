@@ -19,9 +19,16 @@ export function validateDefinition(body: unknown, limits: TableLimits): Validati
   return validateDecisionTable(body, limits);
 }
 
-/** A definition ready to store (row ids and priorities filled); 400 INVALID_TABLE when it is not valid. */
-export function checkedDefinition(body: Record<string, unknown>, limits: TableLimits): StoredDefinition {
+/**
+ * A definition ready to store (row ids and priorities filled; `previous`: the version it updates, whose
+ * row ids rows without one keep, see `assignRowIds`); 400 INVALID_TABLE when it is not valid.
+ */
+export function checkedDefinition(
+  body: Record<string, unknown>,
+  limits: TableLimits,
+  previous?: StoredDefinition,
+): StoredDefinition {
   const result = validateDecisionTable(body, limits);
   if (!result.valid) throw invalidTable(result.errors);
-  return toStoredDefinition(body);
+  return toStoredDefinition(body, previous);
 }

@@ -1,5 +1,6 @@
-import { Cell, fromGrid, toGrid } from './grid';
+import { Cell, exportCell, fromGrid, toGrid } from './grid';
 import { StoredDefinition } from '../application/table-model';
+import { ImportLimitExceeded } from './import-limits';
 
 const quote = (c: Cell): string => {
   if (c === null) return '';
@@ -7,16 +8,20 @@ const quote = (c: Cell): string => {
   return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
+/** The grid as CSV; text cells a spreadsheet would run as formulas are escaped (`escapeFormula`). */
 export function toCsv(def: StoredDefinition): string {
   return (
     toGrid(def)
-      .map((r) => r.map(quote).join(','))
+      .map((r) => r.map((c) => quote(exportCell(c))).join(','))
       .join('\r\n') + '\r\n'
   );
 }
 
-/** RFC 4180 parsing (quoted fields, doubled quotes, CRLF or LF). */
-export function parseCsv(text: string): string[][] {
+/**
+ * RFC 4180 parsing (quoted fields, doubled quotes, CRLF or LF). More than `maxRecords` records throws
+ * ImportLimitExceeded as soon as the next one starts (the rest is not parsed).
+ */
+export function parseCsv(text: string, maxRecords = Infinity): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
@@ -38,6 +43,7 @@ export function parseCsv(text: string): string[][] {
       if (ch === '\r' && text[i + 1] === '\n') i++;
       row.push(field);
       rows.push(row);
+      if (rows.length > maxRecords) throw ImportLimitExceeded.rows(maxRecords);
       row = [];
       field = '';
     } else field += ch;
@@ -46,10 +52,12 @@ export function parseCsv(text: string): string[][] {
   if (field !== '' || row.length) {
     row.push(field);
     rows.push(row);
+    if (rows.length > maxRecords) throw ImportLimitExceeded.rows(maxRecords);
   }
   return rows;
 }
 
-export function fromCsv(text: string): Record<string, unknown> {
-  return fromGrid(parseCsv(text.replace(/^\uFEFF/, '')));
+/** A CSV file's table; at most `maxLines` lines (metadata, header and rows). */
+export function fromCsv(text: string, maxLines = Infinity): Record<string, unknown> {
+  return fromGrid(parseCsv(text.replace(/^\uFEFF/, ''), maxLines));
 }

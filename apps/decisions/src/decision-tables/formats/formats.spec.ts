@@ -122,13 +122,14 @@ describe('DMN 1.3', () => {
         outputs: { risk: 'low, with comma', limit: 1000 },
       },
     ]);
-    // DMN has no "required"; a computed column keeps its expression
+    // `required` and the exact column name travel in our extension elements; a computed column keeps its expression
     expect(back.inputColumns).toEqual([
-      { name: 'age', type: 'number' },
+      { name: 'age', type: 'number', required: true },
       { name: 'country', type: 'string' },
       { name: 'monthly', type: 'number', expression: 'income / 12' },
     ]);
     expect(back.outputColumns).toContainEqual({ name: 'risk', type: 'string', defaultValue: 'unknown' });
+    expect(back.description).toBe('risk, by "age"');
   });
 
   it('refuses a file without a decision table', () => {

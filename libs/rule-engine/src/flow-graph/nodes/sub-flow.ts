@@ -52,6 +52,7 @@ export const subFlowNode: FlowNodeKindDefinition<'sub-flow'> = {
         const child = await resolve(workflowName, version);
         const result = await child.evaluate(mapFacts(s.view, config.inputMapping), {
           ...s.options,
+          budget: s.budget,
           trace: false,
           depth,
           callStack: [...stack, workflowName],
