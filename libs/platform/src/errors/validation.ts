@@ -185,19 +185,26 @@ function isPlainTree(value: unknown): boolean {
  * class-transformer rebuilds the plain objects under a DTO's untyped properties (`unknown[]`,
  * `Record<string, unknown>`) and drops their keys named like Object.prototype members (`constructor`,
  * `toString`, `hasOwnProperty`): user data, such as a table's column names, would be lost silently. The
- * pipe hands such a property over as it arrived (it was validated all the same); a property holding
- * nested DTOs or other class instances stays as transformed, and a property the whitelist removed stays
- * removed.
+ * pipe hands such a property over as it arrived (it was validated all the same), in the body's DTO and in
+ * every nested DTO (`rows[i].outputs`); a nested DTO stays as transformed, and a property the whitelist
+ * removed stays removed.
  */
-function withUntypedValues(entity: unknown, sent: unknown): unknown {
+function withUntypedValues(entity: unknown, sent: unknown, depth = 0): unknown {
   if (entity === sent || entity === null || typeof entity !== 'object') return entity;
-  if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return entity;
+  if (sent === null || typeof sent !== 'object' || depth > MAX_BODY_DEPTH) return entity;
+  if (Array.isArray(entity)) {
+    // an array of nested DTOs: the same, element by element
+    if (Array.isArray(sent)) entity.forEach((element, i) => withUntypedValues(element, sent[i], depth + 1));
+    return entity;
+  }
+  if (Array.isArray(sent)) return entity;
   const target = entity as Record<string, unknown>;
   for (const key of Object.keys(sent)) {
     const original = (sent as Record<string, unknown>)[key];
-    if (original === null || typeof original !== 'object') continue;
-    if (!Object.hasOwn(target, key) || !isPlainTree(target[key]) || hasPoisonKeys(original)) continue;
-    target[key] = original;
+    if (original === null || typeof original !== 'object' || !Object.hasOwn(target, key)) continue;
+    if (isPlainTree(target[key])) {
+      if (!hasPoisonKeys(original)) target[key] = original;
+    } else withUntypedValues(target[key], original, depth + 1); // a nested DTO: its own untyped properties
   }
   return entity;
 }

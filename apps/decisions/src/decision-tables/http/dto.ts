@@ -88,6 +88,15 @@ export class TableRowBody {
     example: { risk: 'low' },
   })
   outputs?: Record<string, unknown>;
+
+  @ObjectField({
+    optional: true,
+    description:
+      'Output column name → FEEL expression evaluated when the row matches (DMN non-constant output entries), with ' +
+      'the input columns and the facts in scope; a column has a value in `outputs` or an expression here, not both.',
+    example: { discount: 'amount * 0.1' },
+  })
+  outputExpressions?: Record<string, string>;
 }
 
 /** The create and update body (spec 2, "Decision table"); the validate and analyze routes read it too. */

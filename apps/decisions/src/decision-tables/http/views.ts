@@ -92,6 +92,13 @@ export class TableRowView implements StoredRow {
 
   @ApiProperty({ ...OPEN_MAP, description: 'Output column name → value.', example: { risk: 'low' } })
   outputs!: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    ...OPEN_MAP,
+    description: 'Output column name → FEEL expression evaluated when the row matches (computed outputs).',
+    example: { discount: 'amount * 0.1' },
+  })
+  outputExpressions?: Record<string, string>;
 }
 
 /** A table definition as stored per version (and as the JSON export writes it). */
@@ -259,6 +266,9 @@ export class RowChangesView {
   })
   outputs?: Record<string, FieldChangeView>;
 
+  @ApiPropertyOptional({ ...CHANGE_MAP, description: 'Output column name → change of its expression.' })
+  outputExpressions?: Record<string, FieldChangeView>;
+
   @ApiPropertyOptional({ ...CHANGE_MAP, description: 'Input column name → change of its condition.' })
   inputConditions?: Record<string, FieldChangeView>;
 
@@ -275,6 +285,9 @@ export class AddedRowView {
 
   @ApiProperty({ ...OPEN_MAP, example: { risk: 'senior' } })
   outputs!: Record<string, unknown>;
+
+  @ApiPropertyOptional({ ...OPEN_MAP, example: { discount: 'amount * 0.2' } })
+  outputExpressions?: Record<string, string>;
 }
 
 export class ModifiedRowView {
