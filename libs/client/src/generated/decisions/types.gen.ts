@@ -107,6 +107,12 @@ export type TableRowBody = {
     outputs?: {
         [key: string]: unknown;
     };
+    /**
+     * Output column name → FEEL expression evaluated when the row matches (DMN non-constant output entries), with the input columns and the facts in scope; a column has a value in `outputs` or an expression here, not both.
+     */
+    outputExpressions?: {
+        [key: string]: unknown;
+    };
 };
 
 export type DecisionTableDto = {
@@ -192,6 +198,12 @@ export type TableRowView = {
      * Output column name → value.
      */
     outputs: {
+        [key: string]: unknown;
+    };
+    /**
+     * Output column name → FEEL expression evaluated when the row matches (computed outputs).
+     */
+    outputExpressions?: {
         [key: string]: unknown;
     };
 };
@@ -545,6 +557,9 @@ export type AddedRowView = {
     outputs: {
         [key: string]: unknown;
     };
+    outputExpressions?: {
+        [key: string]: unknown;
+    };
 };
 
 export type RowChangesView = {
@@ -552,6 +567,12 @@ export type RowChangesView = {
      * Output column name → change.
      */
     outputs?: {
+        [key: string]: FieldChangeView;
+    };
+    /**
+     * Output column name → change of its expression.
+     */
+    outputExpressions?: {
         [key: string]: FieldChangeView;
     };
     /**
