@@ -79,7 +79,8 @@ export class CompiledDecisionTable {
   /** an input column is named like a member of Object.prototype: inputs are read as own properties only */
   private readonly inheritedNames: boolean;
   /** per row, the outputs computed by FEEL expressions when the row matches (null: constants only) */
-  private readonly outputExpressions: (NormalizedOutputExpression[] | null)[];
+  /** (null when no row has any: no per-row array for the common table) */
+  private readonly outputExpressions: (NormalizedOutputExpression[] | null)[] | null;
   /** some row computes an output: results are built per evaluation (`computedRow`) */
   private readonly dynamic: boolean;
   private readonly outputTypes: ColumnType[];
@@ -133,8 +134,10 @@ export class CompiledDecisionTable {
     );
     this.inheritedNames = this.names.some(isInheritedName);
     this.outputTypes = table.outputs.map((o) => o.type);
-    this.outputExpressions = table.rows.map((r) => (r.expressions?.length ? r.expressions : null));
-    this.dynamic = this.outputExpressions.some((e) => e !== null);
+    this.dynamic = table.rows.some((r) => r.expressions?.length);
+    this.outputExpressions = this.dynamic
+      ? table.rows.map((r) => (r.expressions?.length ? r.expressions : null))
+      : null;
     this.runsFeel =
       this.dynamic ||
       this.expressions.some((e) => e !== null) ||
@@ -303,7 +306,7 @@ export class CompiledDecisionTable {
    */
   private computedRow(r: number, facts: Input): OutputRow {
     const base = this.outputRows[r];
-    const expressions = this.outputExpressions[r];
+    const expressions = this.outputExpressions![r];
     if (expressions === null) return base;
     const columns: Record<string, unknown> = {};
     for (let c = 0; c < this.names.length; c++) setOwn(columns, this.names[c], this.values[c]);
