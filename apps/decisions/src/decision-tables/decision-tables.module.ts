@@ -5,7 +5,6 @@ import { CompiledTableCache } from './application/compiled-table-cache';
 import { DecisionTableAuthoringService } from './application/decision-table-authoring.service';
 import { DecisionTableEvaluationService } from './application/decision-table-evaluation.service';
 import { TableFeelService } from './application/table-feel.service';
-import { configureImportLimits, importLimits } from './application/table-files';
 import { DecisionTablesController } from './http/decision-tables.controller';
 import { EvaluateHotRoute } from './http/evaluate.route';
 import { FeelController } from './http/feel.controller';
@@ -30,12 +29,6 @@ import {
       provide: CompiledTableCache,
       inject: [DecisionTablesSettings],
       useFactory: (settings: DecisionTablesSettings) => new CompiledTableCache(settings.compiledCacheSize),
-    },
-    {
-      // the import limits of the settings, for the file readers (application/table-files.ts)
-      provide: 'DecisionTablesImportLimits',
-      inject: [DecisionTablesSettings],
-      useFactory: (settings: DecisionTablesSettings) => configureImportLimits(importLimits(settings)),
     },
     DecisionTableAuthoringService,
     DecisionTableEvaluationService,

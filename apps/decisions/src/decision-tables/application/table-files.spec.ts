@@ -1,4 +1,5 @@
 import { sampleTable } from '../../../test/helpers';
+import { DEFAULT_IMPORT_LIMITS } from '../formats/import-limits';
 import { isExportFormat, isImportFileFormat, readTableFile, writeTableFile } from './table-files';
 import { toStoredDefinition } from './table-model';
 
@@ -28,7 +29,11 @@ describe('table files', () => {
   it('reads back every file format it writes', async () => {
     for (const kind of ['excel', 'dmn', 'csv'] as const) {
       const file = await writeTableFile(kind, definition, 'id');
-      const [read] = (await readTableFile(kind, Buffer.from(file.body as string | Buffer))) as {
+      const [read] = (await readTableFile(
+        kind,
+        Buffer.from(file.body as string | Buffer),
+        DEFAULT_IMPORT_LIMITS,
+      )) as {
         name: string;
       }[];
       expect(read.name).toBe('Loan risk / 2024');
@@ -36,7 +41,7 @@ describe('table files', () => {
   });
 
   it('refuses an unreadable file with 400 INVALID_IMPORT naming the format', async () => {
-    await expect(readTableFile('dmn', Buffer.from('not xml'))).rejects.toMatchObject({
+    await expect(readTableFile('dmn', Buffer.from('not xml'), DEFAULT_IMPORT_LIMITS)).rejects.toMatchObject({
       status: 400,
       code: 'INVALID_IMPORT',
       message: expect.stringMatching(/^The dmn file cannot be read: /),

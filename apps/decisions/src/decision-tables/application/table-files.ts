@@ -4,7 +4,7 @@ import { DecisionTablesSettings } from '../../settings';
 import { DecisionTableErrors as E } from '../errors';
 import { fromCsv, toCsv } from '../formats/csv';
 import { fromDmn, toDmn } from '../formats/dmn';
-import { DEFAULT_IMPORT_LIMITS, ImportLimitExceeded, ImportLimits } from '../formats/import-limits';
+import { ImportLimitExceeded, ImportLimits } from '../formats/import-limits';
 import { fromXlsx, toXlsx } from '../formats/xlsx';
 import { StoredDefinition } from './table-model';
 
@@ -30,15 +30,6 @@ export function importLimits(settings: DecisionTablesSettings): ImportLimits {
   };
 }
 
-/**
- * The limits `readTableFile` applies when its caller passes none: the decision-tables module sets them
- * from the settings when it starts (one decisions service per process).
- */
-let configuredLimits: ImportLimits = DEFAULT_IMPORT_LIMITS;
-export function configureImportLimits(limits: ImportLimits): ImportLimits {
-  return (configuredLimits = limits);
-}
-
 /** `<decisionTable` start tags of a DMN text, whatever the namespace prefix */
 const DECISION_TABLE_TAG = /<(?:[\w.-]+:)?decisionTable[\s>/]/g;
 
@@ -51,7 +42,7 @@ const DECISION_TABLE_TAG = /<(?:[\w.-]+:)?decisionTable[\s>/]/g;
 export async function readTableFile(
   kind: ImportFileFormat,
   data: Buffer,
-  limits: ImportLimits = configuredLimits,
+  limits: ImportLimits,
 ): Promise<unknown[]> {
   try {
     if (kind === 'excel') return await fromXlsx(data, limits);

@@ -15,12 +15,14 @@ import {
   EXPORT_FORMATS,
   IMPORT_FILE_FORMATS,
   isExportFormat,
+  importLimits,
   isImportFileFormat,
   readTableFile,
   TABLE_FILE_TYPES,
   writeTableFile,
 } from '../application/table-files';
 import { DecisionTableErrorFamily, DecisionTableErrors as E } from '../errors';
+import { DecisionTablesSettings } from '../../settings';
 import { optionalVersion } from '../request-values';
 import { DecisionTableDto } from './dto';
 import { ApiTableIdParam, ApiVersionQuery } from './openapi-parts';
@@ -62,6 +64,7 @@ const IMPORT_EXAMPLE = [
 export class ImportExportController {
   constructor(
     @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
+    @Inject(DecisionTablesSettings) private readonly settings: DecisionTablesSettings,
   ) {}
 
   @Post('import')
@@ -116,7 +119,7 @@ export class ImportExportController {
         throw AppError.badRequest(E.InvalidImport, 'format=json needs a JSON array of table definitions');
       definitions = req.body;
     } else if (isImportFileFormat(kind)) {
-      definitions = await readTableFile(kind, await readUpload(req, kind));
+      definitions = await readTableFile(kind, await readUpload(req, kind), importLimits(this.settings));
     } else
       throw AppError.badRequest(
         E.InvalidFormat,
