@@ -40,6 +40,8 @@ export function client(base: string, tenant = 'tenant-a') {
     return { status: res.status, body: json, headers: res.headers, text };
   };
   return {
+    /** any method, with extra request headers */
+    call,
     get: (p: string) => call('GET', p),
     post: (p: string, b?: unknown) => call('POST', p, b ?? {}),
     put: (p: string, b: unknown) => call('PUT', p, b),

@@ -45,6 +45,13 @@ export class InMemoryDecisionTableRepository extends DecisionTableRepository {
       table,
     );
   }
+  async advanceVersion(_m: EntityManager, id: string, expected: readonly number[] | undefined, at: Date) {
+    const table = this.mine(this.tables).find((t) => t.id === id);
+    if (!table || (expected && !expected.includes(table.latestVersion))) return null;
+    table.latestVersion += 1;
+    table.modifiedAt = at;
+    return table.latestVersion;
+  }
   async deleteTable(_m: EntityManager, id: string) {
     const before = this.tables.length;
     this.tables.splice(0, this.tables.length, ...this.tables.filter((t) => t.id !== id));

@@ -51,6 +51,49 @@ describe('table analysis', () => {
     expect(validateDecisionTable(full).analysis!.overlaps).toEqual([{ rowIds: ['b', 'c'], columns: ['x'] }]);
   });
 
+  it('says when a list is cut: every overlap is counted, one gap past the list marks it truncated', () => {
+    // 20 rows on one column that all accept 0: 190 overlapping pairs, the list holds 100
+    const wide = {
+      name: 'w',
+      hitPolicy: 'Collect',
+      inputColumns: [{ name: 'x', type: 'number' }],
+      outputColumns: [{ name: 'o' }],
+      rows: Array.from({ length: 20 }, (_, i) => ({
+        id: `r${i}`,
+        inputConditions: { x: `[0..${i + 1}]` },
+        outputs: { o: i },
+      })),
+    };
+    const a = validateDecisionTable(wide).analysis!;
+    expect(a.overlaps).toHaveLength(100);
+    expect(a.overlapCount).toBe(190);
+    expect(a.overlapsTruncated).toBe(true);
+    expect(a.complete).toBe(true); // a cut list is no limit of the proof
+    // 12 strings each matched by its own row only below 0: gaps for every string above it and more
+    const gappy = {
+      name: 'g',
+      hitPolicy: 'First',
+      inputColumns: [
+        { name: 's', type: 'string' },
+        { name: 'x', type: 'number' },
+      ],
+      outputColumns: [{ name: 'o' }],
+      rows: Array.from({ length: 12 }, (_, i) => ({
+        id: `g${i}`,
+        inputConditions: { s: `"v${i}"`, x: '< 0' },
+        outputs: { o: i },
+      })),
+    };
+    const g = validateDecisionTable(gappy).analysis!;
+    expect(g.gaps).toHaveLength(10);
+    expect(g.gapsTruncated).toBe(true);
+    expect(validateDecisionTable(def).analysis!).toMatchObject({ overlapCount: 1, overlapsTruncated: false });
+    const few = validateDecisionTable({ ...gappy, rows: gappy.rows.slice(0, 1) }).analysis!;
+    expect(few.gaps.length).toBeGreaterThan(0);
+    expect(few.gaps.length).toBeLessThan(10);
+    expect(few.gapsTruncated).toBe(false);
+  });
+
   it('returns errors with row and column instead of throwing', () => {
     const bad = { ...def, rows: [{ id: 'x', inputConditions: { age: '>>' }, outputs: {} }] };
     const r = validateDecisionTable(bad);

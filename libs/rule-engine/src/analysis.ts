@@ -22,8 +22,17 @@ export interface Redundancy {
   subsumedBy: string;
 }
 export interface AnalysisResult {
+  /** the first `MAX_REPORTED_OVERLAPS` overlapping pairs (`overlapCount` has them all) */
   overlaps: Overlap[];
+  /** every overlapping pair of rows, also those past the list's cut */
+  overlapCount: number;
+  /** true when `overlaps` lists fewer pairs than `overlapCount` */
+  overlapsTruncated: boolean;
+  /** the first `MAX_REPORTED_GAPS` gaps found */
   gaps: Gap[];
+  /** true when the search found more gaps than `gaps` lists */
+  gapsTruncated: boolean;
+  /** every row some earlier row subsumes (never cut) */
   redundantRows: Redundancy[];
   /** false when opaque cells or the search budget limit what could be proven */
   complete: boolean;
@@ -36,7 +45,10 @@ export interface AnalysisInput {
   shapes: CellShape[][];
 }
 
-const MAX_REPORTED = 100;
+/** overlapping pairs listed (all are counted) */
+export const MAX_REPORTED_OVERLAPS = 100;
+/** gaps listed (the search stops at the next one, which says the list is cut) */
+export const MAX_REPORTED_GAPS = 10;
 const SEARCH_BUDGET = 200_000;
 
 function intervalsIntersect(a: Interval, b: Interval): boolean {
@@ -126,6 +138,7 @@ export function analyzeShapes(input: AnalysisInput): AnalysisResult {
 
   // overlaps (rows i < j intersecting on every column) and redundancy (j inside an earlier i under First)
   const overlaps: Overlap[] = [];
+  let overlapCount = 0;
   const redundantRows: Redundancy[] = [];
   const first = input.hitPolicy === 'First';
   const redundant = new Set<number>();
@@ -134,14 +147,13 @@ export function analyzeShapes(input: AnalysisInput): AnalysisResult {
       let meet = true;
       for (let c = 0; c < width && meet; c++) meet = shapesIntersect(cell(i, c), cell(j, c)) === true;
       if (!meet) continue;
-      if (overlaps.length < MAX_REPORTED)
+      if (++overlapCount <= MAX_REPORTED_OVERLAPS)
         overlaps.push({
           rowIds: [rowIds[i], rowIds[j]],
           columns: columns
             .filter((_, c) => cell(i, c).kind !== 'any' || cell(j, c).kind !== 'any')
             .map((c) => c.name),
         });
-      else complete = false;
       if (first && !redundant.has(j)) {
         let inside = true;
         for (let c = 0; c < width && inside; c++) inside = shapeSubsumed(cell(j, c), cell(i, c)) === true;
@@ -161,11 +173,16 @@ export function analyzeShapes(input: AnalysisInput): AnalysisResult {
     ),
   );
   const gaps: Gap[] = [];
+  let gapsTruncated = false;
   let budget = SEARCH_BUDGET;
   const chosen: number[] = new Array(width).fill(0);
   const search = (c: number, alive: number[]): void => {
-    if (gaps.length >= 10 || budget <= 0) return;
+    if (gapsTruncated || budget <= 0) return;
     if (alive.length === 0) {
+      if (gaps.length === MAX_REPORTED_GAPS) {
+        gapsTruncated = true; // one more than the list holds: say it is cut, and stop
+        return;
+      }
       const example: Record<string, unknown> = {};
       const parts: string[] = [];
       for (let k = 0; k < width; k++) {
@@ -186,7 +203,7 @@ export function analyzeShapes(input: AnalysisInput): AnalysisResult {
       const value = reps[c][v].value;
       const next = alive.filter((r) => shapeAccepts(cell(r, c), value) !== false);
       search(c + 1, next);
-      if (gaps.length >= 10) return;
+      if (gapsTruncated) return;
     }
   };
   if (n === 0) gaps.push({ example: {}, description: 'The table has no rows' });
@@ -195,5 +212,13 @@ export function analyzeShapes(input: AnalysisInput): AnalysisResult {
       0,
       shapes.map((_, r) => r),
     );
-  return { overlaps, gaps, redundantRows, complete };
+  return {
+    overlaps,
+    overlapCount,
+    overlapsTruncated: overlapCount > overlaps.length,
+    gaps,
+    gapsTruncated,
+    redundantRows,
+    complete,
+  };
 }

@@ -1,5 +1,12 @@
 import { AppError } from '@arbiter/platform';
-import { commentOrNull, isTableId, optionalVersion, parseVersion } from './request-values';
+import {
+  commentOrNull,
+  expectedVersions,
+  isTableId,
+  optionalVersion,
+  parseVersion,
+  versionTag,
+} from './request-values';
 
 describe('request values', () => {
   it('parses a version: a positive integer of at most 9 digits', () => {
@@ -36,5 +43,19 @@ describe('request values', () => {
     expect(commentOrNull('why')).toBe('why');
     expect(commentOrNull('   ')).toBeNull();
     expect(commentOrNull(3)).toBeNull();
+  });
+
+  it('reads the versions an update may be based on from If-Match and the body', () => {
+    expect(versionTag(3)).toBe('"v3"');
+    expect(expectedVersions(undefined, undefined)).toBeUndefined();
+    expect(expectedVersions('*', undefined)).toBeUndefined();
+    expect(expectedVersions('"v3"', undefined)).toEqual([3]);
+    expect(expectedVersions(' "v2" , "v4"', undefined)).toEqual([2, 4]);
+    expect(expectedVersions('W/"v3"', undefined)).toEqual([]); // a weak tag never matches (RFC 9110)
+    expect(expectedVersions('3', undefined)).toEqual([]);
+    expect(expectedVersions(undefined, 5)).toEqual([5]);
+    expect(expectedVersions('"v5"', 5)).toEqual([5]);
+    expect(expectedVersions('"v4"', 5)).toEqual([]);
+    expect(expectedVersions('*', 5)).toEqual([5]);
   });
 });

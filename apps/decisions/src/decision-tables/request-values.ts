@@ -30,3 +30,29 @@ export function isTableId(id: string): boolean {
 export function commentOrNull(value: unknown): string | null {
   return typeof value === 'string' && value.trim() ? value : null;
 }
+
+/** The entity tag of a table at a version (`GET /{id}`'s `ETag`, compared with a PUT's `If-Match`). */
+export function versionTag(version: number): string {
+  return `"v${version}"`;
+}
+
+const VERSION_TAG = /^"v(\d{1,9})"$/;
+
+/**
+ * The versions an update may be based on: those `If-Match` names (strong tags `"v<version>"`; `*`:
+ * any) and the body's `version`, both when both are sent (an empty list when they disagree: nothing
+ * matches). Undefined: no precondition. A tag that is not ours (weak, another form) matches nothing.
+ */
+export function expectedVersions(ifMatch: string | undefined, bodyVersion: unknown): number[] | undefined {
+  let expected: number[] | undefined;
+  if (ifMatch !== undefined && ifMatch.trim() !== '*') {
+    expected = ifMatch
+      .split(',')
+      .map((tag) => VERSION_TAG.exec(tag.trim()))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => Number(m[1]));
+  }
+  if (typeof bodyVersion === 'number')
+    expected = expected ? expected.filter((v) => v === bodyVersion) : [bodyVersion];
+  return expected;
+}

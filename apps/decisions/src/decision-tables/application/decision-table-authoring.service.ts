@@ -200,19 +200,34 @@ export class DecisionTableAuthoringService {
     return { id, name: definition.name, version: 1, createdAt: now.toISOString() };
   }
 
-  async update(id: string, body: Record<string, unknown>) {
+  /**
+   * Writes the next version. `expected` (from the body's `version` and `If-Match`): the versions the
+   * caller's edit may be based on; when the latest is none of them, 409 CONCURRENT_MODIFICATION and
+   * nothing is written. The version counter moves first, in one conditional statement that locks the
+   * table's row: of two concurrent updates based on the same version, exactly one is written.
+   */
+  async update(id: string, body: Record<string, unknown>, expected?: readonly number[]) {
     checkedDefinition(body, this.limits); // a bad definition is refused before any read
     const now = new Date();
     const tenantId = RequestContext.tenantId();
     const actor = RequestContext.actor();
     const version = await this.uow.run(async (m) => {
-      const table = await requireTable(this.repo, m, id);
-      const previous = (await this.repo.version(m, id, table.latestVersion))!;
+      await requireTable(this.repo, m, id); // 404 (also for an id that is no UUID)
+      const next = await this.repo.advanceVersion(m, id, expected, now);
+      if (next === null) {
+        const current = await requireTable(this.repo, m, id); // deleted meanwhile: 404
+        throw AppError.conflict(
+          E.ConcurrentModification,
+          `The table is at version ${current.latestVersion}, not ${expected?.join(' or ') || 'the one this update is based on'}: it was modified meanwhile (read it again and retry)`,
+        );
+      }
+      // read under the row lock: what the update is based on is the version just replaced
+      const table = (await this.repo.find(m, id))!;
+      const previous = (await this.repo.version(m, id, next - 1))!;
       // rows sent without an id keep the identity they had in the latest version
       const definition = toStoredDefinition(body, previous.definition);
       if (definition.name !== table.name && (await this.repo.findByName(m, definition.name)))
         throw AppError.conflict(E.DuplicateName, `A table named '${definition.name}' already exists`);
-      const next = table.latestVersion + 1;
       await this.repo
         .insertVersion(m, {
           tableId: id,
@@ -245,9 +260,7 @@ export class DecisionTableAuthoringService {
         actor,
         version: next,
         comment: commentOrNull(body.comment),
-        changesSummary: summarizeChange(
-          diffVersions(table.latestVersion, previous.definition, next, definition),
-        ),
+        changesSummary: summarizeChange(diffVersions(next - 1, previous.definition, next, definition)),
         timestamp: now,
       });
       return next;

@@ -90,11 +90,11 @@ export class DecisionTableEvaluationService implements OnModuleInit {
     return { ...result, evaluationTimeMs: performance.now() - start };
   }
 
-  /** `POST /{id}/execute`: flat facts in, `{ matchedRows, outputs }` out (latest version). */
-  async execute(id: string, facts: unknown) {
+  /** `POST /{id}/execute`: flat facts in, `{ matchedRows, outputs }` out (the latest version, or `version`). */
+  async execute(id: string, facts: unknown, version?: number) {
     if (typeof facts !== 'object' || facts === null || Array.isArray(facts))
       throw AppError.badRequest(E.InvalidInput, 'The body must be an object of input facts');
-    const compiled = await this.compiled(id);
+    const compiled = await this.compiled(id, version);
     const r = this.run(compiled, facts as Record<string, unknown>, Date.now() + this.timeoutMs);
     return { matchedRows: r.matchedRows, outputs: r.outputValues };
   }

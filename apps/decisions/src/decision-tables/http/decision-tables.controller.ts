@@ -1,9 +1,23 @@
 import { ApiErrorFamily, ApiErrors, readPage } from '@arbiter/platform';
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
   ApiExtraModels,
+  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
@@ -13,8 +27,8 @@ import {
 import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
 import { DecisionTableEvaluationService } from '../application/decision-table-evaluation.service';
 import { DecisionTableErrorFamily } from '../errors';
-import { optionalVersion, parseVersion } from '../request-values';
-import { DecisionTableDto } from './dto';
+import { expectedVersions, optionalVersion, parseVersion, versionTag } from '../request-values';
+import { DecisionTableDto, UpdateDecisionTableDto } from './dto';
 import {
   ApiPageQuery,
   ApiTableIdParam,
@@ -38,6 +52,17 @@ import {
   VersionDiffView,
   VersionEntryView,
 } from './views';
+
+/** The response, as far as a route sets its headers. */
+interface HeaderReply {
+  header(name: string, value: string): unknown;
+}
+
+const ETAG_HEADER = {
+  description:
+    'The version\'s entity tag, `"v<version>"`: send it back as `If-Match` to update only that version.',
+  schema: { type: 'string', example: '"v1"' },
+};
 
 export const TABLE_PAGE = { defaultSize: 50, maxSize: 200 };
 const AUDIT_PAGE = { defaultSize: 20, maxSize: 100 };
@@ -141,22 +166,48 @@ export class DecisionTablesController {
   @Get(':id')
   @ApiOperation({ summary: 'Get a table (latest version)' })
   @ApiTableIdParam()
-  @ApiOkResponse({ type: DecisionTableView })
+  @ApiOkResponse({ type: DecisionTableView, headers: { ETag: ETAG_HEADER } })
   @ApiErrors(404)
-  get(@Param('id') id: string) {
-    return this.tables.get(id);
+  async get(@Param('id') id: string, @Res({ passthrough: true }) reply: HeaderReply) {
+    const table = await this.tables.get(id);
+    reply.header('etag', versionTag(table.version));
+    return table;
   }
 
   @Put(':id')
   @ApiOperation({
     summary: 'Update a table: writes a new version',
-    description: 'Previous versions are kept. Checked as on create.',
+    description:
+      'Previous versions are kept. Checked as on create. Optimistic concurrency: send the `version` the edit is ' +
+      'based on (in the body) or the `ETag` of `GET /{id}` as `If-Match`; when the table has moved on meanwhile, ' +
+      '409 `CONCURRENT_MODIFICATION` and nothing is written (of two concurrent updates of the same version, one ' +
+      'is written). Without either, the update is based on whatever version is latest.',
   })
   @ApiTableIdParam()
-  @ApiOkResponse({ type: UpdatedTableView })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description:
+      'The `ETag` of the version the edit is based on (`"v<version>"`, as `GET /{id}` answers; `*`: any). Another ' +
+      'version is 409 `CONCURRENT_MODIFICATION` (spec 2 maps concurrent modification to 409, where HTTP would say 412).',
+    schema: { type: 'string', maxLength: 1000, example: '"v1"' },
+  })
+  @ApiBody({ type: UpdateDecisionTableDto })
+  @ApiOkResponse({ type: UpdatedTableView, headers: { ETag: ETAG_HEADER } })
   @ApiErrors(404, 409)
-  update(@Param('id') id: string, @Body() body: DecisionTableDto) {
-    return this.tables.update(id, body as unknown as Record<string, unknown>);
+  async update(
+    @Param('id') id: string,
+    @Body() body: UpdateDecisionTableDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: HeaderReply,
+  ) {
+    const updated = await this.tables.update(
+      id,
+      body as unknown as Record<string, unknown>,
+      expectedVersions(ifMatch, body.version),
+    );
+    reply.header('etag', versionTag(updated.version));
+    return updated;
   }
 
   @Delete(':id')
@@ -172,18 +223,22 @@ export class DecisionTablesController {
   @Post(':id/execute')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Evaluate the latest version against flat input facts: `{ matchedRows, outputs }`',
+    summary:
+      'Evaluate a version (the latest, or `version`) against flat input facts: `{ matchedRows, outputs }`',
+    description:
+      'A `version` that is not a positive integer is 400 `INVALID_VERSION`; one the table does not have, 404 `VERSION_NOT_FOUND`.',
   })
   @ApiTableIdParam()
+  @ApiVersionQuery('Version to evaluate (default: the latest).')
   @ApiBody({
     required: false,
     description: 'The input facts themselves: input column (or fact) name → value (absent: none).',
     schema: { type: 'object', additionalProperties: true, example: { age: 10 } },
   })
   @ApiOkResponse({ type: ExecutionResultView })
-  @ApiErrors(404, 422)
-  execute(@Param('id') id: string, @Body() body: unknown) {
-    return this.evaluation.execute(id, body ?? {});
+  @ApiErrors(400, 404, 422)
+  execute(@Param('id') id: string, @Body() body: unknown, @Query('version') version?: string) {
+    return this.evaluation.execute(id, body ?? {}, optionalVersion(version));
   }
 
   @Get(':id/versions')

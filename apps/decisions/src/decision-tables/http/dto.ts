@@ -164,6 +164,20 @@ export class DecisionTableDto {
   comment?: string;
 }
 
+/** The update body: the create body and the version the edit is based on. */
+export class UpdateDecisionTableDto extends DecisionTableDto {
+  @IntField({
+    optional: true,
+    min: 1,
+    description:
+      'The version this edit is based on (the `version` of the table as read). When the latest version is ' +
+      'another, the update is refused with 409 `CONCURRENT_MODIFICATION` and nothing is written. Absent (and ' +
+      'no `If-Match`): the update is based on whatever is latest.',
+    example: 1,
+  })
+  version?: number;
+}
+
 export class FeelValidateDto {
   @StringField({ description: 'FEEL expression or unary tests to check.', example: 'age > 18' })
   expression!: string;

@@ -9,6 +9,7 @@ import type {
   TableProblem,
   ValidationResult,
 } from '@arbiter/rule-engine';
+import { MAX_REPORTED_GAPS, MAX_REPORTED_OVERLAPS } from '@arbiter/rule-engine';
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import type { Suggestion } from '@arbiter/feel';
 import type { CacheMetrics } from '../application/compiled-table-cache';
@@ -425,13 +426,44 @@ export class RedundancyView implements Redundancy {
 }
 
 export class AnalysisResultView implements AnalysisResult {
-  @ApiProperty({ type: [OverlapView] })
+  @ApiProperty({
+    type: [OverlapView],
+    maxItems: MAX_REPORTED_OVERLAPS,
+    description: `Pairs of rows whose conditions intersect on every column: the first ${MAX_REPORTED_OVERLAPS} (see \`overlapCount\`).`,
+  })
   overlaps!: OverlapView[];
 
-  @ApiProperty({ type: [GapView] })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Every overlapping pair of rows, also those past the cut of `overlaps`.',
+    example: 1,
+  })
+  overlapCount!: number;
+
+  @ApiProperty({
+    description: `True when \`overlaps\` lists fewer pairs than \`overlapCount\` (more than ${MAX_REPORTED_OVERLAPS}).`,
+    example: false,
+  })
+  overlapsTruncated!: boolean;
+
+  @ApiProperty({
+    type: [GapView],
+    maxItems: MAX_REPORTED_GAPS,
+    description: `Inputs no row matches, with an example each: the first ${MAX_REPORTED_GAPS} found.`,
+  })
   gaps!: GapView[];
 
-  @ApiProperty({ type: [RedundancyView] })
+  @ApiProperty({
+    description: `True when there are more gaps than \`gaps\` lists (the search found a ${MAX_REPORTED_GAPS + 1}th).`,
+    example: false,
+  })
+  gapsTruncated!: boolean;
+
+  @ApiProperty({
+    type: [RedundancyView],
+    description: 'Every row an earlier row subsumes (`First`; never cut).',
+  })
   redundantRows!: RedundancyView[];
 
   @ApiProperty({

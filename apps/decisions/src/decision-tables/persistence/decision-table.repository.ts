@@ -14,6 +14,15 @@ export interface AuditRecord {
   timestamp: Date;
 }
 
+/**
+ * `UPDATE … RETURNING` through `EntityManager.query` answers `[rows, affected]` on the pg driver and
+ * the rows alone on PGlite: the rows either way.
+ */
+function returnedRows<T>(result: unknown): T[] {
+  const rows = result as unknown[];
+  return (Array.isArray(rows[0]) ? rows[0] : rows) as T[];
+}
+
 /** Storage of tables, versions and audit. Every method runs inside the caller's unit of work. */
 export abstract class DecisionTableRepository {
   abstract list(
@@ -26,6 +35,18 @@ export abstract class DecisionTableRepository {
   abstract findByName(m: EntityManager, name: string): Promise<DecisionTableEntity | null>;
   abstract insertTable(m: EntityManager, table: DecisionTableEntity): Promise<void>;
   abstract updateTable(m: EntityManager, table: DecisionTableEntity): Promise<void>;
+  /**
+   * Moves a table's latest version on by one, in one conditional statement, and answers the new number;
+   * null when there is no such table or (`expected` given) its latest version is none of `expected`. The
+   * row stays locked until the unit of work ends: a concurrent writer waits, then sees the new number
+   * (and, if it expected the old one, moves nothing).
+   */
+  abstract advanceVersion(
+    m: EntityManager,
+    id: string,
+    expected: readonly number[] | undefined,
+    modifiedAt: Date,
+  ): Promise<number | null>;
   abstract deleteTable(m: EntityManager, id: string): Promise<number>;
   abstract insertVersion(m: EntityManager, version: DecisionTableVersionEntity): Promise<void>;
   abstract version(m: EntityManager, id: string, version: number): Promise<DecisionTableVersionEntity | null>;
@@ -73,6 +94,21 @@ export class TypeOrmDecisionTableRepository extends DecisionTableRepository {
   async updateTable(m: EntityManager, table: DecisionTableEntity) {
     const { id, ...rest } = table;
     await m.getRepository(DecisionTableEntity).update({ id }, rest);
+  }
+  async advanceVersion(
+    m: EntityManager,
+    id: string,
+    expected: readonly number[] | undefined,
+    modifiedAt: Date,
+  ) {
+    const result = await m.query(
+      `UPDATE decision_tables SET latest_version = latest_version + 1, modified_at = $2
+        WHERE id = $1 ${expected ? 'AND latest_version = ANY($3::int[])' : ''}
+        RETURNING latest_version`,
+      expected ? [id, modifiedAt, [...expected]] : [id, modifiedAt],
+    );
+    const [row] = returnedRows<{ latest_version: number }>(result);
+    return row ? Number(row.latest_version) : null;
   }
   async deleteTable(m: EntityManager, id: string) {
     return (await m.getRepository(DecisionTableEntity).delete({ id })).affected ?? 0;
