@@ -118,8 +118,11 @@ describe('decisions hardening: no silent loss, no 500s, no wrong answers', () =>
       'b.dmn',
       'answers',
     );
-    expect(broken.body).toMatchObject({ imported: 0, results: [{ name: 'Broken', status: 'failed' }] });
-    expect(broken.body.results[0].error).toMatch(/output expression/);
+    expect(broken.status).toBe(400);
+    expect(broken.body.code).toBe('IMPORT_FAILED');
+    expect(broken.body.details).toEqual([
+      { field: 'tables[0]', message: expect.stringMatching(/^'Broken': .*output expression/) },
+    ]);
   });
 
   it('rows sent without ids keep their identity across versions: the diff shows what changed', async () => {
@@ -196,16 +199,15 @@ describe('decisions hardening: no silent loss, no 500s, no wrong answers', () =>
     const analyzed = await api.post('/analyze', table);
     expect(analyzed.status).toBe(400);
     expect(analyzed.body.code).toBe('INVALID_TABLE');
-    const imported = await api.post('/import?format=json', [table]);
-    expect(imported.status).toBe(200);
-    expect(imported.body.results).toEqual([
-      {
-        name: 'bad expression',
-        id: null,
-        status: 'failed',
-        error: expect.stringContaining('Invalid FEEL expression'),
-      },
-    ]);
+    const imported = await api.post('/import?format=json', [table, sampleTable('good beside bad')]);
+    expect(imported.status).toBe(207);
+    expect(imported.body).toMatchObject({ imported: 1, skipped: 0, failed: 1 });
+    expect(imported.body.results[0]).toEqual({
+      name: 'bad expression',
+      id: null,
+      status: 'failed',
+      error: expect.stringContaining('Invalid FEEL expression'),
+    });
   });
 
   it('NUL or a lone surrogate in a stored string is a 400 naming the field', async () => {
@@ -226,14 +228,10 @@ describe('decisions hardening: no silent loss, no 500s, no wrong answers', () =>
     // from an uploaded file: the table fails, naming the field
     const csv = '#name,From csv\nid,priority,in:age:number,out:risk:string\nr1,1,< 18,mi\u0000nor\n';
     const up = await upload(sut.url, 'csv', csv, 't.csv', 'answers');
-    expect(up.status).toBe(200);
-    expect(up.body.results).toEqual([
-      {
-        name: 'From csv',
-        id: null,
-        status: 'failed',
-        error: expect.stringContaining('table.rows[0].outputs.risk'),
-      },
+    expect(up.status).toBe(400);
+    expect(up.body.code).toBe('IMPORT_FAILED');
+    expect(up.body.details).toEqual([
+      { field: 'tables[0]', message: expect.stringContaining('table.rows[0].outputs.risk') },
     ]);
   });
 

@@ -74,6 +74,7 @@ describe('decision tables import/export', () => {
     expect(imported.body).toEqual({
       imported: 1,
       skipped: 0,
+      failed: 0,
       results: [{ name: 'from json', id: expect.any(String), status: 'success' }],
     });
     const back = await api.get(`/${imported.body.results[0].id}`);
@@ -82,8 +83,11 @@ describe('decision tables import/export', () => {
       { ...exported.body, name: 'from json' },
       { name: 'broken' },
     ]);
-    expect(dup.body).toMatchObject({ imported: 0, skipped: 2 });
-    expect(dup.body.results.map((r: any) => r.status)).toEqual(['skipped', 'failed']);
+    // nothing created and a table failed: 400 naming it (the skipped one is no failure)
+    expect(dup.status).toBe(400);
+    expect(dup.body.code).toBe('IMPORT_FAILED');
+    expect(dup.body.error).toMatch(/1 failed, 1 skipped/);
+    expect(dup.body.details).toEqual([{ field: 'tables[1]', message: expect.stringMatching(/^'broken': /) }]);
   });
 
   it('round-trips CSV, XLSX and DMN', async () => {

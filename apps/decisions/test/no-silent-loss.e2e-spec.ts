@@ -1,6 +1,8 @@
 import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
+import ExcelJS from 'exceljs';
+import { strToU8, zipSync } from 'fflate';
 import { decisionsService } from '../src';
-import { client, sampleTable } from './helpers';
+import { client, sampleTable, upload } from './helpers';
 
 /** A table whose one column every row accepts 0 on: rows × (rows − 1) / 2 overlapping pairs. */
 function overlapping(name: string, rows: number) {
@@ -23,7 +25,7 @@ describe('decisions: nothing is silently ignored or cut', () => {
   beforeAll(async () => {
     sut = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb');
     api = client(sut.url, 'no-silent-loss');
-  });
+  }, 120_000);
   afterAll(() => sut?.stop());
 
   it('execute honours ?version= (that version is evaluated; a missing one is a 404 with a code)', async () => {
@@ -181,6 +183,87 @@ describe('decisions: nothing is silently ignored or cut', () => {
       expect(attempts.map((a) => a.status)).toEqual([200, 200, 200, 200]);
       expect(attempts.map((a) => a.body.version).sort()).toEqual([2, 3, 4, 5]);
       expect((await api.get(`/${id}/versions`)).body.map((v: any) => v.version)).toEqual([5, 4, 3, 2, 1]);
+    });
+  });
+
+  describe('imports and exports say what they did', () => {
+    it('an OpenDocument (.ods) or legacy .xls upload is a 400 UNSUPPORTED_FILE_FORMAT, not a 200 with nothing', async () => {
+      const ods = zipSync({
+        mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet'),
+        'content.xml': strToU8(
+          '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"/>',
+        ),
+        'META-INF/manifest.xml': strToU8('<manifest/>'),
+      });
+      const r = await upload(sut.url, 'excel', ods, 'rules.ods', 'no-silent-loss');
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('UNSUPPORTED_FILE_FORMAT');
+      expect(r.body.error).toMatch(/OpenDocument/);
+      const xls = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(512)]);
+      const legacy = await upload(sut.url, 'excel', xls, 'rules.xls', 'no-silent-loss');
+      expect(legacy.status).toBe(400);
+      expect(legacy.body.code).toBe('UNSUPPORTED_FILE_FORMAT');
+      const otherZip = zipSync({ 'readme.txt': strToU8('hello') });
+      const notWorkbook = await upload(sut.url, 'excel', otherZip, 'x.xlsx', 'no-silent-loss');
+      expect(notWorkbook.status).toBe(400);
+      expect(notWorkbook.body.code).toBe('UNSUPPORTED_FILE_FORMAT');
+    });
+
+    it('a file that holds no table is a 400 IMPORT_EMPTY', async () => {
+      const workbook = new ExcelJS.Workbook();
+      workbook.addWorksheet('Empty');
+      const empty = Buffer.from(await workbook.xlsx.writeBuffer());
+      const r = await upload(sut.url, 'excel', empty, 'empty.xlsx', 'no-silent-loss');
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('IMPORT_EMPTY');
+      const literalOnly = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/" id="d" name="d" namespace="x">
+  <decision id="fee" name="Fee"><literalExpression><text>42</text></literalExpression></decision>
+</definitions>`;
+      const dmn = await upload(sut.url, 'dmn', literalOnly, 'fee.dmn', 'no-silent-loss');
+      expect([dmn.status, dmn.body]).toMatchObject([400, { code: 'IMPORT_EMPTY' }]);
+    });
+
+    it('a partial import is a 207 counting the failed tables; each table is written whole or not at all', async () => {
+      const bad = {
+        ...sampleTable('half bad'),
+        rows: [{ id: 'x', inputConditions: { age: '>> 5' }, outputs: { risk: 'x' } }],
+      };
+      const r = await api.post('/import?format=json', [sampleTable('imported whole'), bad]);
+      expect(r.status).toBe(207);
+      expect(r.body).toMatchObject({ imported: 1, skipped: 0, failed: 1 });
+      expect(r.body.results.map((x: any) => x.status)).toEqual(['success', 'failed']);
+      expect(r.body.results[1].error).toMatch(/>> 5|unary/i);
+      const names = (await api.get('')).body.map((t: any) => t.name);
+      expect(names).toContain('imported whole');
+      expect(names).not.toContain('half bad');
+      const whole = (await api.get(`/${r.body.results[0].id}`)).body;
+      expect(whole.rows).toHaveLength(3);
+      // all fine: 200 with failed 0
+      const ok = await api.post('/import?format=json', [sampleTable('all fine')]);
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({ imported: 1, skipped: 0, failed: 0 });
+    });
+
+    it('every export format is an attachment with a safe file name', async () => {
+      const id = (await api.post('', sampleTable('Risk "quoted"/../name é'))).body.id;
+      const expected = {
+        json: 'Risk_quoted_.._name_.json',
+        excel: 'Risk_quoted_.._name_.xlsx',
+        dmn: 'Risk_quoted_.._name_.dmn',
+        xml: 'Risk_quoted_.._name_.xml',
+        csv: 'Risk_quoted_.._name_.csv',
+      };
+      for (const [format, file] of Object.entries(expected)) {
+        const res = await fetch(`${sut.url}/api/v1/decision-tables/${id}/export?format=${format}`, {
+          headers: { 'x-tenant-id': 'no-silent-loss' },
+        });
+        expect(res.status).toBe(200);
+        expect([format, res.headers.get('content-disposition')]).toStrictEqual([
+          format,
+          `attachment; filename="${file}"`,
+        ]);
+      }
     });
   });
 });

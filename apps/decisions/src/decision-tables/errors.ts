@@ -29,6 +29,12 @@ export const DecisionTableErrors = {
   ArchiveTooManyEntries: 'ARCHIVE_TOO_MANY_ENTRIES',
   /** 413: an XLSX archive decompresses past `DecisionTables:MaxImportUncompressedBytes` (zip bomb) */
   ArchiveTooLarge: 'ARCHIVE_TOO_LARGE',
+  /** 400: an upload in a format the import does not read (OpenDocument `.ods`, legacy `.xls`, a zip that is no XLSX) */
+  UnsupportedFileFormat: 'UNSUPPORTED_FILE_FORMAT',
+  /** 400: an upload that holds no table (an XLSX with empty sheets, a DMN file without a decision table) */
+  ImportEmpty: 'IMPORT_EMPTY',
+  /** 400: an import none of whose tables could be created (each one's reason in `details`) */
+  ImportFailed: 'IMPORT_FAILED',
   /** 400: a DMN file declares a document type (DTD): entity declarations (billion laughs, XXE) */
   XmlDoctypeNotAllowed: 'XML_DOCTYPE_NOT_ALLOWED',
 } as const;

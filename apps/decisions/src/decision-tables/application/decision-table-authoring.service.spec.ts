@@ -122,8 +122,14 @@ describe('DecisionTableAuthoringService', () => {
     await inTenant(async () => {
       await tables.create(sampleTable('Taken'));
       const result = await tables.importMany([sampleTable('New'), sampleTable('Taken'), 'not a table']);
-      expect(result).toMatchObject({ imported: 1, skipped: 2 });
+      expect(result).toMatchObject({ imported: 1, skipped: 1, failed: 1 });
       expect(result.results.map((r) => r.status)).toEqual(['success', 'skipped', 'failed']);
+      // nothing created and something failed: refused, naming the failed table
+      await expect(tables.importMany([sampleTable('Taken'), { name: 'Bad' }])).rejects.toMatchObject({
+        status: 400,
+        code: 'IMPORT_FAILED',
+        details: [{ field: 'tables[1]', message: expect.stringMatching(/^'Bad': /) }],
+      });
     });
   });
 

@@ -293,9 +293,11 @@ export class DecisionTableAuthoringService {
   }
 
   /**
-   * Creates each table; a duplicate name is `skipped`, an invalid one `failed` with its error (a string no
-   * database stores, from an uploaded file, fails naming its field). More tables than
-   * `DecisionTables:MaxImportTables` is a 413 IMPORT_TOO_MANY_TABLES before any is created.
+   * Creates each table, each in its own transaction (a table is written whole or not at all); a duplicate
+   * name is `skipped`, an invalid one `failed` with its error (a string no database stores, from an
+   * uploaded file, fails naming its field). More tables than `DecisionTables:MaxImportTables` is a 413
+   * IMPORT_TOO_MANY_TABLES before any is created; when some failed and none was created, 400
+   * IMPORT_FAILED naming each failed table (`details`), so nothing is a success that wrote nothing.
    */
   async importMany(definitions: unknown[]) {
     if (definitions.length > this.maxImportTables)
@@ -327,11 +329,25 @@ export class DecisionTableAuthoringService {
         });
       }
     }
-    return {
-      imported: results.filter((r) => r.status === 'success').length,
-      skipped: results.filter((r) => r.status !== 'success').length,
+    const count = (status: ImportResult['status']) => results.filter((r) => r.status === status).length;
+    const outcome = {
+      imported: count('success'),
+      skipped: count('skipped'),
+      failed: count('failed'),
       results,
     };
+    if (outcome.failed > 0 && outcome.imported === 0)
+      throw AppError.badRequest(
+        E.ImportFailed,
+        `No table was imported: ${outcome.failed} failed` +
+          (outcome.skipped ? `, ${outcome.skipped} skipped (a table of that name exists)` : ''),
+        results.flatMap((r, i) =>
+          r.status === 'failed'
+            ? [{ field: `tables[${i}]`, message: `${r.name ? `'${r.name}': ` : ''}${r.error}` }]
+            : [],
+        ),
+      );
+    return outcome;
   }
 
   // ------------------------------------------------------------------ checks of an unsaved definition

@@ -1,6 +1,12 @@
 import { sampleTable } from '../../../test/helpers';
 import { DEFAULT_IMPORT_LIMITS } from '../formats/import-limits';
-import { isExportFormat, isImportFileFormat, readTableFile, writeTableFile } from './table-files';
+import {
+  attachmentName,
+  isExportFormat,
+  isImportFileFormat,
+  readTableFile,
+  writeTableFile,
+} from './table-files';
 import { toStoredDefinition } from './table-model';
 
 const definition = toStoredDefinition({ ...sampleTable(), name: 'Loan risk / 2024' });
@@ -13,11 +19,17 @@ describe('table files', () => {
     expect(isExportFormat('pdf')).toBe(false);
   });
 
-  it('writes each format with its media type; XLSX as a download named after the table', async () => {
-    expect(await writeTableFile('json', definition, 'id')).toEqual({ body: definition });
+  it('writes each format with its media type, as a download named after the table', async () => {
+    expect(await writeTableFile('json', definition, 'id')).toEqual({
+      body: definition,
+      attachmentName: 'Loan_risk_2024.json',
+    });
     expect(await writeTableFile('csv', definition, 'id')).toMatchObject({
       contentType: 'text/csv; charset=utf-8',
+      attachmentName: 'Loan_risk_2024.csv',
     });
+    expect(attachmentName('../"evil"\r\n', 'dmn')).toBe('evil_.dmn');
+    expect(attachmentName('ééé', 'xml')).toBe('table.xml');
     const dmn = await writeTableFile('xml', definition, 'table-1');
     expect(dmn.contentType).toBe('application/xml; charset=utf-8');
     expect(dmn.body).toContain('namespace="https://arbiter.dev/decision-tables/table-1"');

@@ -59,3 +59,11 @@ export class ImportLimitExceeded extends Error {
     );
   }
 }
+
+/** An upload in a format the import does not read (an OpenDocument or legacy Excel file sent as `excel`). */
+export class UnsupportedFileFormat extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedFileFormat';
+  }
+}

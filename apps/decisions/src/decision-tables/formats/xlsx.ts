@@ -3,7 +3,12 @@ import { Unzip, UnzipInflate, UnzipPassThrough, unzipSync, type UnzipFileInfo } 
 import { Readable } from 'node:stream';
 import { StoredDefinition } from '../application/table-model';
 import { exportCell, fromGrid, InCell, toGrid } from './grid';
-import { DEFAULT_IMPORT_LIMITS, ImportLimitExceeded, ImportLimits } from './import-limits';
+import {
+  DEFAULT_IMPORT_LIMITS,
+  ImportLimitExceeded,
+  ImportLimits,
+  UnsupportedFileFormat,
+} from './import-limits';
 
 /** One worksheet named "Decision table" in the grid layout (see grid.ts); text cells formula-escaped. */
 export async function toXlsx(def: StoredDefinition): Promise<Buffer> {
@@ -14,6 +19,8 @@ export async function toXlsx(def: StoredDefinition): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
+/** the first bytes of an OLE2 compound file: a legacy `.xls` workbook */
+const OLE2_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/;
 /** a `<row …>` start tag of a worksheet (not `<rowBreaks>`) */
 const ROW_TAG = /<row[\s>/]/g;
@@ -26,6 +33,10 @@ const ROW_TAG = /<row[\s>/]/g;
  *    stopped once the inflated bytes pass the limit), worksheet rows counted on the way.
  */
 export function inspectXlsx(data: Uint8Array, limits: ImportLimits): void {
+  if (OLE2_MAGIC.every((byte, i) => data[i] === byte))
+    throw new UnsupportedFileFormat(
+      'This is a legacy Excel (.xls) file: only XLSX workbooks are read (save it as .xlsx)',
+    );
   const declared: UnzipFileInfo[] = [];
   unzipSync(data, {
     filter: (file) => {
@@ -80,6 +91,15 @@ export function inspectXlsx(data: Uint8Array, limits: ImportLimits): void {
   unzip.register(UnzipPassThrough);
   unzip.push(data, true);
   if (failure) throw failure;
+  // within the limits: is it a workbook at all (an OpenDocument spreadsheet is a zip too)?
+  if (!declared.some((f) => f.name === 'xl/workbook.xml')) {
+    const names = new Set(declared.map((f) => f.name));
+    throw new UnsupportedFileFormat(
+      names.has('mimetype') && names.has('content.xml')
+        ? 'This is an OpenDocument (.ods) file: only XLSX workbooks are read (save it as .xlsx)'
+        : 'This zip archive is not an XLSX workbook (it has no xl/workbook.xml)',
+    );
+  }
 }
 
 /** A cell value as the grid reads it: text, number, boolean or a native date (formulas: their result). */

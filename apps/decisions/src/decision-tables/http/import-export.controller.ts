@@ -7,6 +7,7 @@ import {
   ApiOperation,
   ApiProduces,
   ApiQuery,
+  ApiResponse,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
@@ -75,8 +76,12 @@ export class ImportExportController {
       '`format=json`: a JSON array of table definitions. `excel` (XLSX), `dmn`/`xml` (DMN 1.1–1.5) and `csv`: a ' +
       'multipart/form-data upload of one file (the first file part is read, whatever its field name; at most ' +
       '`DecisionTables:MaxUploadBytes`, 5 MiB by default, else 413 `PAYLOAD_TOO_LARGE`). Each table is created ' +
-      'as version 1; a name that exists is `skipped`, an invalid definition `failed`: the answer is 200 either ' +
-      'way. A file that cannot be read is 400 `INVALID_IMPORT`, an unknown format 400 `INVALID_FORMAT`.',
+      'as version 1 in its own transaction (written whole or not at all); a name that exists is `skipped`, an ' +
+      'invalid definition `failed` (with its reason). 200: nothing failed. 207: some tables failed, others were ' +
+      'created (`failed` counts them). 400 `IMPORT_FAILED`: tables failed and none was created (`details` names ' +
+      'each). A file that cannot be read is 400 `INVALID_IMPORT`, one in a format not read (OpenDocument ' +
+      '`.ods`, legacy `.xls`) 400 `UNSUPPORTED_FILE_FORMAT`, one holding no table 400 `IMPORT_EMPTY`, an unknown ' +
+      '`format` 400 `INVALID_FORMAT`.',
     requestBody: {
       required: true,
       content: {
@@ -110,8 +115,18 @@ export class ImportExportController {
     description: 'What the request holds (case-insensitive).',
     schema: { type: 'string', enum: IMPORT_FORMATS, default: 'json' },
   })
-  @ApiOkResponse({ type: ImportResultView })
-  async import(@Query('format') format: string | undefined, @Req() req: ImportRequest) {
+  @ApiOkResponse({ type: ImportResultView, description: 'Every table was created or skipped (`failed`: 0).' })
+  @ApiResponse({
+    status: 207,
+    type: ImportResultView,
+    description:
+      'Some tables failed (`failed` > 0, each with its `error`); the others were created or skipped.',
+  })
+  async import(
+    @Query('format') format: string | undefined,
+    @Req() req: ImportRequest,
+    @Res() reply: { code(status: number): { send(body: unknown): unknown } },
+  ) {
     const kind = (format ?? 'json').toLowerCase();
     let definitions: unknown[];
     if (kind === 'json') {
@@ -125,15 +140,17 @@ export class ImportExportController {
         E.InvalidFormat,
         `Unknown import format '${format}' (${IMPORT_FORMATS.join(', ')})`,
       );
-    return this.tables.importMany(definitions);
+    const result = await this.tables.importMany(definitions);
+    // @Res(): Nest would set the route's one status over ours
+    reply.code(result.failed > 0 ? 207 : 200).send(result);
   }
 
   @Get(':id/export')
   @ApiOperation({
     summary: 'Export a table (latest version, or `version`) as JSON, XLSX, DMN 1.3 XML or CSV',
     description:
-      '`json`: the definition as stored; `excel`: an XLSX workbook (one sheet, sent as an attachment); `dmn` ' +
-      'and `xml`: DMN 1.3 XML; `csv`: the table as CSV with `#` metadata lines.',
+      '`json`: the definition as stored; `excel`: an XLSX workbook (one sheet); `dmn` and `xml`: DMN 1.3 XML; ' +
+      '`csv`: the table as CSV with `#` metadata lines. Every format is sent as an attachment with a file name.',
   })
   @ApiTableIdParam()
   @ApiQuery({
@@ -148,7 +165,9 @@ export class ImportExportController {
     description: 'The table in the format asked for.',
     headers: {
       'Content-Disposition': {
-        description: '`format=excel`: `attachment; filename="<table name>.xlsx"`.',
+        description:
+          '`attachment; filename="<table name>.<json|xlsx|dmn|xml|csv>"` (the name reduced to letters, digits, ' +
+          '`_`, `.` and `-`; `table` when nothing is left).',
         schema: { type: 'string' },
       },
     },
@@ -175,8 +194,7 @@ export class ImportExportController {
     const { id: tableId, definition } = await this.tables.exportDefinition(id, optionalVersion(version));
     const file = await writeTableFile(kind, definition, tableId);
     if (file.contentType) reply.header('content-type', file.contentType);
-    if (file.attachmentName)
-      reply.header('content-disposition', `attachment; filename="${file.attachmentName}"`);
+    reply.header('content-disposition', `attachment; filename="${file.attachmentName}"`);
     return file.body;
   }
 }

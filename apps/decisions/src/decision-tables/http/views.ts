@@ -663,8 +663,15 @@ export class ImportResultView implements Imported {
   @ApiProperty({ type: 'integer', example: 1 })
   imported!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Skipped and failed tables.', example: 0 })
+  @ApiProperty({ type: 'integer', description: 'Tables skipped: a table of that name exists.', example: 0 })
   skipped!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Tables not created because they are invalid (each `failed` result says why); 207 when > 0.',
+    example: 0,
+  })
+  failed!: number;
 
   @ApiProperty({
     type: [ImportEntryView],
