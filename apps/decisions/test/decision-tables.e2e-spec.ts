@@ -153,7 +153,7 @@ describe('decision tables API', () => {
     expect((await api.post('/validate', { name: 'x', hitPolicy: 'Nope' })).body.valid).toBe(false);
   });
 
-  it('analyzes a stored table and exposes metrics', async () => {
+  it('analyzes a stored table; metrics are not for tenants', async () => {
     const { body } = await api.post('', sampleTable('analyzed'));
     const a = await api.post(`/${body.id}/analyze`);
     expect(a.status).toBe(200);
@@ -164,8 +164,10 @@ describe('decision tables API', () => {
       example: { age: 18, country: 'other' },
       description: expect.any(String),
     });
+    // every tenant's counts: not for a caller without an operator's role (auth.e2e-spec: a service key)
     const m = await api.get('/metrics');
-    expect(m.body.compiledCache).toMatchObject({ capacity: 1000, evictions: 0 });
+    expect(m.status).toBe(403);
+    expect(m.body.code).toBe('FORBIDDEN');
   });
 
   it('isolates tenants (404 across tenants) and guards the global audit', async () => {

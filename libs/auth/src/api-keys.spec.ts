@@ -1,4 +1,10 @@
-import { ApiKeyAuthenticator, hashApiKey, parseApiKeyConfig, SERVICE_KEY_TENANT } from './api-keys';
+import {
+  ApiKeyAuthenticator,
+  hashApiKey,
+  parseApiKeyConfig,
+  parseServiceApiKeys,
+  SERVICE_KEY_TENANT,
+} from './api-keys';
 
 describe('API keys', () => {
   const authenticator = new ApiKeyAuthenticator(
@@ -36,6 +42,21 @@ describe('API keys', () => {
   it('refuses a configured value that is not a SHA-256 hash, naming the tenant', () => {
     expect(() => parseApiKeyConfig({ acme: 'plain-text-key' }, 'Authentication:ApiKeys')).toThrow(
       'Authentication:ApiKeys:acme must hold sha256:<64 hex> hashes',
+    );
+  });
+
+  it('reads service keys under a key an environment variable can name (no `*`)', () => {
+    const entries = parseServiceApiKeys(
+      ` ${hashApiKey('svc-1')} ,${hashApiKey('svc-2')}`,
+      'Authentication:ServiceApiKeys',
+    );
+    expect(entries.map((e) => e.tenantId)).toEqual([SERVICE_KEY_TENANT, SERVICE_KEY_TENANT]);
+    const keys = new ApiKeyAuthenticator(entries);
+    expect(keys.authenticate('svc-2')).toMatchObject({ roles: ['ApiKey', 'Service'] });
+    expect(parseServiceApiKeys('', 'Authentication:ServiceApiKeys')).toEqual([]);
+    expect(parseServiceApiKeys(undefined, 'Authentication:ServiceApiKeys')).toEqual([]);
+    expect(() => parseServiceApiKeys('svc-1', 'Authentication:ServiceApiKeys')).toThrow(
+      'Authentication:ServiceApiKeys must hold sha256:<64 hex> hashes',
     );
   });
 });

@@ -49,6 +49,22 @@ export function parseApiKeyConfig(
   return entries;
 }
 
+/**
+ * Parses service keys given under one key of their own (`Authentication:ServiceApiKeys` =
+ * `sha256:<hex>[,sha256:<hex>…]`): the same entries as `<section>:*`, under a name an environment
+ * variable can carry (`Authentication__ServiceApiKeys`; shells drop a `*` in a variable name). Throws
+ * naming `key` when a value is not a SHA-256 hash.
+ */
+export function parseServiceApiKeys(value: string | string[] | undefined, key: string): ApiKeyEntry[] {
+  const values = (Array.isArray(value) ? value : String(value ?? '').split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return values.map((hash) => {
+    if (!digestOf(hash)) throw new Error(`${key} must hold sha256:<64 hex> hashes`);
+    return { tenantId: SERVICE_KEY_TENANT, hash };
+  });
+}
+
 /** Looks a presented key up by hash, in constant time per entry. */
 export class ApiKeyAuthenticator {
   private readonly entries: { entry: ApiKeyEntry; digest: Buffer }[];

@@ -1,11 +1,11 @@
-import { AuthModule, jwksUrlOf, parseApiKeyConfig, remoteVerification } from '@arbiter/auth';
+import { AuthModule, jwksUrlOf, remoteVerification } from '@arbiter/auth';
 import { ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
 import { JwtAuthenticationSettings } from '../settings';
 
 /**
  * Authentication for the decisions service: JWTs verified against identity's JWKS
- * (`Authentication:Jwt:Authority`) or API keys (`Authentication:ApiKeys`). Every route except health,
+ * (`Authentication:Jwt:Authority`) or API keys (`Authentication:ApiKeys`, `Authentication:ServiceApiKeys`). Every route except health,
  * docs and routes marked `@Public()` needs one of them. Unconfigured, the service is open (Development
  * and Testing only; the settings refuse to start elsewhere) and says so loudly at startup.
  */
@@ -14,7 +14,7 @@ import { JwtAuthenticationSettings } from '../settings';
     AuthModule.forRoot({
       inject: [JwtAuthenticationSettings, ENVIRONMENT],
       useFactory: (s: JwtAuthenticationSettings, environment: EnvironmentName) => {
-        const apiKeys = parseApiKeyConfig(s.apiKeys ?? {}, 'Authentication:ApiKeys');
+        const apiKeys = s.apiKeyEntries();
         const authority = s.authority.trim();
         if (!authority && apiKeys.length === 0) {
           return {

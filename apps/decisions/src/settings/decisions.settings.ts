@@ -1,4 +1,4 @@
-import { parseApiKeyConfig } from '@arbiter/auth';
+import { ApiKeyEntry, parseApiKeyConfig, parseServiceApiKeys } from '@arbiter/auth';
 import {
   ConfigKey,
   ConfigurationError,
@@ -76,8 +76,25 @@ export class JwtAuthenticationSettings implements StartupRules {
   @ConfigKey('Authentication:ApiKeys', 'dictionary')
   apiKeys: Record<string, string> = {};
 
+  /**
+   * Ours: service keys (as `Authentication:ApiKeys:*`), `sha256:<hex>[,sha256:<hex>…]`, under a name an
+   * environment variable can carry: `Authentication__ServiceApiKeys` (a shell drops the `*` of
+   * `Authentication__ApiKeys__*`). Both are read; a service key acts for the tenant a request names.
+   */
+  @ConfigKey('Authentication:ServiceApiKeys')
+  @IsString()
+  serviceApiKeys: string = '';
+
+  /** Every configured API key: tenant keys, and service keys from both places. */
+  apiKeyEntries(): ApiKeyEntry[] {
+    return [
+      ...parseApiKeyConfig(this.apiKeys ?? {}, 'Authentication:ApiKeys'),
+      ...parseServiceApiKeys(this.serviceApiKeys, 'Authentication:ServiceApiKeys'),
+    ];
+  }
+
   assertStartupRules(environment: EnvironmentName): void {
-    const hasKeys = Object.keys(this.apiKeys ?? {}).length > 0;
+    const hasKeys = Object.keys(this.apiKeys ?? {}).length > 0 || this.serviceApiKeys.trim() !== '';
     if (this.authority.trim()) {
       for (const [key, value] of [
         ['Authentication:Jwt:Issuer', this.issuer],
@@ -97,6 +114,11 @@ export class JwtAuthenticationSettings implements StartupRules {
       parseApiKeyConfig(this.apiKeys ?? {}, 'Authentication:ApiKeys');
     } catch (error) {
       throw new ConfigurationError((error as Error).message, ['Authentication:ApiKeys']);
+    }
+    try {
+      parseServiceApiKeys(this.serviceApiKeys, 'Authentication:ServiceApiKeys');
+    } catch (error) {
+      throw new ConfigurationError((error as Error).message, ['Authentication:ServiceApiKeys']);
     }
   }
 }

@@ -14,6 +14,7 @@ import { DecisionTablesSettings } from '../../settings';
 import { conflictOnUniqueViolation, DecisionTableErrors as E, invalidTable } from '../errors';
 import { DecisionTableRepository } from '../persistence/decision-table.repository';
 import { commentOrNull } from '../request-values';
+import { requireAdministrator } from './administrators';
 import { CompiledTableCache } from './compiled-table-cache';
 import { loadVersion, requireTable } from './stored-tables';
 import { diffVersions, summarizeChange, VersionDiff } from './table-diff';
@@ -132,13 +133,7 @@ export class DecisionTableAuthoringService {
 
   /** Administrators only (role `Admin`, or permission `decision-tables.audit.global` / `*`). */
   async globalAudit(page: Page, tenantId?: string) {
-    const user = RequestContext.current()?.user;
-    const admin =
-      !!user &&
-      (user.roles.includes('Admin') ||
-        user.permissions.includes('decision-tables.audit.global') ||
-        user.permissions.includes('*'));
-    if (!admin) throw AppError.forbidden('The global audit is for administrators');
+    requireAdministrator('decision-tables.audit.global', 'The global audit');
     return this.uow.run(
       async (m) =>
         (await this.repo.auditAll(m, page.offset, page.pageSize, tenantId)).map((a) => ({

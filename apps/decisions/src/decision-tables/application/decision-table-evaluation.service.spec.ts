@@ -39,7 +39,18 @@ describe('DecisionTableEvaluationService', () => {
       expect(second).toMatchObject({ outputValues: { risk: 'low' } });
       expect(typeof (second as { evaluationTimeMs: number }).evaluationTimeMs).toBe('number');
       expect(repo.reads).toBe(reads);
-      expect(evaluation.metrics()).toMatchObject({ evaluations: 2, compiledCache: { compilations: 1 } });
+      // the counters cover every tenant: operators only
+      expect(() => evaluation.metrics()).toThrow(expect.objectContaining({ status: 403, code: 'FORBIDDEN' }));
+      const operator = {
+        id: 'op',
+        name: 'op',
+        roles: [],
+        permissions: ['decision-tables.metrics'],
+        claims: {},
+      };
+      RequestContext.run({ tenantId: 'tenant-a', user: operator }, () =>
+        expect(evaluation.metrics()).toMatchObject({ evaluations: 2, compiledCache: { compilations: 1 } }),
+      );
     });
   });
 

@@ -11,6 +11,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DecisionTablesSettings } from '../../settings';
 import { DecisionTableErrors as E } from '../errors';
 import { DecisionTableRepository } from '../persistence/decision-table.repository';
+import { requireAdministrator } from './administrators';
 import { CompiledTableCache } from './compiled-table-cache';
 import { loadVersion } from './stored-tables';
 import { TableLimits, tableLimits } from './table-validation';
@@ -134,7 +135,14 @@ export class DecisionTableEvaluationService implements OnModuleInit {
     return { id, version: v, ...analyzeTable(compiled) };
   }
 
+  /**
+   * The replica's counters, across every tenant: for operators only (role `Admin` or `Service` — a service
+   * key —, permission `decision-tables.metrics` or `*`), else 403.
+   */
   metrics() {
+    requireAdministrator('decision-tables.metrics', "This replica's metrics (every tenant's counts)", [
+      'Service',
+    ]);
     return { compiledCache: this.cache.metrics(), evaluations: this.evaluations };
   }
 }

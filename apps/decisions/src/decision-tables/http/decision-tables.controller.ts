@@ -107,8 +107,14 @@ export class DecisionTablesController {
   }
 
   @Get('metrics')
-  @ApiOperation({ summary: "This replica's evaluation counters and compiled-table cache" })
+  @ApiOperation({
+    summary: "This replica's evaluation counters and compiled-table cache (operators only)",
+    description:
+      'The counts cover every tenant, so they are for operators: the role `Admin` or `Service` (a service API key), ' +
+      'or the permission `decision-tables.metrics` (or `*`); anyone else gets 403 `FORBIDDEN`.',
+  })
   @ApiOkResponse({ type: DecisionTableMetricsView })
+  @ApiErrors(403)
   metrics() {
     return this.evaluation.metrics();
   }
