@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { inServiceScopeOfCaller } from '../logging/service-logger';
 import type { CloudEvent } from '@arbiter/contracts';
 import {
   BusStatus,
@@ -16,6 +17,8 @@ interface Registration {
   pattern: string;
   handler: EventHandler<any>;
   queue?: string;
+  /** runs a delivery as the subscribing service's work (its logger, not the publisher's) */
+  inSubscriberContext: <T>(fn: () => T) => T;
 }
 
 /**
@@ -52,7 +55,7 @@ export class InProcessEventBus extends EventBus {
     }
     for (const target of targets) {
       const run = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => target.handler(event))
+        .then(() => target.inSubscriberContext(() => target.handler(event)))
         .catch((error) =>
           this.logger.error({ msg: 'event handler failed', subject: event.type, err: String(error) }),
         )
@@ -66,7 +69,12 @@ export class InProcessEventBus extends EventBus {
     handler: EventHandler<PayloadOf<S>>,
     options: SubscribeOptions = {},
   ): Promise<EventSubscription> {
-    const registration: Registration = { pattern: subject, handler, queue: options.queue };
+    const registration: Registration = {
+      pattern: subject,
+      handler,
+      queue: options.queue,
+      inSubscriberContext: inServiceScopeOfCaller(),
+    };
     this.registrations.add(registration);
     return { unsubscribe: async () => void this.registrations.delete(registration) };
   }

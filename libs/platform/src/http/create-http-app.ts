@@ -9,6 +9,7 @@ import { EnvelopeSelector } from '../errors/error-envelope';
 import { createValidationPipe } from '../errors/validation';
 import { EventBus } from '../events/event-bus';
 import { EventBusTransport } from '../events/event-bus.transport';
+import { serviceScopedLogger } from '../logging/service-logger';
 import { createOpenApiDocument, OpenApiDefinition } from '../openapi/openapi-document';
 import { REQUEST_CONTEXT_HOOK } from './platform-http.module';
 import { createRequestLog, REQUEST_LOG } from './request-log';
@@ -20,6 +21,10 @@ export interface HttpAppOptions {
   version: string;
   envelope: EnvelopeSelector;
   bodyLimitBytes: number;
+  /**
+   * The service's logger: its request log writes here. Everything else logged through Nest's `Logger`
+   * reaches it when the app is created, listens and closes inside `runAsService(logger, …)`.
+   */
   logger: LoggerService;
   /** The port `npm start` serves the service on (the OpenAPI document's server). */
   defaultPort: number;
@@ -83,7 +88,8 @@ export async function createHttpApp(
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
-    logger: options.logger,
+    // Nest installs its logger process-wide: the dispatcher, so each service's lines keep its name
+    logger: serviceScopedLogger,
     abortOnError: false,
   });
   app.useGlobalFilters(new AllExceptionsFilter(options.envelope));
@@ -95,7 +101,7 @@ export async function createHttpApp(
     description: options.description,
     version: options.version,
     defaultPort: options.defaultPort,
-    logger: options.logger,
+    logger: serviceScopedLogger,
     ...options.openApi,
   });
   SwaggerModule.setup('docs', app as unknown as INestApplication, document, { jsonDocumentUrl: 'docs-json' });

@@ -8,6 +8,7 @@ import { buildOpenApiDocumentOffline, OpenApiDefinition } from '../openapi/opena
 import { EventBus } from '../events/event-bus';
 import { cacheServers } from '../events/event-bus.module';
 import { createRootLogger, JsonLogger } from '../logging/logger';
+import { runAsService, setDefaultServiceLogger } from '../logging/service-logger';
 import { createHttpApp } from './create-http-app';
 import { HttpSettings } from './http.settings';
 
@@ -81,36 +82,50 @@ export async function startService(
   const logger = new JsonLogger(
     createRootLogger({ service: definition.name, level: configuration.get('Logging:Level') ?? undefined }),
   );
-  const module = definition.createModule({ configuration, environment, sharedBus: options.sharedBus });
-  const app = await createHttpApp(module, {
-    title: definition.title,
-    description: definition.description,
-    version: definition.version,
-    envelope: definition.envelope,
-    bodyLimitBytes: configuration.get('Http:BodyLimitBytes')
-      ? http.bodyLimitBytes
-      : (definition.bodyLimitBytes ?? http.bodyLimitBytes),
-    logger,
-    defaultPort: definition.defaultPort,
-    openApi: definition.openApi,
-    configureFastify: definition.configureFastify
-      ? (fastify) =>
-          definition.configureFastify!(fastify, { configuration, environment, sharedBus: options.sharedBus })
-      : undefined,
+  setDefaultServiceLogger(logger);
+  // this service's work (start-up, requests, timers, subscriptions, shutdown) logs as this service
+  return runAsService(logger, async () => {
+    const module = definition.createModule({ configuration, environment, sharedBus: options.sharedBus });
+    const app = await createHttpApp(module, {
+      title: definition.title,
+      description: definition.description,
+      version: definition.version,
+      envelope: definition.envelope,
+      bodyLimitBytes: configuration.get('Http:BodyLimitBytes')
+        ? http.bodyLimitBytes
+        : (definition.bodyLimitBytes ?? http.bodyLimitBytes),
+      logger,
+      defaultPort: definition.defaultPort,
+      openApi: definition.openApi,
+      configureFastify: definition.configureFastify
+        ? (fastify) =>
+            definition.configureFastify!(fastify, {
+              configuration,
+              environment,
+              sharedBus: options.sharedBus,
+            })
+        : undefined,
+    });
+    try {
+      await app.startAllMicroservices();
+      const port = options.port ?? (configuration.get('Http:Port') ? http.port : definition.defaultPort);
+      await app.listen({ port, host: options.host ?? http.host });
+    } catch (error) {
+      await app.close().catch(() => undefined);
+      throw error;
+    }
+    const address = app.getHttpServer().address();
+    const boundPort = typeof address === 'object' && address ? address.port : 0;
+    const url = `http://127.0.0.1:${boundPort}`;
+    logger.log({ msg: `${definition.name} listening`, url, environment }, 'Bootstrap');
+    return {
+      name: definition.name,
+      app,
+      url,
+      configuration,
+      close: () => runAsService(logger, () => app.close()),
+    };
   });
-  try {
-    await app.startAllMicroservices();
-    const port = options.port ?? (configuration.get('Http:Port') ? http.port : definition.defaultPort);
-    await app.listen({ port, host: options.host ?? http.host });
-  } catch (error) {
-    await app.close().catch(() => undefined);
-    throw error;
-  }
-  const address = app.getHttpServer().address();
-  const boundPort = typeof address === 'object' && address ? address.port : 0;
-  const url = `http://127.0.0.1:${boundPort}`;
-  logger.log({ msg: `${definition.name} listening`, url, environment }, 'Bootstrap');
-  return { name: definition.name, app, url, configuration, close: () => app.close() };
 }
 
 /**

@@ -60,7 +60,7 @@ export class DecisionsSdk extends HeyApiClient {
     /**
      * Import tables from JSON, a spreadsheet, DMN 1.3 XML or CSV
      *
-     * `format=json`: a JSON array of table definitions. `excel` (XLSX), `dmn`/`xml` (DMN 1.1–1.5) and `csv`: a multipart/form-data upload of one file (the first file part is read, whatever its field name; at most `DecisionTables:MaxUploadBytes`, 5 MiB by default, else 413 `PAYLOAD_TOO_LARGE`). Each table is created as version 1; a name that exists is `skipped`, an invalid definition `failed`: the answer is 200 either way. A file that cannot be read is 400 `INVALID_IMPORT`, an unknown format 400 `INVALID_FORMAT`.
+     * `format=json`: a JSON array of table definitions. `excel` (XLSX), `dmn`/`xml` (DMN 1.1–1.5) and `csv`: a multipart/form-data upload of one file (the first file part is read, whatever its field name; at most `DecisionTables:MaxUploadBytes`, 5 MiB by default, else 413 `PAYLOAD_TOO_LARGE`). Each table is created as version 1 in its own transaction (written whole or not at all); a name that exists is `skipped`, an invalid definition `failed` (with its reason). 200: nothing failed. 207: some tables failed, others were created (`failed` counts them). 400 `IMPORT_FAILED`: tables failed and none was created (`details` names each). A file that cannot be read is 400 `INVALID_IMPORT`, one in a format not read (OpenDocument `.ods`, legacy `.xls`) 400 `UNSUPPORTED_FILE_FORMAT`, one holding no table 400 `IMPORT_EMPTY`, an unknown `format` 400 `INVALID_FORMAT`.
      */
     public importExportImport<ThrowOnError extends boolean = false>(options: Options<ImportExportImportData, ThrowOnError>): RequestResult<ImportExportImportResponses, ImportExportImportErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ImportExportImportResponses, ImportExportImportErrors, ThrowOnError>({
@@ -77,7 +77,7 @@ export class DecisionsSdk extends HeyApiClient {
     /**
      * Export a table (latest version, or `version`) as JSON, XLSX, DMN 1.3 XML or CSV
      *
-     * `json`: the definition as stored; `excel`: an XLSX workbook (one sheet, sent as an attachment); `dmn` and `xml`: DMN 1.3 XML; `csv`: the table as CSV with `#` metadata lines.
+     * `json`: the definition as stored; `excel`: an XLSX workbook (one sheet); `dmn` and `xml`: DMN 1.3 XML; `csv`: the table as CSV with `#` metadata lines. Every format is sent as an attachment with a file name.
      */
     public importExportExport<ThrowOnError extends boolean = false>(options: Options<ImportExportExportData, ThrowOnError>): RequestResult<ImportExportExportResponses, ImportExportExportErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ImportExportExportResponses, ImportExportExportErrors, ThrowOnError>({
@@ -165,7 +165,9 @@ export class DecisionsSdk extends HeyApiClient {
     }
     
     /**
-     * This replica's evaluation counters and compiled-table cache
+     * This replica's evaluation counters and compiled-table cache (operators only)
+     *
+     * The counts cover every tenant, so they are for operators: the role `Admin` or `Service` (a service API key), or the permission `decision-tables.metrics` (or `*`); anyone else gets 403 `FORBIDDEN`.
      */
     public decisionTablesMetrics<ThrowOnError extends boolean = false>(options?: Options<DecisionTablesMetricsData, ThrowOnError>): RequestResult<DecisionTablesMetricsResponses, DecisionTablesMetricsErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<DecisionTablesMetricsResponses, DecisionTablesMetricsErrors, ThrowOnError>({
@@ -258,7 +260,7 @@ export class DecisionsSdk extends HeyApiClient {
     /**
      * Update a table: writes a new version
      *
-     * Previous versions are kept. Checked as on create.
+     * Previous versions are kept. Checked as on create. Optimistic concurrency: send the `version` the edit is based on (in the body) or the `ETag` of `GET /{id}` as `If-Match`; when the table has moved on meanwhile, 409 `CONCURRENT_MODIFICATION` and nothing is written (of two concurrent updates of the same version, one is written). Without either, the update is based on whatever version is latest.
      */
     public decisionTablesUpdate<ThrowOnError extends boolean = false>(options: Options<DecisionTablesUpdateData, ThrowOnError>): RequestResult<DecisionTablesUpdateResponses, DecisionTablesUpdateErrors, ThrowOnError> {
         return (options.client ?? this.client).put<DecisionTablesUpdateResponses, DecisionTablesUpdateErrors, ThrowOnError>({
@@ -273,7 +275,9 @@ export class DecisionsSdk extends HeyApiClient {
     }
     
     /**
-     * Evaluate the latest version against flat input facts: `{ matchedRows, outputs }`
+     * Evaluate a version (the latest, or `version`) against flat input facts: `{ matchedRows, outputs }`
+     *
+     * A `version` that is not a positive integer is 400 `INVALID_VERSION`; one the table does not have, 404 `VERSION_NOT_FOUND`.
      */
     public decisionTablesExecute<ThrowOnError extends boolean = false>(options: Options<DecisionTablesExecuteData, ThrowOnError>): RequestResult<DecisionTablesExecuteResponses, DecisionTablesExecuteErrors, ThrowOnError> {
         return (options.client ?? this.client).post<DecisionTablesExecuteResponses, DecisionTablesExecuteErrors, ThrowOnError>({

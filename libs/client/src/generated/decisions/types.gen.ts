@@ -242,9 +242,13 @@ export type ImportEntryView = {
 export type ImportResultView = {
     imported: number;
     /**
-     * Skipped and failed tables.
+     * Tables skipped: a table of that name exists.
      */
     skipped: number;
+    /**
+     * Tables not created because they are invalid (each `failed` result says why); 207 when > 0.
+     */
+    failed: number;
     results: Array<ImportEntryView>;
 };
 
@@ -447,8 +451,29 @@ export type RedundancyView = {
 };
 
 export type AnalysisResultView = {
+    /**
+     * Pairs of rows whose conditions intersect on every column: the first 100 (see `overlapCount`).
+     */
     overlaps: Array<OverlapView>;
+    /**
+     * Every overlapping pair of rows, also those past the cut of `overlaps`.
+     */
+    overlapCount: number;
+    /**
+     * True when `overlaps` lists fewer pairs than `overlapCount` (more than 100).
+     */
+    overlapsTruncated: boolean;
+    /**
+     * Inputs no row matches, with an example each: the first 10 found.
+     */
     gaps: Array<GapView>;
+    /**
+     * True when there are more gaps than `gaps` lists (the search found a 11th).
+     */
+    gapsTruncated: boolean;
+    /**
+     * Every row an earlier row subsumes (`First`; never cut).
+     */
     redundantRows: Array<RedundancyView>;
     /**
      * False when opaque FEEL cells or the search budget limit what could be proven.
@@ -507,6 +532,41 @@ export type DecisionTableView = {
      */
     modifiedAt: string;
     tenantId: string;
+};
+
+export type UpdateDecisionTableDto = {
+    /**
+     * Table name, unique in the caller's tenant (a duplicate is 409 `DUPLICATE_TABLE_NAME`).
+     */
+    name: string;
+    /**
+     * What the table decides.
+     */
+    description?: string;
+    /**
+     * Input columns, in the order conditions are written.
+     */
+    inputColumns: Array<InputColumnBody>;
+    /**
+     * Output columns (at least one).
+     */
+    outputColumns: Array<OutputColumnBody>;
+    /**
+     * Hit policy: `Unique`, `Any`, `First`, `All`, `Collect`, `RuleOrder`, `OutputOrder`, `Priority`, `CollectSum`, `CollectMin`, `CollectMax`, `CollectCount`; DMN names and letters (`RULE ORDER`, `U`, `C+`, …) are read as these. Kept as sent.
+     */
+    hitPolicy: string;
+    /**
+     * Rules, matched in order.
+     */
+    rows: Array<TableRowBody>;
+    /**
+     * Comment for the version history.
+     */
+    comment?: string;
+    /**
+     * The version this edit is based on (the `version` of the table as read). When the latest version is another, the update is refused with 409 `CONCURRENT_MODIFICATION` and nothing is written. Absent (and no `If-Match`): the update is based on whatever is latest.
+     */
+    version?: number;
 };
 
 export type UpdatedTableView = {
@@ -602,8 +662,29 @@ export type VersionDiffView = {
 };
 
 export type StoredTableAnalysisView = {
+    /**
+     * Pairs of rows whose conditions intersect on every column: the first 100 (see `overlapCount`).
+     */
     overlaps: Array<OverlapView>;
+    /**
+     * Every overlapping pair of rows, also those past the cut of `overlaps`.
+     */
+    overlapCount: number;
+    /**
+     * True when `overlaps` lists fewer pairs than `overlapCount` (more than 100).
+     */
+    overlapsTruncated: boolean;
+    /**
+     * Inputs no row matches, with an example each: the first 10 found.
+     */
     gaps: Array<GapView>;
+    /**
+     * True when there are more gaps than `gaps` lists (the search found a 11th).
+     */
+    gapsTruncated: boolean;
+    /**
+     * Every row an earlier row subsumes (`First`; never cut).
+     */
     redundantRows: Array<RedundancyView>;
     /**
      * False when opaque FEEL cells or the search budget limit what could be proven.
@@ -715,7 +796,7 @@ export type DecisionTableError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
+    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_EMPTY' | 'IMPORT_FAILED' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_FILE_FORMAT' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -740,7 +821,7 @@ export type DecisionsError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
+    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_EMPTY' | 'IMPORT_FAILED' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_FILE_FORMAT' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -819,7 +900,14 @@ export type ImportExportImportErrors = {
 export type ImportExportImportError = ImportExportImportErrors[keyof ImportExportImportErrors];
 
 export type ImportExportImportResponses = {
+    /**
+     * Every table was created or skipped (`failed`: 0).
+     */
     200: ImportResultView;
+    /**
+     * Some tables failed (`failed` > 0, each with its `error`); the others were created or skipped.
+     */
+    207: ImportResultView;
 };
 
 export type ImportExportImportResponse = ImportExportImportResponses[keyof ImportExportImportResponses];
@@ -1566,8 +1654,12 @@ export type DecisionTablesGetResponses = {
 export type DecisionTablesGetResponse = DecisionTablesGetResponses[keyof DecisionTablesGetResponses];
 
 export type DecisionTablesUpdateData = {
-    body: DecisionTableDto;
+    body: UpdateDecisionTableDto;
     headers?: {
+        /**
+         * The `ETag` of the version the edit is based on (`"v<version>"`, as `GET /{id}` answers; `*`: any). Another version is 409 `CONCURRENT_MODIFICATION` (spec 2 maps concurrent modification to 409, where HTTP would say 412).
+         */
+        'If-Match'?: string;
         /**
          * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
          */
@@ -1653,7 +1745,12 @@ export type DecisionTablesExecuteData = {
          */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Version to evaluate (default: the latest).
+         */
+        version?: number;
+    };
     url: '/api/v1/decision-tables/{id}/execute';
 };
 
