@@ -222,6 +222,28 @@ describe('decisions: nothing is silently ignored or cut', () => {
 </definitions>`;
       const dmn = await upload(sut.url, 'dmn', literalOnly, 'fee.dmn', 'no-silent-loss');
       expect([dmn.status, dmn.body]).toMatchObject([400, { code: 'IMPORT_EMPTY' }]);
+      // beside a decision table, a decision of another kind is listed as ignored, not dropped silently
+      const mixed = literalOnly.replace(
+        '</definitions>',
+        `<decision id="rate" name="Mixed rate"><decisionTable id="t" hitPolicy="FIRST">
+      <input id="i1" label="amount"><inputExpression typeRef="number"><text>amount</text></inputExpression></input>
+      <output id="o1" name="rate" typeRef="number"/>
+      <rule id="rule_1"><inputEntry><text>-</text></inputEntry><outputEntry><text>1</text></outputEntry></rule>
+    </decisionTable></decision>
+</definitions>`,
+      );
+      const both = await upload(sut.url, 'dmn', mixed, 'mixed.dmn', 'no-silent-loss');
+      expect(both.status).toBe(200);
+      expect(both.body).toMatchObject({ imported: 1, skipped: 0, failed: 0 });
+      expect(both.body.results).toEqual([
+        { name: 'Mixed rate', id: expect.any(String), status: 'success' },
+        {
+          name: 'Fee',
+          id: null,
+          status: 'ignored',
+          error: expect.stringMatching(/literal.*not a decision table/),
+        },
+      ]);
     });
 
     it('a partial import is a 207 counting the failed tables; each table is written whole or not at all', async () => {

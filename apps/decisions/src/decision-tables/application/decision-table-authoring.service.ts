@@ -30,7 +30,8 @@ export interface Page {
 export interface ImportResult {
   name: string;
   id: string | null;
-  status: 'success' | 'skipped' | 'failed';
+  /** `ignored`: a part of the file that is no table (a DMN literal-expression decision), not imported */
+  status: 'success' | 'skipped' | 'failed' | 'ignored';
   error?: string;
 }
 
@@ -292,9 +293,10 @@ export class DecisionTableAuthoringService {
    * name is `skipped`, an invalid one `failed` with its error (a string no database stores, from an
    * uploaded file, fails naming its field). More tables than `DecisionTables:MaxImportTables` is a 413
    * IMPORT_TOO_MANY_TABLES before any is created; when some failed and none was created, 400
-   * IMPORT_FAILED naming each failed table (`details`), so nothing is a success that wrote nothing.
+   * IMPORT_FAILED naming each failed table (`details`), so nothing is a success that wrote nothing. Parts
+   * of the file that are no table (`ignored`) are listed too, as `ignored` results.
    */
-  async importMany(definitions: unknown[]) {
+  async importMany(definitions: unknown[], ignored: { name: string; reason: string }[] = []) {
     if (definitions.length > this.maxImportTables)
       throw new AppError(
         413,
@@ -324,6 +326,8 @@ export class DecisionTableAuthoringService {
         });
       }
     }
+    for (const part of ignored)
+      results.push({ name: part.name, id: null, status: 'ignored', error: part.reason });
     const count = (status: ImportResult['status']) => results.filter((r) => r.status === status).length;
     const outcome = {
       imported: count('success'),

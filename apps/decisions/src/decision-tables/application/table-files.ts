@@ -3,7 +3,7 @@ import { AppError } from '@arbiter/platform';
 import { DecisionTablesSettings } from '../../settings';
 import { DecisionTableErrors as E } from '../errors';
 import { fromCsv, toCsv } from '../formats/csv';
-import { fromDmn, toDmn } from '../formats/dmn';
+import { DecisionNotImported, fromDmn, toDmn } from '../formats/dmn';
 import { ImportLimitExceeded, ImportLimits, UnsupportedFileFormat } from '../formats/import-limits';
 import { fromXlsx, toXlsx } from '../formats/xlsx';
 import { StoredDefinition } from './table-model';
@@ -39,12 +39,13 @@ const DECISION_TABLE_TAG = /<(?:[\w.-]+:)?decisionTable[\s>/]/g;
  * read). 413 with the limit's code past one; 400 XML_DOCTYPE_NOT_ALLOWED for a DMN file declaring a
  * document type (entities); 400 UNSUPPORTED_FILE_FORMAT for an OpenDocument or legacy Excel file sent
  * as `excel`; 400 IMPORT_EMPTY when the file holds no table; 400 INVALID_IMPORT naming the format when
- * the file cannot be read.
+ * the file cannot be read. A DMN file's decisions that are no decision table go to `notImported`.
  */
 export async function readTableFile(
   kind: ImportFileFormat,
   data: Buffer,
   limits: ImportLimits,
+  notImported?: DecisionNotImported[],
 ): Promise<unknown[]> {
   let tables: unknown[];
   try {
@@ -54,7 +55,7 @@ export async function readTableFile(
       const xml = data.toString('utf8');
       if ((xml.match(DECISION_TABLE_TAG)?.length ?? 0) > limits.maxTables)
         throw ImportLimitExceeded.tables(limits.maxTables);
-      tables = fromDmn(xml);
+      tables = fromDmn(xml, notImported);
     }
   } catch (error) {
     if (error instanceof ImportLimitExceeded) throw new AppError(413, error.code, error.message);

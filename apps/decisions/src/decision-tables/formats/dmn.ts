@@ -215,14 +215,27 @@ function ours(node: XmlNode | undefined, name: string): Record<string, string> |
   return child(child(node, 'extensionElements'), name)?.attrs;
 }
 
-/** Every decision table of a DMN file (1.1–1.5 namespaces) as a definition; errors name the decision. */
-export function fromDmn(xml: string): Record<string, unknown>[] {
+/** A decision of a DMN file that is not imported: it is no decision table. */
+export interface DecisionNotImported {
+  name: string;
+  /** what the decision is: `literal`, `context`, `invocation`, … or `none` (no expression) */
+  kind: string;
+}
+
+/**
+ * Every decision table of a DMN file (1.1–1.5 namespaces) as a definition; errors name the decision.
+ * Decisions of other kinds are pushed to `notImported` when given.
+ */
+export function fromDmn(xml: string, notImported?: DecisionNotImported[]): Record<string, unknown>[] {
   const root = parseXml(xml);
   const model = readDmn(root);
   const decisionNodes = new Map(children(root, 'decision').map((d) => [d.attrs.id ?? d.attrs.name, d]));
   const tables: Record<string, unknown>[] = [];
   for (const decision of model.decisions) {
-    if (decision.expression?.kind !== 'decisionTable') continue;
+    if (decision.expression?.kind !== 'decisionTable') {
+      notImported?.push({ name: decision.name || decision.id, kind: decision.expression?.kind ?? 'none' });
+      continue;
+    }
     const t = decision.expression.table;
     const tableNode = child(decisionNodes.get(decision.id), 'decisionTable');
     const inputNodes = children(tableNode, 'input');

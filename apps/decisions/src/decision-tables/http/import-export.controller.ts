@@ -23,6 +23,7 @@ import {
   writeTableFile,
 } from '../application/table-files';
 import { DecisionTableErrorFamily, DecisionTableErrors as E } from '../errors';
+import type { DecisionNotImported } from '../formats/dmn';
 import { DecisionTablesSettings } from '../../settings';
 import { optionalVersion } from '../request-values';
 import { DecisionTableDto } from './dto';
@@ -129,18 +130,30 @@ export class ImportExportController {
   ) {
     const kind = (format ?? 'json').toLowerCase();
     let definitions: unknown[];
+    const notImported: DecisionNotImported[] = [];
     if (kind === 'json') {
       if (!Array.isArray(req.body))
         throw AppError.badRequest(E.InvalidImport, 'format=json needs a JSON array of table definitions');
       definitions = req.body;
     } else if (isImportFileFormat(kind)) {
-      definitions = await readTableFile(kind, await readUpload(req, kind), importLimits(this.settings));
+      definitions = await readTableFile(
+        kind,
+        await readUpload(req, kind),
+        importLimits(this.settings),
+        notImported,
+      );
     } else
       throw AppError.badRequest(
         E.InvalidFormat,
         `Unknown import format '${format}' (${IMPORT_FORMATS.join(', ')})`,
       );
-    const result = await this.tables.importMany(definitions);
+    const result = await this.tables.importMany(
+      definitions,
+      notImported.map((d) => ({
+        name: d.name,
+        reason: `A DMN decision of kind '${d.kind}', not a decision table: not imported`,
+      })),
+    );
     // @Res(): Nest would set the route's one status over ours
     reply.code(result.failed > 0 ? 207 : 200).send(result);
   }

@@ -636,7 +636,7 @@ export class FeelSuggestionsView {
 
 type Imported = Awaited<ReturnType<DecisionTableAuthoringService['importMany']>>;
 
-const IMPORT_STATUSES = ['success', 'skipped', 'failed'] as const;
+const IMPORT_STATUSES = ['success', 'skipped', 'failed', 'ignored'] as const;
 
 export class ImportEntryView implements ImportResult {
   @ApiProperty({
@@ -650,12 +650,14 @@ export class ImportEntryView implements ImportResult {
 
   @ApiProperty({
     enum: IMPORT_STATUSES,
-    description: '`skipped`: a table of that name exists; `failed`: the definition is invalid (see `error`).',
+    description:
+      '`skipped`: a table of that name exists; `failed`: the definition is invalid (see `error`); `ignored`: a ' +
+      'part of the file that is no decision table (a DMN decision of another kind), not imported.',
     example: 'success',
   })
   status!: (typeof IMPORT_STATUSES)[number];
 
-  @ApiPropertyOptional({ description: 'Why the table was skipped or failed.' })
+  @ApiPropertyOptional({ description: 'Why the table was skipped, failed or ignored.' })
   error?: string;
 }
 
