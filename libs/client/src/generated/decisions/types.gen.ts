@@ -230,11 +230,11 @@ export type ImportEntryView = {
      */
     id: string | null;
     /**
-     * `skipped`: a table of that name exists; `failed`: the definition is invalid (see `error`).
+     * `skipped`: a table of that name exists; `failed`: the definition is invalid (see `error`); `ignored`: a part of the file that is no decision table (a DMN decision of another kind), not imported.
      */
-    status: 'success' | 'skipped' | 'failed';
+    status: 'success' | 'skipped' | 'failed' | 'ignored';
     /**
-     * Why the table was skipped or failed.
+     * Why the table was skipped, failed or ignored.
      */
     error?: string;
 };
