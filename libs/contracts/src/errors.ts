@@ -18,6 +18,8 @@ export const CommonErrorCodes = {
   UnprocessableEntity: 'UNPROCESSABLE_ENTITY',
   Unauthorized: 'UNAUTHORIZED',
   Forbidden: 'FORBIDDEN',
+  /** A body `actor` or `X-Actor` names someone other than the authenticated caller (who acted is who is authenticated). */
+  ActorMismatch: 'ACTOR_MISMATCH',
   RateLimited: 'RATE_LIMITED',
   ServiceUnavailable: 'SERVICE_UNAVAILABLE',
   InternalError: 'INTERNAL_ERROR',

@@ -4,7 +4,8 @@ import { IsOptional, IsUUID } from 'class-validator';
 
 const ACTOR = {
   optional: true,
-  description: 'Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).',
+  description: "Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization " +
+    'disabled this, then `X-Actor`, then `control-plane`.',
   example: 'alice',
 } as const;
 

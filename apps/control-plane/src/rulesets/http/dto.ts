@@ -8,8 +8,9 @@ import {
 } from './examples';
 
 const ACTOR_DESCRIPTION =
-  'Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then ' +
-  '`control-plane`.';
+  "Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in " +
+  '`X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the ' +
+  '`X-Actor` header, then `control-plane`.';
 
 /** `POST /rulesets/{workflowName}/save`: the spec's `rules` form. */
 export class SaveRulesDto {
