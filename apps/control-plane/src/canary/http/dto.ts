@@ -1,3 +1,4 @@
+import { VersionField } from '../../shared';
 import { IntField, StringField } from '@arbiter/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
@@ -49,8 +50,7 @@ export class StartCanaryDto extends CanaryTargetsDto {
   @StringField({ description: 'The workflow whose version is rolled out.', example: 'loan-approval' })
   workflowName!: string;
 
-  @IntField({
-    min: 1,
+  @VersionField({
     description: 'The version to roll out: it exists and is not the active version.',
     example: 3,
   })
@@ -59,8 +59,7 @@ export class StartCanaryDto extends CanaryTargetsDto {
 
 /** `POST /api/v1/rule-engine/rulesets/{workflowName}/canary-start`. */
 export class RuleEngineCanaryStartDto extends CanaryTargetsDto {
-  @IntField({
-    min: 1,
+  @VersionField({
     description: 'The version to roll out: it exists and is not the active version.',
     example: 3,
   })

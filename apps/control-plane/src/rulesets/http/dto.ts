@@ -1,3 +1,4 @@
+import { VersionField } from '../../shared';
 import { ArrayField, BooleanField, EnumField, IntField, ObjectField, StringField } from '@arbiter/platform';
 import {
   ACTOR_EXAMPLE,
@@ -75,7 +76,7 @@ export class SaveRuleSetDto {
 
 /** `POST /rulesets/{workflowName}/activate`: the version in the body. */
 export class ActivateDto {
-  @IntField({ min: 1, description: 'The version to activate.', example: 2 })
+  @VersionField({ description: 'The version to activate.', example: 2 })
   version!: number;
 
   @StringField({ optional: true, description: 'Recorded in the audit entry.', example: 'ship it' })
@@ -139,9 +140,8 @@ export class ExportDto {
   })
   format?: 'json' | 'yaml';
 
-  @IntField({
+  @VersionField({
     optional: true,
-    min: 1,
     description: 'The version to export; the active version when omitted.',
     example: 2,
   })
