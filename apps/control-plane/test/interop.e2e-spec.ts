@@ -83,6 +83,24 @@ describe('bad input and interop', () => {
     expect([broken.status, broken.body.code]).toEqual([400, 'MALFORMED_JSON']);
   });
 
+  it("the root README's first steps: save, list, activate, execute (item 15)", async () => {
+    const api = client(sut.url, { 'x-tenant-id': 'acme' });
+    const saved = await api.post(`${A}/pricing/save`, {
+      rules: [{ id: 'r1', name: 'big', condition: 'amount > 1000', output: { discount: 0.1 } }],
+      changeDescription: 'first',
+    });
+    expect(saved.body).toMatchObject({ version: 1 });
+    const listed = await api.get(A);
+    expect(listed.body.rulesets).toEqual(
+      expect.arrayContaining([expect.objectContaining({ workflowName: 'pricing', activeVersion: null })]),
+    );
+    const activated = await raw('POST', `${A}/pricing/activate/1`, undefined);
+    expect(activated.body.status).toBe('Active');
+    const run = await api.post('/api/v1/rule-engine/execute/pricing', { facts: { amount: 1500 } });
+    expect(run.status).toBe(200);
+    expect(run.body.outputs).toMatchObject({ discount: 0.1 });
+  });
+
   it('a quota limit of the wrong type is one message (item 12)', async () => {
     const api = client(sut.url, { 'x-tenant-id': 'acme' });
     const r = await api.call('PUT', '/api/v1/tenants/acme/quotas/limits', { maxConcurrentExecutions: 'many' });
