@@ -101,6 +101,28 @@ describe('bad input and interop', () => {
     expect(run.body.outputs).toMatchObject({ discount: 0.1 });
   });
 
+  it('unknown fields are refused with their path in every shape, as in the flow graph (item 9)', async () => {
+    const api = client(sut.url, { 'x-tenant-id': 'acme' });
+    const rule = { id: 'r1', name: 'R1', condition: 'amount > 1', output: { ok: true } };
+    const rulesForm = await api.post(`${A}/unknown-fields`, {
+      ruleSet: { rules: [{ ...rule, extra: true }], foo: 1 },
+    });
+    expect([rulesForm.status, rulesForm.body.code]).toEqual([400, 'INVALID_RULESET']);
+    expect(rulesForm.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'ruleSet.foo',
+      'ruleSet.rules[0].extra',
+    ]);
+    const legacy = await api.post(`${A}/unknown-fields`, {
+      ruleSet: { WorkflowName: 'unknown-fields', Rules: [{ RuleName: 'a', Expression: 'true', Extra: 1 }] },
+    });
+    expect(legacy.body.details).toEqual([{ field: 'ruleSet.Rules[0].Extra', message: expect.stringMatching(/unknown field/) }]);
+    const flow = await api.post(`${A}/unknown-fields`, {
+      ruleSet: { nodes: [{ id: 'n', kind: 'feel-expression', config: { expression: '1', outputVariable: 'x' } }], foo: 1 },
+    });
+    expect([flow.status, flow.body.code]).toEqual([400, 'INVALID_RULESET']);
+    expect((await api.post(`${A}/unknown-fields`, { ruleSet: { rules: [rule] } })).status).toBe(200);
+  });
+
   it('a quota limit of the wrong type is one message (item 12)', async () => {
     const api = client(sut.url, { 'x-tenant-id': 'acme' });
     const r = await api.call('PUT', '/api/v1/tenants/acme/quotas/limits', { maxConcurrentExecutions: 'many' });
