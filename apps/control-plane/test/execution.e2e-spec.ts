@@ -304,7 +304,10 @@ describe('execution router modes', () => {
     try {
       const api = client(sut.url, { 'x-tenant-id': 'acme' });
       await api.post(`${A}/loan`, { ruleSet: rules('gold'), activateAfterSave: true });
-      const res = await api.post(`${EXECUTE}/loan`, { facts: { amount: 5000 }, correlationId: 'shadow-missing' });
+      const res = await api.post(`${EXECUTE}/loan`, {
+        facts: { amount: 5000 },
+        correlationId: 'shadow-missing',
+      });
       expect(res.body).toMatchObject({ version: 1, mode: 'Shadow', outputs: { tier: 'gold' } });
       let item: any;
       for (let i = 0; i < 50 && !item?.shadowDiff; i++) {

@@ -7,7 +7,12 @@ const BIG = 2 ** 31; // one above PostgreSQL's integer: was a 500
 /** Issue 27 items 4–8 and 12: bad input and interop, answered in the family's envelope with a code. */
 describe('bad input and interop', () => {
   let sut: ServiceUnderTest;
-  const raw = (method: string, path: string, body: string | undefined, headers: Record<string, string> = {}) =>
+  const raw = (
+    method: string,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string> = {},
+  ) =>
     fetch(`${sut.url}${path}`, {
       method,
       headers: { 'x-tenant-id': 'acme', ...headers },
@@ -54,13 +59,19 @@ describe('bad input and interop', () => {
 
   it('a trailing slash is the route without it (item 6)', async () => {
     const api = client(sut.url, { 'x-tenant-id': 'acme' });
-    for (const path of [`${A}/`, `${B}/rulesets/`, '/api/v1/canary/', '/api/v1/tenants/', `${A}/interop/versions/`]) {
+    for (const path of [
+      `${A}/`,
+      `${B}/rulesets/`,
+      '/api/v1/canary/',
+      '/api/v1/tenants/',
+      `${A}/interop/versions/`,
+    ]) {
       const r = await api.get(path);
       expect([path, r.status]).toEqual([path, 200]);
     }
-    expect((await api.get(`${A}/`)).body.rulesets.map((r: { workflowName: string }) => r.workflowName)).toContain(
-      'interop',
-    );
+    expect(
+      (await api.get(`${A}/`)).body.rulesets.map((r: { workflowName: string }) => r.workflowName),
+    ).toContain('interop');
   });
 
   it("the router's own errors are in the family's envelope with a code (item 7)", async () => {
@@ -69,7 +80,11 @@ describe('bad input and interop', () => {
     expect([long.status, long.body.code]).toEqual([400, 'INVALID_WORKFLOW_NAME']);
     const tooLong = await api.get(`${A}/${'w'.repeat(600)}/versions`);
     expect(tooLong.status).toBe(414);
-    expect(tooLong.body).toEqual({ error: expect.any(String), code: 'URI_TOO_LONG', traceId: expect.any(String) });
+    expect(tooLong.body).toEqual({
+      error: expect.any(String),
+      code: 'URI_TOO_LONG',
+      traceId: expect.any(String),
+    });
   });
 
   it('a __proto__ key is refused with a code that says so, on the hot route and the others (item 8)', async () => {
@@ -79,7 +94,9 @@ describe('bad input and interop', () => {
       expect([path, r.status, r.body.code]).toEqual([path, 400, 'FORBIDDEN_JSON_KEY']);
       expect(r.body.error).toMatch(/__proto__/);
     }
-    const broken = await raw('POST', `${A}/interop/dry-run`, '{"inputs":', { 'content-type': 'application/json' });
+    const broken = await raw('POST', `${A}/interop/dry-run`, '{"inputs":', {
+      'content-type': 'application/json',
+    });
     expect([broken.status, broken.body.code]).toEqual([400, 'MALFORMED_JSON']);
   });
 
@@ -115,9 +132,14 @@ describe('bad input and interop', () => {
     const legacy = await api.post(`${A}/unknown-fields`, {
       ruleSet: { WorkflowName: 'unknown-fields', Rules: [{ RuleName: 'a', Expression: 'true', Extra: 1 }] },
     });
-    expect(legacy.body.details).toEqual([{ field: 'ruleSet.Rules[0].Extra', message: expect.stringMatching(/unknown field/) }]);
+    expect(legacy.body.details).toEqual([
+      { field: 'ruleSet.Rules[0].Extra', message: expect.stringMatching(/unknown field/) },
+    ]);
     const flow = await api.post(`${A}/unknown-fields`, {
-      ruleSet: { nodes: [{ id: 'n', kind: 'feel-expression', config: { expression: '1', outputVariable: 'x' } }], foo: 1 },
+      ruleSet: {
+        nodes: [{ id: 'n', kind: 'feel-expression', config: { expression: '1', outputVariable: 'x' } }],
+        foo: 1,
+      },
     });
     expect([flow.status, flow.body.code]).toEqual([400, 'INVALID_RULESET']);
     expect((await api.post(`${A}/unknown-fields`, { ruleSet: { rules: [rule] } })).status).toBe(200);
@@ -125,8 +147,12 @@ describe('bad input and interop', () => {
 
   it('a quota limit of the wrong type is one message (item 12)', async () => {
     const api = client(sut.url, { 'x-tenant-id': 'acme' });
-    const r = await api.call('PUT', '/api/v1/tenants/acme/quotas/limits', { maxConcurrentExecutions: 'many' });
+    const r = await api.call('PUT', '/api/v1/tenants/acme/quotas/limits', {
+      maxConcurrentExecutions: 'many',
+    });
     expect(r.status).toBe(400);
-    expect(r.body.details).toEqual([{ field: 'maxConcurrentExecutions', message: expect.stringMatching(/integer/) }]);
+    expect(r.body.details).toEqual([
+      { field: 'maxConcurrentExecutions', message: expect.stringMatching(/integer/) },
+    ]);
   });
 });

@@ -116,7 +116,9 @@ describe('who acts, with authorization disabled', () => {
 
   it('the body actor, then X-Actor, then control-plane name the actor', async () => {
     const api = client(sut.url, { 'x-tenant-id': 'acme' });
-    expect((await api.post(`${A}/open/save`, { ...rulesDoc(1), actor: 'alice' })).body.createdBy).toBe('alice');
+    expect((await api.post(`${A}/open/save`, { ...rulesDoc(1), actor: 'alice' })).body.createdBy).toBe(
+      'alice',
+    );
     const submitted = await api.post(`${B}/rulesets/open/1/submit`, { detail: 'x' }, { 'x-actor': 'bob' });
     expect(submitted.body.submittedBy).toBe('bob');
     const approved = await api.post(`${B}/rulesets/open/1/approve`, { detail: 'ok', actor: 'carol' });

@@ -63,7 +63,9 @@ export class ControlPlaneAuthSettings implements StartupRules {
     }
     const keyProblem = !this.jwksUrl.trim() && signingKeyProblem(this.signingKey);
     if (keyProblem)
-      throw new ConfigurationError(`ControlPlaneAuth:SigningKey ${keyProblem}`, ['ControlPlaneAuth:SigningKey']);
+      throw new ConfigurationError(`ControlPlaneAuth:SigningKey ${keyProblem}`, [
+        'ControlPlaneAuth:SigningKey',
+      ]);
     for (const [key, value] of [
       ['ControlPlaneAuth:Issuer', this.issuer],
       ['ControlPlaneAuth:Audience', this.audience],

@@ -275,7 +275,8 @@ export class ExecutionService {
         request.workflowName,
         candidateNumber,
       );
-      if (!candidate) return this.missingCandidate(target.version.tenantId, request.workflowName, candidateNumber, active);
+      if (!candidate)
+        return this.missingCandidate(target.version.tenantId, request.workflowName, candidateNumber, active);
       const ruleSet: CompiledRuleSet = await this.compiled.get(candidate);
       const startedCandidate = performance.now();
       const evaluation = await ruleSet.evaluate(request.facts, {

@@ -13,7 +13,9 @@ const actor = z
   .string()
   .max(256)
   .optional()
-  .describe("who acts: with a token the token's user (anyone else: ACTOR_MISMATCH); without, this, then X-Actor, then control-plane");
+  .describe(
+    "who acts: with a token the token's user (anyone else: ACTOR_MISMATCH); without, this, then X-Actor, then control-plane",
+  );
 
 /**
  * The tools of spec 1 (`svc_ruleset_*`), with the spec's arguments. Each calls the application service

@@ -106,11 +106,27 @@ function validateDecisionTables(value: unknown, path: string, problems: Problem[
  * `conditon` or `ouput` would otherwise save a rule that does something else than its author meant).
  */
 export const KNOWN_FIELDS = {
-  rulesForm: ['type', 'schemaVersion', 'name', 'description', 'rules', 'decisionTables', 'expressionLanguage'],
+  rulesForm: [
+    'type',
+    'schemaVersion',
+    'name',
+    'description',
+    'rules',
+    'decisionTables',
+    'expressionLanguage',
+  ],
   rulesFormRule: ['id', 'name', 'description', 'condition', 'output'],
   codeBased: ['type', 'schemaVersion', 'name', 'description', 'rules', 'decisionTables'],
   codeBasedRule: ['id', 'code', 'name', 'description', 'parameters', 'enabled'],
-  legacy: ['type', 'WorkflowName', 'WorkflowsToInject', 'GlobalParams', 'RuleExpressionType', 'Rules', 'Description'],
+  legacy: [
+    'type',
+    'WorkflowName',
+    'WorkflowsToInject',
+    'GlobalParams',
+    'RuleExpressionType',
+    'Rules',
+    'Description',
+  ],
   legacyRule: [
     'RuleName',
     'Properties',

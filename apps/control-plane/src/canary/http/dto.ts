@@ -5,7 +5,8 @@ import { IsOptional, IsUUID } from 'class-validator';
 
 const ACTOR = {
   optional: true,
-  description: "Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization " +
+  description:
+    "Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization " +
     'disabled this, then `X-Actor`, then `control-plane`.',
   example: 'alice',
 } as const;

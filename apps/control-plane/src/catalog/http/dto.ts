@@ -43,7 +43,8 @@ export class CaptureSnapshotDto {
   @StringField({
     optional: true,
     maxLength: 256,
-    description: 'Who captures it. With a token the authenticated user (any other name: 403 `ACTOR_MISMATCH`); ' +
+    description:
+      'Who captures it. With a token the authenticated user (any other name: 403 `ACTOR_MISMATCH`); ' +
       'with authorization disabled this, then `X-Actor`, then `control-plane`.',
     example: 'alice',
   })
