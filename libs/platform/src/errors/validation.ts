@@ -40,6 +40,8 @@ function collect(errors: ValidationError[], parent = ''): FieldProblem[] {
 function collectCodes(errors: ValidationError[]): (string | undefined)[] {
   return errors.flatMap((error) => [
     ...problemsOf(error).map(([name]) => {
+      // an absent required field is a validation failure, not a bad value of the field's kind
+      if (error.value === undefined) return undefined;
       const code = (error.contexts?.[name] as { code?: unknown } | undefined)?.code;
       return typeof code === 'string' ? code : undefined;
     }),
