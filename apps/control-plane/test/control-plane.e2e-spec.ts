@@ -101,6 +101,23 @@ describe('control-plane startup rules', () => {
     expect(error.keys).toEqual(['ControlPlaneAuth:SigningKey']);
   });
 
+  it('stops with one line naming ControlPlaneAuth:SigningKey when the HMAC secret is too short (issue 27 item 10)', async () => {
+    const error = await startControlPlane({
+      ...base,
+      overrides: {
+        'ConnectionStrings:RuleControlPlaneDb': 'pglite://memory',
+        'ControlPlaneAuth:DisableAuthorization': false,
+        'ControlPlaneAuth:SigningKey': 'short-secret',
+        'ControlPlaneAuth:Issuer': 'arbiter-identity',
+        'ControlPlaneAuth:Audience': 'arbiter',
+      },
+    }).catch((e) => e);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.keys).toEqual(['ControlPlaneAuth:SigningKey']);
+    expect(error.message).toMatch(/^ControlPlaneAuth:SigningKey is an HMAC secret of 12 characters/);
+    expect(error.message).not.toContain('\n');
+  });
+
   it('refuses a malformed value with the key in the message', async () => {
     await expect(
       startControlPlane({

@@ -155,7 +155,20 @@ describe('execution audit (batched sink, GET /api/v1/audit/workflow/{workflowNam
     expect(globex.body.items.map((i: any) => i.executionId)).toEqual([other.executionId]);
     const acme = await api.get(`${AUDIT}/loan?pageSize=500`);
     expect(acme.body.items.map((i: any) => i.tenantId)).not.toContain('globex');
-    expect((await client(sut.url).get(`${AUDIT}/loan`)).body.items).toEqual([]); // tenant "default"
+    // tenant "default" has neither executions nor a rule set named loan: an unknown workflow (issue 27 item 14)
+    const unknown = await client(sut.url).get(`${AUDIT}/loan`);
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'RULESET_NOT_FOUND']);
+  });
+
+  it('answers 404 for an unknown workflow and an empty list for a saved one never executed (issue 27 item 14)', async () => {
+    const unknown = await api.get(`${AUDIT}/never-saved`);
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'RULESET_NOT_FOUND']);
+    const saved = await api.post('/api/v1/rule-engine/rulesets/saved-only/save', {
+      rules: [{ id: 'r1', name: 'R1', condition: 'true', output: { ok: true } }],
+    });
+    expect(saved.status).toBe(200);
+    const empty = await api.get(`${AUDIT}/saved-only`);
+    expect([empty.status, empty.body.items]).toEqual([200, []]);
   });
 
   it('refuses bad pageSize, cursor and workflow name with 400', async () => {

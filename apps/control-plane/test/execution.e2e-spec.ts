@@ -296,6 +296,36 @@ describe('execution router modes', () => {
     }
   });
 
+  it('Shadow with a candidate version that does not exist marks every execution (issue 27 item 11)', async () => {
+    const sut = await start({
+      'RuleEngineOptions:ExecutionRouter:Mode': 'Shadow',
+      'RuleEngineOptions:ExecutionRouter:CandidateVersion': 7,
+    });
+    try {
+      const api = client(sut.url, { 'x-tenant-id': 'acme' });
+      await api.post(`${A}/loan`, { ruleSet: rules('gold'), activateAfterSave: true });
+      const res = await api.post(`${EXECUTE}/loan`, {
+        facts: { amount: 5000 },
+        correlationId: 'shadow-missing',
+      });
+      expect(res.body).toMatchObject({ version: 1, mode: 'Shadow', outputs: { tier: 'gold' } });
+      let item: any;
+      for (let i = 0; i < 50 && !item?.shadowDiff; i++) {
+        item = (await auditItems(sut, 'acme', 'loan')).find((x) => x.correlationId === 'shadow-missing');
+        if (!item?.shadowDiff) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(item.shadowDiff).toMatchObject({
+        candidateVersion: 7,
+        candidateErrors: ['CANDIDATE_VERSION_NOT_FOUND'],
+        differences: expect.arrayContaining([
+          { field: 'tier', activeValue: 'gold', candidateValue: null, severity: 'high' },
+        ]),
+      });
+    } finally {
+      await sut.stop();
+    }
+  });
+
   it('Hybrid: the rules share routes canary targets to the canary version too', async () => {
     const sut = await start({
       'RuleEngineOptions:ExecutionRouter:Mode': 'Hybrid',

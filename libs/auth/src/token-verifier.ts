@@ -177,6 +177,35 @@ export function hmacKeyId(secret: string): string {
   return `hs-${createHash('sha256').update(`arbiter-kid:${secret}`).digest('base64url').slice(0, 16)}`;
 }
 
+/** The shortest HMAC secret a configured signing key may be (HS256 wants at least 256 bits). */
+export const MIN_HMAC_SECRET_LENGTH = 32;
+
+function isPublicKeyPem(material: string): boolean {
+  return material.includes('-----BEGIN CERTIFICATE-----') || material.includes('-----BEGIN PUBLIC KEY-----');
+}
+
+/**
+ * What is wrong with a configured signing key (to be said after the key's name at startup), or
+ * undefined when it can verify tokens: a PEM public key or certificate that parses, or an HMAC secret of
+ * at least 32 characters.
+ */
+export function signingKeyProblem(rawMaterial: string): string | undefined {
+  const material = rawMaterial.trim();
+  if (isPublicKeyPem(material)) {
+    try {
+      createPublicKey(material);
+      return undefined;
+    } catch {
+      return 'is not a readable PEM public key or certificate';
+    }
+  }
+  if (material.includes('-----BEGIN'))
+    return 'must be a public key (BEGIN PUBLIC KEY), a certificate, or an HMAC secret';
+  if (material.length < MIN_HMAC_SECRET_LENGTH)
+    return `is an HMAC secret of ${material.length} characters: it must be at least ${MIN_HMAC_SECRET_LENGTH}`;
+  return undefined;
+}
+
 /**
  * A configured key (`ControlPlaneAuth:SigningKey`): a PEM public key or certificate (RS256), or an HMAC
  * secret of at least 32 characters (HS256, matching identity's `UseRsa=false`). The token's `kid` must
@@ -191,16 +220,12 @@ export class StaticKeyResolver implements KeyResolver {
   }
 
   static async load(material: string, keyId?: string): Promise<VerificationKey> {
-    if (material.includes('-----BEGIN CERTIFICATE-----') || material.includes('-----BEGIN PUBLIC KEY-----')) {
+    const problem = signingKeyProblem(material);
+    if (problem) throw new Error(`Configured signing key ${problem}`);
+    if (isPublicKeyPem(material)) {
       const key = createPublicKey(material);
       return { kid: keyId ?? keyIdFor(key.export({ format: 'jwk' }) as JWK), alg: 'RS256', key };
     }
-    if (material.includes('-----BEGIN')) {
-      throw new Error(
-        'Configured signing key must be a public key (BEGIN PUBLIC KEY), a certificate, or an HMAC secret',
-      );
-    }
-    if (material.length < 32) throw new Error('Configured HMAC signing key must be at least 32 characters');
     return { kid: keyId ?? hmacKeyId(material), alg: 'HS256', key: new TextEncoder().encode(material) };
   }
 

@@ -3,6 +3,10 @@ export const CommonErrorCodes = {
   BadRequest: 'BAD_REQUEST',
   ValidationFailed: 'VALIDATION_FAILED',
   MalformedJson: 'MALFORMED_JSON',
+  /** Valid JSON with a key refused for safety (`__proto__`, or `constructor` holding `prototype`). */
+  ForbiddenJsonKey: 'FORBIDDEN_JSON_KEY',
+  /** A path (or one of its parameters) longer than the router accepts. */
+  UriTooLong: 'URI_TOO_LONG',
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
   BodyTooDeep: 'BODY_TOO_DEEP',
@@ -18,6 +22,8 @@ export const CommonErrorCodes = {
   UnprocessableEntity: 'UNPROCESSABLE_ENTITY',
   Unauthorized: 'UNAUTHORIZED',
   Forbidden: 'FORBIDDEN',
+  /** A body `actor` or `X-Actor` names someone other than the authenticated caller (who acted is who is authenticated). */
+  ActorMismatch: 'ACTOR_MISMATCH',
   RateLimited: 'RATE_LIMITED',
   ServiceUnavailable: 'SERVICE_UNAVAILABLE',
   InternalError: 'INTERNAL_ERROR',

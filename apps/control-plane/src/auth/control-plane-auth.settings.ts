@@ -1,4 +1,5 @@
 import { ConfigKey, ConfigurationError, StartupRules } from '@arbiter/platform';
+import { signingKeyProblem } from '@arbiter/auth';
 import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 
 /** `ControlPlaneAuth:*`: operator authentication (off by default, as the spec says). */
@@ -60,6 +61,11 @@ export class ControlPlaneAuthSettings implements StartupRules {
         ['ControlPlaneAuth:SigningKey'],
       );
     }
+    const keyProblem = !this.jwksUrl.trim() && signingKeyProblem(this.signingKey);
+    if (keyProblem)
+      throw new ConfigurationError(`ControlPlaneAuth:SigningKey ${keyProblem}`, [
+        'ControlPlaneAuth:SigningKey',
+      ]);
     for (const [key, value] of [
       ['ControlPlaneAuth:Issuer', this.issuer],
       ['ControlPlaneAuth:Audience', this.audience],

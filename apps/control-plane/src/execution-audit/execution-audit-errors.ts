@@ -5,6 +5,8 @@ import { RequestParamErrors } from '../shared';
 /** Stable `code` values of the execution audit routes (the spec leaves them open). */
 export const ExecutionAuditErrors = {
   InvalidCursor: 'INVALID_CURSOR',
+  /** The tenant has no workflow of that name (the rule set routes' code). */
+  WorkflowNotFound: 'RULESET_NOT_FOUND',
 } as const;
 
 /** The errors of the execution audit routes: a bad workflow name, page size or cursor; auth. */

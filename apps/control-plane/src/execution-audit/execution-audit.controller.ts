@@ -24,7 +24,8 @@ export class ExecutionAuditController {
     summary: "A workflow's executions",
     description:
       "The tenant's executions of the workflow, newest first (entries recorded before the request are " +
-      "included); page on with `before` = the previous page's `nextBefore`.",
+      "included); page on with `before` = the previous page's `nextBefore`. 404 `RULESET_NOT_FOUND` for a " +
+      'workflow the tenant has no rule set of.',
   })
   @ApiParam({ name: 'workflowName', description: 'The workflow name.', example: 'loan-approval' })
   @ApiQuery({
@@ -40,7 +41,7 @@ export class ExecutionAuditController {
     schema: { type: 'string' },
   })
   @ApiOkResponse({ description: 'A page of executions', type: ExecutionAuditPageView })
-  @ApiErrors(400)
+  @ApiErrors(400, 404)
   list(@Param('workflowName') workflowName: string, @Query() query: Record<string, string | undefined>) {
     const { pageSize } = readPage({ pageSize: query.pageSize }, AUDIT_PAGE);
     const before = query.before ? decodeCursor(query.before) : undefined;

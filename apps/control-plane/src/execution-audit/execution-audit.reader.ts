@@ -48,6 +48,9 @@ export class ExecutionAuditReader extends ExecutionAuditQueries {
     await this.sink.settle(SETTLE_MS);
     const rows = await this.repository.page(workflowName, pageSize + 1, before);
     const items = rows.slice(0, pageSize);
+    // no execution yet: an existing workflow's empty list, or 404 for a workflow the tenant does not have
+    if (rows.length === 0 && !before && !(await this.repository.workflowExists(workflowName)))
+      throw AppError.notFound(ExecutionAuditErrors.WorkflowNotFound, `Workflow '${workflowName}' not found`);
     return {
       items: items.map(({ shadowDiff, ...rest }): ExecutionAuditItem =>
         shadowDiff ? { ...rest, shadowDiff } : rest,

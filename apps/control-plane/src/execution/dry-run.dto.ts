@@ -1,3 +1,4 @@
+import { VersionField } from '../shared';
 import { IntField, ObjectField, StringField } from '@arbiter/platform';
 import type { DryRunRequest } from './dry-run.service';
 
@@ -14,10 +15,8 @@ export class DryRunRequestBody implements DryRunRequest {
   })
   inputs?: Record<string, unknown>;
 
-  @IntField({
+  @VersionField({
     optional: true,
-    min: 1,
-    max: 999_999_999,
     description: 'The stored version to run (default: the active version). Not with `ruleSet`.',
     example: 2,
   })

@@ -1,3 +1,4 @@
+import { ShadowCandidateCheck } from './shadow-candidate-check';
 import { Module } from '@nestjs/common';
 import { CanaryModule, CanaryRouter } from '../canary';
 import { ExecutionAuditModule } from '../execution-audit';
@@ -31,6 +32,7 @@ import { RuleSetVersions } from './rule-set-versions';
     DecisionTableEventsController,
   ],
   providers: [
+    ShadowCandidateCheck,
     DecisionTableClient,
     HttpConnectorInvoker,
     RuleSetVersions,

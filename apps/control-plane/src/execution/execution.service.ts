@@ -52,6 +52,9 @@ interface Target {
   rolloutId: string | null;
 }
 
+/** `candidateErrors` of a shadowed execution whose candidate version does not exist. */
+export const CANDIDATE_VERSION_NOT_FOUND = 'CANDIDATE_VERSION_NOT_FOUND';
+
 /**
  * Client traffic: the execution router (`RuleEngineOptions:ExecutionRouter:Mode`).
  *
@@ -272,7 +275,8 @@ export class ExecutionService {
         request.workflowName,
         candidateNumber,
       );
-      if (!candidate) return null;
+      if (!candidate)
+        return this.missingCandidate(target.version.tenantId, request.workflowName, candidateNumber, active);
       const ruleSet: CompiledRuleSet = await this.compiled.get(candidate);
       const startedCandidate = performance.now();
       const evaluation = await ruleSet.evaluate(request.facts, {
@@ -310,6 +314,40 @@ export class ExecutionService {
         return null;
       })
       .then((diff) => this.record(result, diff));
+  }
+
+  /** (tenant, workflow, version) of candidates found missing, each warned about once. */
+  private readonly warnedMissing = new Set<string>();
+
+  /**
+   * Shadow with a candidate version the workflow does not have: nothing can be compared, and saying
+   * nothing would look like agreement. Warned once per tenant, workflow and version, and every such
+   * execution is marked (`candidateErrors: ['CANDIDATE_VERSION_NOT_FOUND']`, the active output fields as
+   * missing on the candidate's side).
+   */
+  private missingCandidate(
+    tenantId: string,
+    workflowName: string,
+    candidateVersion: number,
+    active: RuleSetEvaluation,
+  ): ShadowDiffRecord {
+    const key = `${tenantId}\u0000${workflowName}\u0000${candidateVersion}`;
+    if (!this.warnedMissing.has(key)) {
+      this.warnedMissing.add(key);
+      this.logger.warn({
+        msg: `Shadow mode: candidate version ${candidateVersion} of '${workflowName}' does not exist for tenant '${tenantId}': its executions are not shadowed (marked CANDIDATE_VERSION_NOT_FOUND)`,
+        workflowName,
+        tenantId,
+        candidateVersion,
+      });
+    }
+    const diff = diffOutputs(active.outputs, {}, { criticalFields: this.router.criticalFields });
+    return {
+      candidateVersion,
+      severity: diff.severity,
+      differences: diff.differences,
+      candidateErrors: [CANDIDATE_VERSION_NOT_FOUND],
+    } as ShadowDiffRecord;
   }
 
   private record(result: ExecutionResult, shadowDiff: ShadowDiffRecord | null): void | Promise<void> {

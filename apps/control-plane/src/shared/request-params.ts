@@ -1,4 +1,4 @@
-import { AppError } from '@arbiter/platform';
+import { AppError, FieldOptions, IntField } from '@arbiter/platform';
 
 /**
  * Codes of the request parameters every feature reads the same way (a workflow name in a path, a
@@ -46,4 +46,15 @@ export function nonNegative(raw: unknown, name: string, fallback: number, max?: 
   if (max !== undefined && value > max)
     throw AppError.validation([{ field: name, message: `${name} must not exceed ${max}` }]);
   return value;
+}
+
+/** The largest version number: every version the service assigns or reads is at most this. */
+export const MAX_VERSION = 999_999_999;
+
+/**
+ * A version number in a request body: the same range and code as `parseVersion` (an integer 1 …
+ * 999 999 999, else 400 `INVALID_VERSION`), documented as such in the OpenAPI schema.
+ */
+export function VersionField(options: FieldOptions = {}): PropertyDecorator {
+  return IntField({ ...options, min: 1, max: MAX_VERSION, code: RequestParamErrors.InvalidVersion });
 }

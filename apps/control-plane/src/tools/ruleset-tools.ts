@@ -13,12 +13,14 @@ const actor = z
   .string()
   .max(256)
   .optional()
-  .describe('who acts (default: the authenticated user, then X-Actor, then control-plane)');
+  .describe(
+    "who acts: with a token the token's user (anyone else: ACTOR_MISMATCH); without, this, then X-Actor, then control-plane",
+  );
 
 /**
  * The tools of spec 1 (`svc_ruleset_*`), with the spec's arguments. Each calls the application service
  * of the matching HTTP route under the same policy, so tenant (`x-tenant-id` or the token's claim),
- * actor (`args.actor`, user, `X-Actor`), row-level security, validation and error codes are the routes'.
+ * actor (the token's user; `args.actor`, `X-Actor` only while authorization is disabled), row-level security, validation and error codes are the routes'.
  */
 export function ruleSetTools(
   ruleSets: { queries: RuleSetQueries; saving: SaveRuleSet; activation: ActivateVersion },

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { CommonErrorCodes } from '@arbiter/contracts';
+import { AppError } from '../errors/app-error';
 
 export const DEFAULT_TENANT = 'default';
 export const DEFAULT_ACTOR = 'control-plane';
@@ -51,11 +53,45 @@ export const RequestContext = {
     return storage.getStore()?.correlationId;
   },
 
-  /** Actor resolution per spec: body `actor`, authenticated user name, header `X-Actor`, `control-plane`. */
+  /**
+   * Who acts in a state change. Who acted is who is authenticated: with a verified caller the token's
+   * user is the actor, and a body `actor` or an `X-Actor` header naming someone else is refused (403
+   * `ACTOR_MISMATCH`), so no audit entry, `submittedBy` or `approvedBy` can name a person who did not
+   * act. Only while authorization is disabled (nobody is authenticated) does the spec's order name
+   * the actor: body `actor`, header `X-Actor`, `control-plane`.
+   */
   actor(bodyActor?: string | null): string {
     const context = storage.getStore();
+    const userName = nonEmpty(context?.user?.name);
+    if (context?.user) {
+      const authenticated = userName ?? nonEmpty(context.user.id) ?? DEFAULT_ACTOR;
+      for (const [claimed, source] of [
+        [nonEmpty(bodyActor), 'actor'],
+        [nonEmpty(context.headerActor), 'X-Actor'],
+      ] as const) {
+        if (claimed !== undefined && claimed.toLowerCase() !== authenticated.toLowerCase())
+          throw AppError.forbidden(
+            `${source} '${claimed}' is not the authenticated user '${authenticated}': with a token, the ` +
+              `token's user is the actor (omit ${source} or name yourself)`,
+            CommonErrorCodes.ActorMismatch,
+          );
+      }
+      return authenticated;
+    }
+    return nonEmpty(bodyActor) ?? nonEmpty(context?.headerActor) ?? DEFAULT_ACTOR;
+  },
+
+  /**
+   * The actor to label work with where nothing is claimed (log fields, the database session's
+   * `app.actor`): the authenticated user, else the `X-Actor` header, else `control-plane`. Never throws.
+   */
+  actorLabel(): string {
+    const context = storage.getStore();
     return (
-      nonEmpty(bodyActor) ?? nonEmpty(context?.user?.name) ?? nonEmpty(context?.headerActor) ?? DEFAULT_ACTOR
+      nonEmpty(context?.user?.name) ??
+      nonEmpty(context?.user?.id) ??
+      nonEmpty(context?.headerActor) ??
+      DEFAULT_ACTOR
     );
   },
 

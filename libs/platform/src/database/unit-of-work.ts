@@ -36,7 +36,7 @@ export class UnitOfWork {
         [
           this.database.applicationRole,
           tenantId,
-          RequestContext.actor(),
+          RequestContext.actorLabel(),
           context?.correlationId ?? '',
           options.acrossTenants ? 'on' : 'off',
         ],

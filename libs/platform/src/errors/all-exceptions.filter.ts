@@ -33,6 +33,11 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: CommonErrorCodes.InvalidContentLength },
   FST_ERR_CTP_INVALID_TYPE: { status: 400, code: CommonErrorCodes.UnsupportedMediaType },
   FST_ERR_INVALID_URL: { status: 400, code: CommonErrorCodes.InvalidUrl },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    status: 414,
+    code: CommonErrorCodes.UriTooLong,
+    message: 'A path parameter is longer than the service accepts',
+  },
   FST_ERR_BAD_URL: { status: 400, code: CommonErrorCodes.InvalidUrl },
 };
 
@@ -44,6 +49,7 @@ const STATUS_CODES: Record<number, string> = {
   405: CommonErrorCodes.MethodNotAllowed,
   409: CommonErrorCodes.Conflict,
   413: CommonErrorCodes.PayloadTooLarge,
+  414: CommonErrorCodes.UriTooLong,
   415: CommonErrorCodes.UnsupportedMediaType,
   422: CommonErrorCodes.UnprocessableEntity,
   429: CommonErrorCodes.RateLimited,
@@ -77,6 +83,7 @@ export function toProblem(
     ) {
       return toProblem(cause, traceId);
     }
+    if (cause instanceof AppError) return toProblem(cause, traceId);
     const status = exception.getStatus();
     const response = exception.getResponse() as string | { message?: string | string[]; code?: string };
     let message = typeof response === 'string' ? response : (response.message ?? exception.message);

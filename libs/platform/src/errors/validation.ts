@@ -2,6 +2,28 @@ import { CommonErrorCodes } from '@arbiter/contracts';
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError, FieldProblem } from './app-error';
 
+/** The type checks of the field decorators: when one fails, the field's range and length rules say nothing more. */
+const TYPE_CONSTRAINTS = new Set([
+  'isInt',
+  'isNumber',
+  'isString',
+  'isBoolean',
+  'isArray',
+  'isObject',
+  'isIn',
+  'isDateString',
+  'isUuid',
+  'isEmail',
+  'isUrl',
+]);
+
+/** The constraints of one field that name its problems: the failed type check alone, when there is one. */
+function problemsOf(error: ValidationError): [string, string][] {
+  const failed = Object.entries(error.constraints ?? {});
+  const typeFailure = failed.find(([name]) => TYPE_CONSTRAINTS.has(name));
+  return typeFailure ? [typeFailure] : failed;
+}
+
 function collect(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = parent
@@ -9,14 +31,42 @@ function collect(errors: ValidationError[], parent = ''): FieldProblem[] {
         ? `${parent}[${error.property}]`
         : `${parent}.${error.property}`
       : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    const own = problemsOf(error).map(([, message]) => ({ field, message }));
     return [...own, ...collect(error.children ?? [], field)];
   });
 }
 
-/** Flattens class-validator errors into one `{ field, message }` per failed rule, with dotted paths. */
+/** The `code` the failed rules carry (`context: { code }`, see the field decorators' `code`), per failed rule. */
+function collectCodes(errors: ValidationError[]): (string | undefined)[] {
+  return errors.flatMap((error) => [
+    ...problemsOf(error).map(([name]) => {
+      // an absent required field is a validation failure, not a bad value of the field's kind
+      if (error.value === undefined) return undefined;
+      const code = (error.contexts?.[name] as { code?: unknown } | undefined)?.code;
+      return typeof code === 'string' ? code : undefined;
+    }),
+    ...collectCodes(error.children ?? []),
+  ]);
+}
+
+/**
+ * Flattens class-validator errors into `{ field, message }` with dotted paths: one per problem (a value
+ * of the wrong type is one problem, not also "must not be greater than …"). */
 export function toFieldProblems(errors: ValidationError[]): FieldProblem[] {
   return collect(errors);
+}
+
+/**
+ * The error of a failed DTO validation: `VALIDATION_FAILED`, or the field's own code when every failed
+ * rule carries the same one (a body `version` out of range is `INVALID_VERSION`, as in a path).
+ */
+export function validationError(errors: ValidationError[]): AppError {
+  const details = toFieldProblems(errors);
+  const codes = new Set(collectCodes(errors));
+  const [only] = [...codes];
+  if (codes.size === 1 && only !== undefined)
+    return AppError.badRequest(only, `${details[0].field}: ${details[0].message}`, details);
+  return AppError.validation(details);
 }
 
 /**
@@ -216,6 +266,6 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidUnknownValues: false,
     stopAtFirstError: false,
-    exceptionFactory: (errors) => AppError.validation(toFieldProblems(errors)),
+    exceptionFactory: (errors) => validationError(errors),
   });
 }

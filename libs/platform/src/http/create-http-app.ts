@@ -13,7 +13,11 @@ import { serviceScopedLogger } from '../logging/service-logger';
 import { createOpenApiDocument, OpenApiDefinition } from '../openapi/openapi-document';
 import { REQUEST_CONTEXT_HOOK } from './platform-http.module';
 import { createRequestLog, REQUEST_LOG } from './request-log';
+import { parseJsonRequestBody } from './json-body';
 import { recordRoutes } from './registered-routes';
+
+/** The longest path parameter the router accepts (longer: 414 `URI_TOO_LONG`). */
+export const MAX_PATH_PARAMETER_LENGTH = 512;
 
 export interface HttpAppOptions {
   title: string;
@@ -47,8 +51,42 @@ export async function createHttpApp(
     forceCloseConnections: 'idle',
     genReqId: () => randomUUID(),
     disableRequestLogging: true,
+    routerOptions: {
+      // `/api/v1/tenants/` is `/api/v1/tenants` (the spec writes some list routes with the slash)
+      ignoreTrailingSlash: true,
+      // a path parameter longer than this is a 414 `URI_TOO_LONG`; shorter ones reach the route's own
+      // check (a 129-character workflow name is a 400 `INVALID_WORKFLOW_NAME`)
+      maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    },
+    // The router answers a malformed URL or an over-long parameter before any hook runs: in the family's
+    // envelope, with a code, like every other error.
+    frameworkErrors: (error: unknown, request: any, reply: any) => {
+      const traceId = randomUUID();
+      const problem = toProblem(error, traceId);
+      reply
+        .code(problem.status)
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('x-correlation-id', traceId)
+        .send(options.envelope(String(request?.raw?.url ?? request?.url ?? '/').split('?')[0])(problem));
+    },
   });
   const fastify = adapter.getInstance();
+  // JSON bodies: an empty body is no body, a `__proto__` key is 400 `FORBIDDEN_JSON_KEY` (json-body.ts).
+  // Registered through Nest's `useBodyParser`, so Nest does not add its default JSON parser after it.
+  adapter.useBodyParser(
+    'application/json',
+    false,
+    { bodyLimit: options.bodyLimitBytes },
+    (_request: unknown, body: Buffer, done: (error: Error | null, value?: unknown) => void) => {
+      let value: unknown;
+      try {
+        value = parseJsonRequestBody(body.toString('utf8'));
+      } catch (error) {
+        return done(error as Error, undefined);
+      }
+      done(null, value);
+    },
+  );
   recordRoutes(fastify);
   // First step of every request: the request context (correlation id, tenant, header actor) as a Fastify
   // hook, so body parsing, guards, pipes and handlers all run inside it. (Applied as Nest middleware it went

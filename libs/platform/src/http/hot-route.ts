@@ -2,11 +2,11 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import secureJson from 'secure-json-parse';
 import { RequestContext, RequestContextData } from '../context/request-context';
 import { requestContextFor } from '../context/request-context.middleware';
 import { toProblem } from '../errors/all-exceptions.filter';
 import type { EnvelopeWriter } from '../errors/error-envelope';
+import { InvalidJsonBodyError, parseJsonRequestBody } from './json-body';
 import { REQUEST_LOG, RequestLog } from './request-log';
 
 /** The parts of a request a hot route reads. */
@@ -49,7 +49,6 @@ interface FastifyLike {
 const logger = new Logger('Errors');
 const FAST_PATH = Symbol.for('arbiter.hotRouteFastPath');
 const SLASH = 0x2f;
-const BYTE_ORDER_MARK = 0xfeff;
 const JSON_TYPE = /^application\/json\s*(;\s*charset=utf-?8\s*)?$/i;
 /** Responses held for one flush at most (the rest of a long turn is written in further batches). */
 const MAX_PENDING_RESPONSES = 32;
@@ -246,9 +245,9 @@ class FastPath {
       try {
         let body: unknown;
         try {
-          body = parseJsonBody(text);
-        } catch {
-          throw invalidJsonBody();
+          body = parseJsonRequestBody(text);
+        } catch (error) {
+          throw error instanceof InvalidJsonBodyError ? invalidJsonBody() : error;
         }
         result = route.definition.handle({
           method: req.method ?? route.definition.method,
@@ -392,17 +391,6 @@ function matchPath(route: CompiledRoute, path: string): Record<string, string> |
  * A text with no backslash, no byte-order mark and neither word cannot hold such a key, however escaped: it
  * is read by `JSON.parse` alone, without the two pattern scans (three plain searches instead).
  */
-function parseJsonBody(text: string): unknown {
-  if (
-    text.charCodeAt(0) !== BYTE_ORDER_MARK &&
-    text.indexOf('\\') < 0 &&
-    text.indexOf('__proto__') < 0 &&
-    text.indexOf('constructor') < 0
-  )
-    return JSON.parse(text);
-  return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
-}
-
 /** Fastify's own error for a body that does not parse (prototype poisoning included), code and message alike. */
 function invalidJsonBody() {
   return new BodyError(

@@ -37,6 +37,16 @@ export interface FieldOptions {
   optional?: boolean;
   nullable?: boolean;
   deprecated?: boolean;
+  /**
+   * The error code of a value this field refuses, instead of `VALIDATION_FAILED` (for example
+   * `INVALID_VERSION` for a version number, so a body answers like a path).
+   */
+  code?: string;
+}
+
+/** The class-validator options that carry the field's code to the validation error. */
+function withCode(options: FieldOptions): { context?: { code: string } } {
+  return options.code ? { context: { code: options.code } } : {};
 }
 
 function presence(options: FieldOptions): PropertyDecorator[] {
@@ -94,9 +104,10 @@ export function EnumField(values: readonly string[], options: FieldOptions = {})
 }
 
 export function IntField(options: FieldOptions & { min?: number; max?: number } = {}): PropertyDecorator {
-  const rules: PropertyDecorator[] = [IsInt()];
-  if (options.min !== undefined) rules.push(Min(options.min));
-  if (options.max !== undefined) rules.push(Max(options.max));
+  const coded = withCode(options);
+  const rules: PropertyDecorator[] = [IsInt(coded)];
+  if (options.min !== undefined) rules.push(Min(options.min, coded));
+  if (options.max !== undefined) rules.push(Max(options.max, coded));
   return applyDecorators(
     property(options, {
       type: 'integer',

@@ -44,6 +44,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict with the current state',
   412: 'Precondition failed',
   413: 'Body or upload too large',
+  414: 'A path parameter is longer than the router accepts (`URI_TOO_LONG`)',
   415: 'Unsupported media type (JSON bodies only)',
   422: 'Well-formed but not processable',
   429: 'Rate limit or quota exceeded (see Retry-After)',
@@ -172,6 +173,8 @@ export function finishDocument(document: OpenAPIObject, options: OpenApiDocument
       // every request can be refused before its route runs: a malformed x-tenant-id (400), or a failure (500)
       const statuses = new Set<number>([...declared, 400, 500]);
       if (operation.requestBody) for (const s of [413, 415]) statuses.add(s);
+      // the router refuses an over-long path parameter before the route runs
+      if ((operation.parameters ?? []).some((p: { in?: string }) => p.in === 'path')) statuses.add(414);
       if (isPublic) operation.security = [];
       else {
         delete operation.security;

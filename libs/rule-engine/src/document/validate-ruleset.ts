@@ -100,7 +100,66 @@ function validateDecisionTables(value: unknown, path: string, problems: Problem[
   });
 }
 
+/**
+ * The fields each shape knows. One rule for every shape, as the flow graph's schema has it: a field a
+ * shape does not know is refused with its path (never stored and silently ignored, where a misspelt
+ * `conditon` or `ouput` would otherwise save a rule that does something else than its author meant).
+ */
+export const KNOWN_FIELDS = {
+  rulesForm: [
+    'type',
+    'schemaVersion',
+    'name',
+    'description',
+    'rules',
+    'decisionTables',
+    'expressionLanguage',
+  ],
+  rulesFormRule: ['id', 'name', 'description', 'condition', 'output'],
+  codeBased: ['type', 'schemaVersion', 'name', 'description', 'rules', 'decisionTables'],
+  codeBasedRule: ['id', 'code', 'name', 'description', 'parameters', 'enabled'],
+  legacy: [
+    'type',
+    'WorkflowName',
+    'WorkflowsToInject',
+    'GlobalParams',
+    'RuleExpressionType',
+    'Rules',
+    'Description',
+  ],
+  legacyRule: [
+    'RuleName',
+    'Properties',
+    'Operator',
+    'ErrorMessage',
+    'Enabled',
+    'RuleExpressionType',
+    'WorkflowsToInject',
+    'Rules',
+    'LocalParams',
+    'Expression',
+    'Actions',
+    'SuccessEvent',
+    'ErrorType',
+  ],
+} as const satisfies Record<string, readonly string[]>;
+
+function refuseUnknownFields(
+  value: Record<string, unknown>,
+  known: readonly string[],
+  at: string,
+  problems: Problem[],
+): void {
+  for (const key of Object.keys(value))
+    if (!known.includes(key))
+      problems.push({
+        path: at ? `${at}.${key}` : key,
+        message: `unknown field (known here: ${known.join(', ')})`,
+      });
+}
+
 function validateRulesForm(doc: Record<string, unknown>, problems: Problem[]): void {
+  refuseUnknownFields(doc, KNOWN_FIELDS.rulesForm, '', problems);
   if (!Array.isArray(doc.rules)) {
     problems.push({ path: 'rules', message: 'must be an array' });
     return;
@@ -117,6 +176,7 @@ function validateRulesForm(doc: Record<string, unknown>, problems: Problem[]): v
       problems.push({ path: at, message: 'must be an object' });
       return;
     }
+    refuseUnknownFields(rule, KNOWN_FIELDS.rulesFormRule, at, problems);
     if (!nonEmptyString(rule.id)) problems.push({ path: `${at}.id`, message: 'required (non-empty string)' });
     else if (ids.has(rule.id))
       problems.push({
@@ -151,6 +211,7 @@ function validateLegacyRules(rules: unknown, path: string, problems: Problem[]):
       problems.push({ path: at, message: 'must be an object' });
       return;
     }
+    refuseUnknownFields(rule, KNOWN_FIELDS.legacyRule, at, problems);
     if (!nonEmptyString(rule.RuleName))
       problems.push({ path: `${at}.RuleName`, message: 'required (non-empty string)' });
     else if (names.has(rule.RuleName))
@@ -191,6 +252,7 @@ function validateLegacy(
       path: 'WorkflowName',
       message: `'${String(doc.WorkflowName)}' differs from the workflow '${workflowName}' in the path`,
     });
+  refuseUnknownFields(doc, KNOWN_FIELDS.legacy, '', problems);
   if (doc.GlobalParams !== undefined) validateLambdaParams(doc.GlobalParams, 'GlobalParams', problems);
   validateLegacyRules(doc.Rules, 'Rules', problems);
 }
@@ -200,6 +262,7 @@ function validateCodeBased(
   registry: KnownRuleCodes,
   problems: Problem[],
 ): void {
+  refuseUnknownFields(doc, KNOWN_FIELDS.codeBased, '', problems);
   if (!Array.isArray(doc.rules) || doc.rules.length === 0) {
     problems.push({ path: 'rules', message: 'must be a non-empty array of { code, parameters? }' });
     return;
@@ -211,6 +274,7 @@ function validateCodeBased(
       problems.push({ path: at, message: 'must be an object' });
       return;
     }
+    refuseUnknownFields(rule, KNOWN_FIELDS.codeBasedRule, at, problems);
     if (!nonEmptyString(rule.code))
       problems.push({ path: `${at}.code`, message: 'required (non-empty string)' });
     else if (!registry.has(rule.code))

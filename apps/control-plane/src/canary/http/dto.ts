@@ -1,10 +1,13 @@
+import { VersionField } from '../../shared';
 import { IntField, StringField } from '@arbiter/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 
 const ACTOR = {
   optional: true,
-  description: 'Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).',
+  description:
+    "Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization " +
+    'disabled this, then `X-Actor`, then `control-plane`.',
   example: 'alice',
 } as const;
 
@@ -48,8 +51,7 @@ export class StartCanaryDto extends CanaryTargetsDto {
   @StringField({ description: 'The workflow whose version is rolled out.', example: 'loan-approval' })
   workflowName!: string;
 
-  @IntField({
-    min: 1,
+  @VersionField({
     description: 'The version to roll out: it exists and is not the active version.',
     example: 3,
   })
@@ -58,8 +60,7 @@ export class StartCanaryDto extends CanaryTargetsDto {
 
 /** `POST /api/v1/rule-engine/rulesets/{workflowName}/canary-start`. */
 export class RuleEngineCanaryStartDto extends CanaryTargetsDto {
-  @IntField({
-    min: 1,
+  @VersionField({
     description: 'The version to roll out: it exists and is not the active version.',
     example: 3,
   })

@@ -43,7 +43,9 @@ export class CaptureSnapshotDto {
   @StringField({
     optional: true,
     maxLength: 256,
-    description: 'Who captures it (default: the authenticated user, then `X-Actor`).',
+    description:
+      'Who captures it. With a token the authenticated user (any other name: 403 `ACTOR_MISMATCH`); ' +
+      'with authorization disabled this, then `X-Actor`, then `control-plane`.',
     example: 'alice',
   })
   actor?: string;

@@ -1,3 +1,4 @@
+import { VersionField } from '../../shared';
 import { ArrayField, BooleanField, EnumField, IntField, ObjectField, StringField } from '@arbiter/platform';
 import {
   ACTOR_EXAMPLE,
@@ -8,8 +9,9 @@ import {
 } from './examples';
 
 const ACTOR_DESCRIPTION =
-  'Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then ' +
-  '`control-plane`.';
+  "Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in " +
+  '`X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the ' +
+  '`X-Actor` header, then `control-plane`.';
 
 /** `POST /rulesets/{workflowName}/save`: the spec's `rules` form. */
 export class SaveRulesDto {
@@ -74,7 +76,7 @@ export class SaveRuleSetDto {
 
 /** `POST /rulesets/{workflowName}/activate`: the version in the body. */
 export class ActivateDto {
-  @IntField({ min: 1, description: 'The version to activate.', example: 2 })
+  @VersionField({ description: 'The version to activate.', example: 2 })
   version!: number;
 
   @StringField({ optional: true, description: 'Recorded in the audit entry.', example: 'ship it' })
@@ -138,9 +140,8 @@ export class ExportDto {
   })
   format?: 'json' | 'yaml';
 
-  @IntField({
+  @VersionField({
     optional: true,
-    min: 1,
     description: 'The version to export; the active version when omitted.',
     example: 2,
   })

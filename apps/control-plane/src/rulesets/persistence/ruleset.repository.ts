@@ -175,6 +175,17 @@ export class RuleSetRepository {
     );
   }
 
+  /** The workflows (of every tenant, run across tenants) that have no version `version`. */
+  workflowsWithoutVersion(
+    m: EntityManager,
+    version: number,
+  ): Promise<{ tenant_id: string; workflow_name: string }[]> {
+    return m.query(
+      `SELECT tenant_id, workflow_name FROM rule_sets WHERE latest_version < $1 ORDER BY tenant_id, workflow_name`,
+      [version],
+    );
+  }
+
   /** Every workflow's revision (run across tenants: the cache's safety-net poll). */
   revisions(m: EntityManager): Promise<{ tenant_id: string; workflow_name: string; revision: string }[]> {
     return m.query(`SELECT tenant_id, workflow_name, revision FROM rule_sets`);
