@@ -48,7 +48,9 @@ export class CopilotSettings implements StartupRules {
         'Copilot:BaseUrl',
       ]);
     if (!this.model.trim())
-      throw new ConfigurationError('Copilot:Model is required when Copilot:BaseUrl is set', ['Copilot:Model']);
+      throw new ConfigurationError('Copilot:Model is required when Copilot:BaseUrl is set', [
+        'Copilot:Model',
+      ]);
   }
 }
 

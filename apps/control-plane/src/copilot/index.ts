@@ -5,3 +5,4 @@ export { DraftRuleSet, type DraftRequest, type DraftResult } from './application
 export { CopilotErrors } from './application/copilot-errors';
 export { DRAFT_SHAPES } from './domain/shape-schemas';
 export { copilotTools } from './copilot-tools';
+export { ProvenanceRepository } from './persistence/provenance.repository';

@@ -30,7 +30,10 @@ export class ChatCompletionsClient {
   ): Promise<Record<string, unknown>> {
     if (!this.configured) throw copilotNotConfigured();
     const url = `${this.settings.baseUrl.trim().replace(/\/+$/, '')}/chat/completions`;
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+    };
     if (this.settings.apiKey.trim()) headers.authorization = `Bearer ${this.settings.apiKey.trim()}`;
     let response: Response;
     try {
@@ -52,7 +55,9 @@ export class ChatCompletionsClient {
     } catch (error) {
       const e = error as Error;
       throw modelUnavailable(
-        e.name === 'TimeoutError' ? `no answer within ${this.settings.timeoutMs} ms (Copilot:TimeoutMs)` : e.message,
+        e.name === 'TimeoutError'
+          ? `no answer within ${this.settings.timeoutMs} ms (Copilot:TimeoutMs)`
+          : e.message,
       );
     }
     const text = await readCapped(response);

@@ -96,7 +96,8 @@ export class DraftRuleSet {
     let row: CopilotDraftProvenanceEntity | undefined;
     const saved = await this.saving.execute(workflowName, {
       document,
-      detail: request.detail?.trim() || `copilot draft (${this.model.model}): ${request.description.slice(0, 200)}`,
+      detail:
+        request.detail?.trim() || `copilot draft (${this.model.model}): ${request.description.slice(0, 200)}`,
       pathPrefix: 'ruleSet',
       within: async (m, version) => {
         row = {
@@ -138,7 +139,10 @@ export class DraftRuleSet {
     for (const [index, example] of examples.entries()) {
       let run;
       try {
-        run = await this.dryRuns.controlPlaneDryRun(workflowName, { ruleSet: document, context: example.facts });
+        run = await this.dryRuns.controlPlaneDryRun(workflowName, {
+          ruleSet: document,
+          context: example.facts,
+        });
       } catch (error) {
         const e = error as { code?: string; message?: string; status?: number };
         if (e.status && e.status < 500 && e.code !== 'VALIDATION_FAILED')
@@ -150,7 +154,13 @@ export class DraftRuleSet {
         ...run.errors.map((err) => `error ${err.code}: ${err.message}`),
         ...meetsExpectation(actual, example.expected),
       ];
-      results.push({ index, passed: mismatches.length === 0, expected: example.expected, actual, mismatches });
+      results.push({
+        index,
+        passed: mismatches.length === 0,
+        expected: example.expected,
+        actual,
+        mismatches,
+      });
     }
     return results;
   }

@@ -48,12 +48,17 @@ export function draftMessages(input: {
 }
 
 /** Whether `actual` holds every expected field with an equal value (deep, JSON equality). */
-export function meetsExpectation(actual: Record<string, unknown>, expected: Record<string, unknown>): string[] {
+export function meetsExpectation(
+  actual: Record<string, unknown>,
+  expected: Record<string, unknown>,
+): string[] {
   const mismatches: string[] = [];
   for (const [key, want] of Object.entries(expected)) {
     const got = actual[key];
     if (JSON.stringify(sortKeys(got)) !== JSON.stringify(sortKeys(want)))
-      mismatches.push(`${key}: expected ${JSON.stringify(want)}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
+      mismatches.push(
+        `${key}: expected ${JSON.stringify(want)}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`,
+      );
   }
   return mismatches;
 }

@@ -11,7 +11,8 @@ import { DiscardResultView, DraftResultView, ProvenanceResponse, ReviseResultVie
 
 const WORKFLOW = ApiParam({
   name: 'workflow',
-  description: "The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.",
+  description:
+    "The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.",
   schema: { type: 'string', example: 'loan-eligibility' },
 });
 const VERSION = ApiParam({
@@ -92,11 +93,7 @@ export class CopilotController {
   @ApiBody({ type: DiscardDto, required: false })
   @ApiOkResponse({ type: DiscardResultView, description: 'The discarded version' })
   @ApiErrors(404, 409, 503)
-  discard(
-    @Param('workflow') workflow: string,
-    @Param('version') version: string,
-    @Body() body: DiscardDto,
-  ) {
+  discard(@Param('workflow') workflow: string, @Param('version') version: string, @Body() body: DiscardDto) {
     return this.drafts.discard(workflow, parseVersion(version), body?.reason);
   }
 

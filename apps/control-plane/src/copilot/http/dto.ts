@@ -33,14 +33,16 @@ export class DraftRequestDto {
   @ArrayField(DraftExampleDto, {
     optional: true,
     maxItems: 50,
-    description: 'Examples the draft is dry-run against before it is saved; any mismatch: 422, nothing saved.',
+    description:
+      'Examples the draft is dry-run against before it is saved; any mismatch: 422, nothing saved.',
   })
   examples?: DraftExampleDto[];
 
   @StringField({
     optional: true,
     maxLength: 2_000,
-    description: 'Recorded with the version (`changeDescription`) and in the audit entry (default: the description).',
+    description:
+      'Recorded with the version (`changeDescription`) and in the audit entry (default: the description).',
   })
   detail?: string;
 }
@@ -50,7 +52,8 @@ export class DiscardDto {
   @StringField({
     optional: true,
     maxLength: 2_000,
-    description: "Why (recorded as the rejection reason and in the audit; default 'copilot draft discarded').",
+    description:
+      "Why (recorded as the rejection reason and in the audit; default 'copilot draft discarded').",
     example: 'not what we need',
   })
   reason?: string;
@@ -61,7 +64,10 @@ export class ReviseDto {
   @ObjectField({ description: 'The edited rule set document (validated like any save).' })
   ruleSet!: Record<string, unknown>;
 
-  @StringField({ optional: true, maxLength: 2_000, description: 'Recorded with the new version and in the audit.' })
+  @StringField({
+    optional: true,
+    maxLength: 2_000,
+    description: 'Recorded with the new version and in the audit.',
+  })
   detail?: string;
 }
-

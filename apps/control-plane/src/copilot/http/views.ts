@@ -29,7 +29,10 @@ export class ProvenanceResponse {
   @ApiProperty(INSTANT)
   generatedAt!: string;
 
-  @ApiProperty({ maxLength: 256, description: 'Who asked for the draft (the token user with authorization on).' })
+  @ApiProperty({
+    maxLength: 256,
+    description: 'Who asked for the draft (the token user with authorization on).',
+  })
   generatedBy!: string;
 
   @ApiProperty({
@@ -149,6 +152,9 @@ export class ReviseResultView {
   @ApiProperty({ example: 3, description: 'The copilot draft version this revises.' })
   revisedFrom!: number;
 
-  @ApiProperty({ type: ProvenanceResponse, description: "The new version's provenance: the same AI original." })
+  @ApiProperty({
+    type: ProvenanceResponse,
+    description: "The new version's provenance: the same AI original.",
+  })
   provenance!: ProvenanceResponse;
 }

@@ -138,7 +138,13 @@ export class VersionApproval {
       const outcome = await apply(m, v, actor, now);
       const revision = await this.repo.touch(m, workflowName, now, actor);
       await this.audit.append(m, tenantId, [
-        { workflowName, action: AUDITED_AS[action], actor, version, detail: withNotes(detail, outcome.notes ?? []) },
+        {
+          workflowName,
+          action: AUDITED_AS[action],
+          actor,
+          version,
+          detail: withNotes(detail, outcome.notes ?? []),
+        },
       ]);
       return { status: outcome.status, change: outcome.change, extra: outcome.extra, revision };
     });
