@@ -4,6 +4,7 @@ import { AUDIT_ENTITIES, AuditModule } from './audit';
 import { ControlPlaneAuthModule } from './auth/control-plane-auth.module';
 import { CANARY_ENTITIES, CanaryModule } from './canary';
 import { CATALOG_ENTITIES, CatalogModule } from './catalog';
+import { COPILOT_ENTITIES, CopilotModule } from './copilot';
 import { CONTROL_PLANE_MIGRATIONS } from './database/migrations';
 import { EXECUTION_AUDIT_ENTITIES, ExecutionAuditModule } from './execution-audit';
 import { ExecutionModule } from './execution';
@@ -32,6 +33,7 @@ export class ControlPlaneModule {
               ...CANARY_ENTITIES,
               ...QUOTA_ENTITIES,
               ...CATALOG_ENTITIES,
+              ...COPILOT_ENTITIES,
             ],
             migrations: CONTROL_PLANE_MIGRATIONS,
           },
@@ -44,6 +46,7 @@ export class ControlPlaneModule {
         QuotasModule,
         CatalogModule,
         ExecutionModule,
+        CopilotModule,
         ToolsModule,
       ],
       controllers: [RuntimeInfoController],

@@ -11,6 +11,7 @@ const TOOLS = [
   'svc_ruleset_save',
   'svc_ruleset_activate',
   'svc_ruleset_dry_run',
+  'svc_ruleset_draft', // the copilot's (test/copilot.e2e-spec.ts)
 ];
 
 const ruleSet = (tier: string) => ({
@@ -54,7 +55,7 @@ describe('control-plane tool-protocol server (svc_ruleset_* tools)', () => {
     await sut?.stop();
   });
 
-  it('lists the six tools with the spec argument names as JSON schemas', async () => {
+  it('lists the six tools of the spec (and the copilot draft tool) with the spec argument names as JSON schemas', async () => {
     const c = await mcp({ 'x-tenant-id': 'acme' });
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
@@ -72,6 +73,7 @@ describe('control-plane tool-protocol server (svc_ruleset_* tools)', () => {
     expect(schema('svc_ruleset_activate').required.sort()).toEqual(['version', 'workflowName']);
     expect(schema('svc_ruleset_export').required).toEqual(['workflowName']);
     expect(schema('svc_ruleset_dry_run').required.sort()).toEqual(['inputs', 'workflowName']);
+    expect(schema('svc_ruleset_draft').required.sort()).toEqual(['description', 'workflowName']);
   });
 
   it('saves, lists, activates, exports and dry-runs through MCP, as the HTTP routes would', async () => {

@@ -9,7 +9,10 @@ export {
   versionNotFound,
 } from './application/ruleset-errors';
 export { RuleSetQueries } from './application/ruleset-queries';
-export { SaveRuleSet, type SaveInput, type SaveResult } from './application/save-ruleset';
+export { SaveRuleSet, type SaveInput, type SaveResult, type SavedVersion } from './application/save-ruleset';
+export { LifecycleHooks, type LifecycleHook, type VersionTransition } from './application/lifecycle-hooks';
+export { ChangePublisher } from './application/change-publisher';
+export { lockSet, nextStatus, requireVersion } from './application/ruleset-lookups';
 export { InMemoryRuleRegistry, RuleRegistry } from './domain/rule-registry';
 export { SHARED_RULESET_TENANT } from './domain/shared-tenant';
 export { judgeTransition, type RuleSetStatus } from './domain/version-lifecycle';

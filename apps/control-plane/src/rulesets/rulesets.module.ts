@@ -5,6 +5,7 @@ import { ActivateVersion } from './application/activate-version';
 import { ChangeMetrics } from './application/change-metrics';
 import { ChangePublisher } from './application/change-publisher';
 import { InvalidateRuleSets } from './application/invalidate-rulesets';
+import { LifecycleHooks } from './application/lifecycle-hooks';
 import { RuleSetCache } from './application/ruleset-cache';
 import { RuleSetQueries } from './application/ruleset-queries';
 import { SaveRuleSet } from './application/save-ruleset';
@@ -38,6 +39,7 @@ import { FileRuleStore } from './store/file-rule-store';
     ChangeMetrics,
     RuleSetCache,
     ChangePublisher,
+    LifecycleHooks,
     RuleSetQueries,
     SaveRuleSet,
     ActivateVersion,
@@ -53,6 +55,8 @@ import { FileRuleStore } from './store/file-rule-store';
     RuleRegistry,
     InMemoryRuleRegistry,
     RuleSetCache,
+    ChangePublisher,
+    LifecycleHooks,
   ],
 })
 export class RuleSetsModule {}

@@ -1,11 +1,20 @@
 import { ConfigKey } from '@arbiter/platform';
-import { IsBoolean, IsString } from 'class-validator';
+import { IsBoolean, IsIn, IsString } from 'class-validator';
 
 /** `RuleControlPlane:RequireApproval`: maker-checker (a version needs an approval before activation). */
 export class ApprovalSettings {
   @ConfigKey('RuleControlPlane:RequireApproval')
   @IsBoolean()
   requireApproval = true;
+
+  /**
+   * Ours: where an approval denial (`reject`) leads. `Draft` (default, the control-plane approval flow:
+   * the version goes back to its author) or `Rejected` (the runtime lifecycle: terminal, never Active).
+   * A reject with `final: true` leads to `Rejected` under either setting.
+   */
+  @ConfigKey('RuleControlPlane:ApprovalDenial')
+  @IsIn(['Draft', 'Rejected'], { message: 'RuleControlPlane:ApprovalDenial must be Draft or Rejected' })
+  approvalDenial: 'Draft' | 'Rejected' = 'Draft';
 }
 
 /** `RuleStoreConfigs:*`: file-backed store, runtime cache, change channel. */

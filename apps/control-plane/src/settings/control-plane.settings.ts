@@ -4,6 +4,7 @@ import { AUDIT_SETTINGS } from '../audit';
 import { CONTROL_PLANE_AUTH_SETTINGS } from '../auth';
 import { CANARY_SETTINGS } from '../canary';
 import { CATALOG_SETTINGS } from '../catalog';
+import { COPILOT_SETTINGS } from '../copilot';
 import { EXECUTION_SETTINGS } from '../execution';
 import { EXECUTION_AUDIT_SETTINGS } from '../execution-audit';
 import { HUB_SETTINGS } from '../hub';
@@ -46,4 +47,5 @@ export const CONTROL_PLANE_SETTINGS: (new () => object)[] = [
   ...EXECUTION_AUDIT_SETTINGS,
   ...QUOTA_SETTINGS,
   ...CATALOG_SETTINGS,
+  ...COPILOT_SETTINGS,
 ];

@@ -1,7 +1,9 @@
 import { ToolProtocolController, ToolProtocolServer } from '@arbiter/platform';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Policies } from '@arbiter/auth';
 import { Controller, Inject } from '@nestjs/common';
+import { copilotTools, DraftRuleSet } from '../copilot';
 import { DryRunService } from '../execution';
 import { ActivateVersion, RuleSetQueries, SaveRuleSet } from '../rulesets';
 import { BUILD_VERSION } from '../version';
@@ -22,12 +24,16 @@ export class ToolsController extends ToolProtocolController {
     @Inject(ActivateVersion) activation: ActivateVersion,
     @Inject(DryRunService) dryRuns: DryRunService,
     @Inject(ToolPolicies) policies: ToolPolicies,
+    @Inject(DraftRuleSet) drafting: DraftRuleSet,
   ) {
     super(
       new ToolProtocolServer({
         name: 'arbiter-control-plane',
         version: BUILD_VERSION,
-        tools: ruleSetTools({ queries, saving, activation }, dryRuns, policies),
+        tools: [
+          ...ruleSetTools({ queries, saving, activation }, dryRuns, policies),
+          ...copilotTools(drafting, policies.require(Policies.Admin, 'svc_ruleset_draft')),
+        ],
         sdk: { McpServer, StreamableHTTPServerTransport },
       }),
     );

@@ -7,6 +7,7 @@ import { UiCatalog1732060000500 } from './1732060000500-ui-catalog';
 import { ExecutionAuditUuidKey1732060000600 } from './1732060000600-execution-audit-uuid-key';
 import { ExecutionAuditRowType1732060000700 } from './1732060000700-execution-audit-row-type';
 import { RolloutArmCounts1732060000800 } from './1732060000800-rollout-arm-counts';
+import { CopilotDraftProvenance1732060000900 } from './1732060000900-copilot-draft-provenance';
 
 /** Every migration of the control plane, in order. */
 export const CONTROL_PLANE_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const CONTROL_PLANE_MIGRATIONS = [
   ExecutionAuditUuidKey1732060000600,
   ExecutionAuditRowType1732060000700,
   RolloutArmCounts1732060000800,
+  CopilotDraftProvenance1732060000900,
 ];

@@ -7,6 +7,7 @@ import { VERSION_LIFECYCLE } from '../domain/version-lifecycle';
 import { RuleSetRepository } from '../persistence/ruleset.repository';
 import { ApprovalSettings } from '../rulesets.settings';
 import { ChangePublisher } from './change-publisher';
+import { LifecycleHooks, withNotes } from './lifecycle-hooks';
 import { lockSet, nextStatus, requireVersion } from './ruleset-lookups';
 
 export interface ActivationResult {
@@ -31,6 +32,7 @@ export class ActivateVersion {
     @Inject(RuleSetRepository) private readonly repo: RuleSetRepository,
     @Inject(AuditLog) private readonly audit: AuditLog,
     @Inject(ChangePublisher) private readonly publisher: ChangePublisher,
+    @Inject(LifecycleHooks) private readonly hooks: LifecycleHooks,
   ) {}
 
   async execute(
@@ -76,7 +78,16 @@ export class ActivateVersion {
       });
     }
     const revision = await this.repo.activateVersion(m, workflowName, version, status, now, actor);
-    audits.push({ workflowName, action: 'ACTIVATE', actor, version, detail });
+    const notes = await this.hooks.run(m, {
+      tenantId,
+      workflowName,
+      version,
+      action: 'activate',
+      document: target.document,
+      actor,
+      at: now,
+    });
+    audits.push({ workflowName, action: 'ACTIVATE', actor, version, detail: withNotes(detail, notes) });
     await this.audit.append(m, tenantId, audits);
     return {
       workflowName,

@@ -1,5 +1,6 @@
 import { RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AuditLog } from '../../audit';
 import { assertWorkflowName } from '../../shared';
 import { RuleSetShape, validateRuleSet } from '@arbiter/rule-engine';
@@ -18,6 +19,20 @@ export interface SaveInput {
   /** Prefix of error paths (`ruleSet` for the `{ ruleSet }` form, empty for `{ rules }`). */
   pathPrefix?: string;
   action?: 'SAVE' | 'IMPORT';
+  /**
+   * More work in the save's transaction once the version row exists (the copilot's provenance row);
+   * a throw rolls the whole save back.
+   */
+  within?: (m: EntityManager, saved: SavedVersion) => Promise<void>;
+}
+
+/** The version a save just wrote, as `SaveInput.within` sees it. */
+export interface SavedVersion {
+  tenantId: string;
+  workflowName: string;
+  version: number;
+  createdAt: Date;
+  createdBy: string;
 }
 
 export interface SaveResult {
@@ -73,6 +88,7 @@ export class SaveRuleSet {
       await this.audit.append(m, tenantId, [
         { workflowName, action: input.action ?? 'SAVE', actor, version, detail },
       ]);
+      await input.within?.(m, { tenantId, workflowName, version, createdAt: now, createdBy: actor });
       if (!activate) return { version, revision };
       const activated = await this.activation.within(m, tenantId, workflowName, version, actor, detail);
       return { version, revision: activated.revision };

@@ -9,6 +9,7 @@ import { RuleSetVersionEntity } from '../persistence/entities';
 import { RuleSetRepository } from '../persistence/ruleset.repository';
 import { ApprovalSettings } from '../rulesets.settings';
 import { ChangePublisher } from './change-publisher';
+import { LifecycleHooks, withNotes } from './lifecycle-hooks';
 import { approvalRoutesDisabled, RuleSetErrors } from './ruleset-errors';
 import { lockSet, nextStatus, requireVersion } from './ruleset-lookups';
 
@@ -41,6 +42,7 @@ export class VersionApproval {
     @Inject(RuleSetRepository) private readonly repo: RuleSetRepository,
     @Inject(AuditLog) private readonly audit: AuditLog,
     @Inject(ChangePublisher) private readonly publisher: ChangePublisher,
+    @Inject(LifecycleHooks) private readonly hooks: LifecycleHooks,
   ) {}
 
   /** Whether the approval routes exist. */
@@ -69,8 +71,18 @@ export class VersionApproval {
           `'${actor}' submitted version ${version} of '${workflowName}' and cannot approve it (maker-checker)`,
         );
       await this.repo.markApproved(m, workflowName, version, status, actor, now);
+      const notes = await this.hooks.run(m, {
+        tenantId: RequestContext.tenantId(),
+        workflowName,
+        version,
+        action: 'approve',
+        document: v.document,
+        actor,
+        at: now,
+      });
       return {
         status,
+        notes,
         change: 'approved',
         extra: { approvedBy: actor, approvedAt: now.toISOString() },
       };
@@ -78,7 +90,8 @@ export class VersionApproval {
   }
 
   /**
-   * Reject: back to Draft (the control-plane approval flow), or with `final` to the terminal Rejected
+   * Reject: back to Draft (the control-plane approval flow), or with `final` — or always, when
+   * `RuleControlPlane:ApprovalDenial` is `Rejected` — to the terminal Rejected
    * status (the runtime lifecycle's "approval denial": never activatable, never resubmitted).
    */
   reject(
@@ -88,7 +101,8 @@ export class VersionApproval {
     reason: string,
     final = false,
   ) {
-    const action: ApprovalAction = final ? 'reject-finally' : 'reject';
+    const action: ApprovalAction =
+      final || this.settings.approvalDenial === 'Rejected' ? 'reject-finally' : 'reject';
     return this.transition(workflowName, version, actorInput, action, reason, async (m, v, actor, now) => {
       const status = nextStatus(v, action, this.enabled);
       await this.repo.markRejected(m, workflowName, version, status, actor, now, reason);
@@ -111,7 +125,7 @@ export class VersionApproval {
       v: RuleSetVersionEntity,
       actor: string,
       now: Date,
-    ) => Promise<Applied<Extra> & { status: RuleSetStatus }>,
+    ) => Promise<Applied<Extra> & { status: RuleSetStatus; notes?: string[] }>,
   ) {
     assertWorkflowName(workflowName);
     if (!this.enabled) throw approvalRoutesDisabled();
@@ -124,9 +138,15 @@ export class VersionApproval {
       const outcome = await apply(m, v, actor, now);
       const revision = await this.repo.touch(m, workflowName, now, actor);
       await this.audit.append(m, tenantId, [
-        { workflowName, action: AUDITED_AS[action], actor, version, detail },
+        {
+          workflowName,
+          action: AUDITED_AS[action],
+          actor,
+          version,
+          detail: withNotes(detail, outcome.notes ?? []),
+        },
       ]);
-      return { ...outcome, revision };
+      return { status: outcome.status, change: outcome.change, extra: outcome.extra, revision };
     });
     await this.publisher.announce(tenantId, workflowName, version, result.change, result.revision, actor);
     return {

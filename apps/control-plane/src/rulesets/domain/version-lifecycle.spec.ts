@@ -17,7 +17,7 @@ const EXPECTED: Record<
   Partial<Record<RuleSetStatus, Partial<Record<LifecycleAction, TransitionVerdict>>>>
 > = {
   'approval required': {
-    Draft: { submit: allowed('PendingApproval'), activate: AWAITS_APPROVAL },
+    Draft: { submit: allowed('PendingApproval'), activate: AWAITS_APPROVAL, discard: allowed('Rejected') },
     PendingApproval: {
       approve: allowed('Approved'),
       reject: allowed('Draft'),
@@ -28,7 +28,11 @@ const EXPECTED: Record<
     Active: { archive: allowed('Archived') },
   },
   'approval off': {
-    Draft: { submit: allowed('PendingApproval'), activate: allowed('Active') },
+    Draft: {
+      submit: allowed('PendingApproval'),
+      activate: allowed('Active'),
+      discard: allowed('Rejected'),
+    },
     PendingApproval: {
       approve: allowed('Approved'),
       reject: allowed('Draft'),

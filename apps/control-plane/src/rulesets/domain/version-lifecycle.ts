@@ -18,13 +18,16 @@ export type RuleSetStatus = (typeof RULE_SET_STATUSES)[number];
 /**
  * `reject` sends a version back to Draft (the control-plane approval flow); `reject-finally` is the
  * runtime lifecycle's approval denial (terminal Rejected: never activated, never resubmitted);
- * `archive` is what activating another version does to the active one.
+ * `discard` is the copilot-draft discard (a never-submitted Draft to the terminal Rejected; the caller
+ * checks "never submitted" and "is a copilot draft"); `archive` is what activating another version
+ * does to the active one.
  */
 export const LIFECYCLE_ACTIONS = [
   'submit',
   'approve',
   'reject',
   'reject-finally',
+  'discard',
   'activate',
   'archive',
 ] as const;
@@ -39,7 +42,11 @@ interface Transition {
 export const VERSION_LIFECYCLE: Readonly<
   Record<RuleSetStatus, Readonly<Partial<Record<LifecycleAction, Transition>>>>
 > = {
-  Draft: { submit: { to: 'PendingApproval' }, activate: { to: 'Active', onlyWithoutApproval: true } },
+  Draft: {
+    submit: { to: 'PendingApproval' },
+    activate: { to: 'Active', onlyWithoutApproval: true },
+    discard: { to: 'Rejected' },
+  },
   PendingApproval: {
     approve: { to: 'Approved' },
     reject: { to: 'Draft' },

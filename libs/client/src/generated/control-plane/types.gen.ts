@@ -205,7 +205,7 @@ export type AuditVerificationView = {
     firstBadEntry?: {
         seq: number;
         workflowName?: string;
-        action?: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
+        action?: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'DISCARD' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
         version?: number | null;
     } | null;
     /**
@@ -238,7 +238,7 @@ export type SignedAuditEntryView = {
     workflowName: string;
     timestamp: string;
     actor: string;
-    action: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
+    action: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'DISCARD' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
     version: number | null;
     detail: string | null;
     status: string;
@@ -519,7 +519,7 @@ export type ExportDto = {
 export type RuleSetAuditEntryView = {
     timestamp: string;
     actor: string;
-    action: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
+    action: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'DISCARD' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
     version: number | null;
     detail: string | null;
     status: string;
@@ -1782,6 +1782,158 @@ export type ExecutionMetricsView = {
     compiledCache: CompiledCacheView;
 };
 
+export type DraftExampleDto = {
+    /**
+     * Input facts.
+     */
+    facts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Outputs the draft must produce for these facts (each listed field must be equal).
+     */
+    expected: {
+        [key: string]: unknown;
+    };
+};
+
+export type DraftRequestDto = {
+    /**
+     * What the rules must do, in natural language.
+     */
+    description: string;
+    /**
+     * The rule set shape to draft (default 'rules').
+     */
+    shape?: 'rules' | 'code-based' | 'flow-graph';
+    /**
+     * Examples the draft is dry-run against before it is saved; any mismatch: 422, nothing saved.
+     */
+    examples?: Array<DraftExampleDto>;
+    /**
+     * Recorded with the version (`changeDescription`) and in the audit entry (default: the description).
+     */
+    detail?: string;
+};
+
+export type ExampleResultView = {
+    index: number;
+    passed: boolean;
+    expected: {
+        [key: string]: unknown;
+    };
+    actual: {
+        [key: string]: unknown;
+    };
+    mismatches: Array<string>;
+};
+
+export type ProvenanceResponse = {
+    /**
+     * Server-generated.
+     */
+    id: string;
+    tenantId: string;
+    workflow: string;
+    version: number;
+    /**
+     * SHA-256 (hex) of the canonical JSON (RFC 8785) of the draft the model wrote.
+     */
+    aiOriginalHash: string;
+    /**
+     * The original draft as canonical JSON (its SHA-256 is `aiOriginalHash`).
+     */
+    aiOriginalSnapshot: string;
+    generatedAt: string;
+    /**
+     * Who asked for the draft (the token user with authorization on).
+     */
+    generatedBy: string;
+    /**
+     * Null until activation; then whether the activated content differs from the original.
+     */
+    editedBeforeApproval: boolean | null;
+    /**
+     * Null until approved.
+     */
+    approvedAt: string | null;
+};
+
+export type DraftResultView = {
+    workflowName: string;
+    version: number;
+    status: 'Draft';
+    shape: 'rules' | 'legacy' | 'code-based' | 'flow-graph';
+    createdAt: string;
+    createdBy: string;
+    revision: number;
+    /**
+     * The model that drafted it (`Copilot:Model`).
+     */
+    model: string;
+    /**
+     * The drafted document, as saved.
+     */
+    ruleSet: {
+        [key: string]: unknown;
+    };
+    examples: Array<ExampleResultView>;
+    provenance: ProvenanceResponse;
+};
+
+export type DiscardDto = {
+    /**
+     * Why (recorded as the rejection reason and in the audit; default 'copilot draft discarded').
+     */
+    reason?: string;
+};
+
+export type DiscardResultView = {
+    workflowName: string;
+    version: number;
+    status: 'Rejected';
+    discardedBy: string;
+    discardedAt: string;
+    reason: string;
+    revision: number;
+    /**
+     * The provenance row, kept.
+     */
+    provenance: ProvenanceResponse;
+};
+
+export type ReviseDto = {
+    /**
+     * The edited rule set document (validated like any save).
+     */
+    ruleSet: {
+        [key: string]: unknown;
+    };
+    /**
+     * Recorded with the new version and in the audit.
+     */
+    detail?: string;
+};
+
+export type ReviseResultView = {
+    workflowName: string;
+    version: number;
+    status: string;
+    createdAt: string;
+    createdBy: string;
+    activated: boolean;
+    revision: number;
+    shape: 'rules' | 'legacy' | 'code-based' | 'flow-graph';
+    /**
+     * The copilot draft version this revises.
+     */
+    revisedFrom: number;
+    /**
+     * The new version's provenance: the same AI original.
+     */
+    provenance: ProvenanceResponse;
+};
+
 export type JsonRpcRequestBody = {
     jsonrpc: '2.0';
     /**
@@ -2085,6 +2237,31 @@ export type ExecutionError = {
      * Stable code naming the problem.
      */
     code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_RULESET' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'SERVICE_UNAVAILABLE' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * A copilot route failure: `{ error, code, traceId }`, with `details` (the rule set problems or the failed examples) where given.
+ */
+export type CopilotError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'COPILOT_EXAMPLES_FAILED' | 'COPILOT_INVALID_DRAFT' | 'COPILOT_INVALID_MODEL_ANSWER' | 'COPILOT_MODEL_UNAVAILABLE' | 'COPILOT_NOT_CONFIGURED' | 'DETAIL_REQUIRED' | 'DRAFT_WAS_SUBMITTED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_COPILOT_DRAFT' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'PROVENANCE_NOT_FOUND' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -6529,6 +6706,294 @@ export type ControlPlaneExecutionMetricsResponses = {
 };
 
 export type ControlPlaneExecutionMetricsResponse = ControlPlaneExecutionMetricsResponses[keyof ControlPlaneExecutionMetricsResponses];
+
+export type CopilotDraftData = {
+    body: DraftRequestDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
+        workflow: string;
+    };
+    query?: never;
+    url: '/api/v1/control-plane/copilot/rulesets/{workflow}/draft';
+};
+
+export type CopilotDraftErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CopilotError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: CopilotError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: CopilotError;
+    /**
+     * Body or upload too large
+     */
+    413: CopilotError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: CopilotError;
+    /**
+     * The draft fails the examples: `COPILOT_EXAMPLES_FAILED`
+     */
+    422: CopilotError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: CopilotError;
+    /**
+     * The model failed: `COPILOT_MODEL_UNAVAILABLE`, `COPILOT_INVALID_MODEL_ANSWER`, `COPILOT_INVALID_DRAFT`
+     */
+    502: CopilotError;
+    /**
+     * No model configured (`COPILOT_NOT_CONFIGURED`) or the policy decision point is down
+     */
+    503: CopilotError;
+};
+
+export type CopilotDraftError = CopilotDraftErrors[keyof CopilotDraftErrors];
+
+export type CopilotDraftResponses = {
+    /**
+     * The saved Draft version and its provenance
+     */
+    200: DraftResultView;
+};
+
+export type CopilotDraftResponse = CopilotDraftResponses[keyof CopilotDraftResponses];
+
+export type CopilotProvenanceData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
+        workflow: string;
+        /**
+         * The version number.
+         */
+        version: number;
+    };
+    query?: never;
+    url: '/api/v1/control-plane/copilot/rulesets/{workflow}/{version}/provenance';
+};
+
+export type CopilotProvenanceErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CopilotError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: CopilotError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: CopilotError;
+    /**
+     * Not found
+     */
+    404: CopilotError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: CopilotError;
+    /**
+     * A dependency is unavailable
+     */
+    503: CopilotError;
+};
+
+export type CopilotProvenanceError = CopilotProvenanceErrors[keyof CopilotProvenanceErrors];
+
+export type CopilotProvenanceResponses = {
+    /**
+     * The provenance row
+     */
+    200: ProvenanceResponse;
+};
+
+export type CopilotProvenanceResponse = CopilotProvenanceResponses[keyof CopilotProvenanceResponses];
+
+export type CopilotDiscardData = {
+    body?: DiscardDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
+        workflow: string;
+        /**
+         * The version number.
+         */
+        version: number;
+    };
+    query?: never;
+    url: '/api/v1/control-plane/copilot/rulesets/{workflow}/{version}/discard';
+};
+
+export type CopilotDiscardErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CopilotError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: CopilotError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: CopilotError;
+    /**
+     * Not found
+     */
+    404: CopilotError;
+    /**
+     * Conflict with the current state
+     */
+    409: CopilotError;
+    /**
+     * Body or upload too large
+     */
+    413: CopilotError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: CopilotError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: CopilotError;
+    /**
+     * A dependency is unavailable
+     */
+    503: CopilotError;
+};
+
+export type CopilotDiscardError = CopilotDiscardErrors[keyof CopilotDiscardErrors];
+
+export type CopilotDiscardResponses = {
+    /**
+     * The discarded version
+     */
+    200: DiscardResultView;
+};
+
+export type CopilotDiscardResponse = CopilotDiscardResponses[keyof CopilotDiscardResponses];
+
+export type CopilotReviseData = {
+    body: ReviseDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * The workflow: 1-128 characters, letters, digits, '_', '.', '-', starting with a letter or digit.
+         */
+        workflow: string;
+        /**
+         * The version number.
+         */
+        version: number;
+    };
+    query?: never;
+    url: '/api/v1/control-plane/copilot/rulesets/{workflow}/{version}/revise';
+};
+
+export type CopilotReviseErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: CopilotError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: CopilotError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: CopilotError;
+    /**
+     * Not found
+     */
+    404: CopilotError;
+    /**
+     * Conflict with the current state
+     */
+    409: CopilotError;
+    /**
+     * Body or upload too large
+     */
+    413: CopilotError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: CopilotError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: CopilotError;
+    /**
+     * A dependency is unavailable
+     */
+    503: CopilotError;
+};
+
+export type CopilotReviseError = CopilotReviseErrors[keyof CopilotReviseErrors];
+
+export type CopilotReviseResponses = {
+    /**
+     * The new Draft version
+     */
+    200: ReviseResultView;
+};
+
+export type CopilotReviseResponse = CopilotReviseResponses[keyof CopilotReviseResponses];
 
 export type ToolsMcpSessionData = {
     body?: never;
