@@ -99,6 +99,18 @@ describe('token authentication across services', () => {
       body: { userName: 'erin', password: 'erin-password-1' },
     });
     expect(registered.status).toBe(201);
+    // A registrant has no role: an administrator lets erin read decision tables.
+    const admin = (await login(identity.url, 'admin', 'admin-password-for-tests')).AccessToken;
+    const role = await call(identity.url, 'POST', '/api/v1/roles', {
+      token: admin,
+      body: { name: 'TableViewer', permissions: ['decisions.viewer'] },
+    });
+    expect(role.status).toBe(201);
+    const assigned = await call(identity.url, 'PUT', `/api/v1/users/${registered.body.result.entityId}`, {
+      token: admin,
+      body: { roles: ['TableViewer'] },
+    });
+    expect(assigned.status).toBe(200);
     const first = await login(identity.url, 'erin', 'erin-password-1');
     expect(await statuses(first.AccessToken)).toEqual({
       identity: 200,
@@ -112,8 +124,8 @@ describe('token authentication across services', () => {
       id: registered.body.result.entityId,
       name: 'erin',
       tenantId: 'default',
-      roles: [],
-      permissions: [],
+      roles: ['TableViewer'],
+      permissions: ['decisions.viewer'],
       policies: [],
       tokenId: decodeJwt(first.AccessToken).jti,
     });

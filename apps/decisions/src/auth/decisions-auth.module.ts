@@ -1,7 +1,14 @@
-import { AuthModule, jwksUrlOf, parseApiKeyConfig, remoteVerification } from '@arbiter/auth';
+import {
+  AuthModule,
+  jwksUrlOf,
+  parseApiKeyConfig,
+  remoteVerification,
+  SERVICE_KEY_TENANT,
+} from '@arbiter/auth';
 import { ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
 import { JwtAuthenticationSettings } from '../settings';
+import { DecisionsPermissions } from './decisions-permissions';
 
 /**
  * Authentication for the decisions service: JWTs verified against identity's JWKS
@@ -14,7 +21,14 @@ import { JwtAuthenticationSettings } from '../settings';
     AuthModule.forRoot({
       inject: [JwtAuthenticationSettings, ENVIRONMENT],
       useFactory: (s: JwtAuthenticationSettings, environment: EnvironmentName) => {
-        const apiKeys = parseApiKeyConfig(s.apiKeys ?? {}, 'Authentication:ApiKeys');
+        // A tenant's API key is that tenant's machine credential: `decisions.admin` in its tenant. The
+        // service key (`*`, the control plane reading a tenant's tables) only reads: `decisions.viewer`.
+        const apiKeys = parseApiKeyConfig(s.apiKeys ?? {}, 'Authentication:ApiKeys').map((entry) => ({
+          ...entry,
+          permissions: [
+            entry.tenantId === SERVICE_KEY_TENANT ? DecisionsPermissions.Viewer : DecisionsPermissions.Admin,
+          ],
+        }));
         const authority = s.authority.trim();
         if (!authority && apiKeys.length === 0) {
           return {

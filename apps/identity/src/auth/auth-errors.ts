@@ -4,6 +4,8 @@ export const AuthErrors = {
   InvalidCredentials: 'INVALID_CREDENTIALS',
   /** Register while `IdentityAuth:AllowSelfRegistration` is off (403). */
   RegistrationDisabled: 'REGISTRATION_DISABLED',
+  /** Register into a tenant that already has users and is not open to self-registration (403). */
+  TenantClosed: 'TENANT_CLOSED',
   /** Refresh: no, a too old or a foreign access token, or an unknown, revoked or expired refresh token (401). */
   RefreshTokenInvalid: 'REFRESH_TOKEN_INVALID',
   /** Refresh with an already rotated refresh token: the whole session was revoked (401). */

@@ -116,8 +116,9 @@ export function createAuthController(version: string): Type<unknown> {
       summary: 'Register a user (self-registration)',
       description:
         'Creates an active user without roles in the tenant of `x-tenant-id`. Refused with 403 ' +
-        '`REGISTRATION_DISABLED` when `IdentityAuth:AllowSelfRegistration` is off; a password shorter than ' +
-        '`IdentityAuth:MinPasswordLength` is 400.',
+        '`REGISTRATION_DISABLED` when `IdentityAuth:AllowSelfRegistration` is off (the default outside ' +
+        'Development), and with 403 `TENANT_CLOSED` when the tenant already has users and is not listed in ' +
+        '`IdentityAuth:SelfRegistrationTenants`; a password shorter than `IdentityAuth:MinPasswordLength` is 400.',
     })
     @TenantHeader
     @ApiBody({ type: RegisterDto, examples: { alice: { summary: 'A new user', value: REGISTER_EXAMPLE } } })
@@ -126,7 +127,11 @@ export function createAuthController(version: string): Type<unknown> {
       type: HostedEnvelopeOf(SavedEntryOf(UserView)),
       example: hostedExample(REGISTERED_USER_EXAMPLE),
     })
-    @ApiErrorResponse(403, `Self-registration is disabled (\`${AuthErrors.RegistrationDisabled}\`)`)
+    @ApiErrorResponse(
+      403,
+      `Self-registration is disabled (\`${AuthErrors.RegistrationDisabled}\`), or the tenant has users ` +
+        `and is not open to it (\`${AuthErrors.TenantClosed}\`)`,
+    )
     @ApiErrorResponse(409, `The user name is taken in the tenant (\`${AuthErrors.UserNameTaken}\`)`)
     async register(@Body() dto: RegisterDto) {
       return ok(await this.auth.register(dto));

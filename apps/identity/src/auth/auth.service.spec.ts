@@ -57,6 +57,7 @@ describe('AuthService', () => {
   let crud: { create: jest.Mock };
   let issued: UserRecord[];
   const settings = Object.assign(new IdentityAuthSettings(), {
+    allowSelfRegistration: true,
     loginMaxFailures: 2,
     bootstrapAdminUserName: 'admin',
     bootstrapAdminPassword: 'admin-password',

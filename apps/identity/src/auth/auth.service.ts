@@ -94,8 +94,18 @@ export class AuthService implements OnApplicationBootstrap {
         },
       ]);
     }
-    const created = await this.crud.create(userDefinition(this.hasher), { ...dto, roles: [] });
-    return created;
+    // Nobody joins an existing tenant by registering: only the tenants listed as open, or a tenant
+    // that has no user yet (the registrant is its first, without roles; an administrator grants them).
+    const tenantId = RequestContext.tenantId();
+    const open = this.settings.openTenants().includes(tenantId);
+    return this.crud.create(userDefinition(this.hasher), { ...dto, roles: [], isActive: true }, async (m) => {
+      if (!open && (await this.users.lockTenantAndHasUsers(m, tenantId))) {
+        throw AppError.forbidden(
+          `Tenant '${tenantId}' already has users: ask its administrator for an account`,
+          E.TenantClosed,
+        );
+      }
+    });
   }
 
   async login(userName: string, password: string, clientAddress: string): Promise<TokenPair> {

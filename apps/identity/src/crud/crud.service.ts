@@ -95,9 +95,15 @@ export class CrudService {
     throw error;
   }
 
-  async create(def: EntityDefinition, dto: Record<string, unknown>): Promise<CrudRow> {
+  /** `before` runs first in the same transaction (e.g. a check that must hold when the row is inserted). */
+  async create(
+    def: EntityDefinition,
+    dto: Record<string, unknown>,
+    before?: (m: EntityManager) => Promise<void>,
+  ): Promise<CrudRow> {
     try {
       return await this.uow.run(async (m) => {
+        if (before) await before(m);
         const values = await this.columns(def, dto, 'create', m);
         const id = randomUUID();
         await this.rows.insert(m, def, { id, tenant_id: RequestContext.tenantId(), ...values });

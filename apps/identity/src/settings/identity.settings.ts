@@ -225,10 +225,30 @@ export class VaultSettings {
  * login brute-force protection, clock tolerance, denylist bootstrap.
  */
 export class IdentityAuthSettings {
-  /** `POST /api/v1/auth/register` open to anonymous callers. */
+  /**
+   * `POST /api/v1/auth/register` open to anonymous callers. Off unless configured (the Development
+   * configuration file turns it on): an open registration hands out accounts to anyone who asks.
+   */
   @ConfigKey('IdentityAuth:AllowSelfRegistration')
   @IsBoolean()
-  allowSelfRegistration: boolean = true;
+  allowSelfRegistration: boolean = false;
+
+  /**
+   * Tenants anyone may join by self-registration (comma-separated), as a user without roles. Any other
+   * tenant accepts a self-registration only while it has no user yet: nobody joins an existing tenant
+   * without its administrator (who creates the account with `POST /api/v1/users`).
+   */
+  @ConfigKey('IdentityAuth:SelfRegistrationTenants')
+  @IsString()
+  selfRegistrationTenants: string = '';
+
+  /** The open tenants of `SelfRegistrationTenants`. */
+  openTenants(): string[] {
+    return this.selfRegistrationTenants
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+  }
 
   /** Seeded at startup (with role `Admin`, permission `*`) when both are set and the user does not exist. */
   @ConfigKey('IdentityAuth:BootstrapAdminUserName')

@@ -1,3 +1,4 @@
+import { grants } from '@arbiter/auth';
 import { DecisionTableChangedEvent, Subjects } from '@arbiter/contracts';
 import {
   AppError,
@@ -130,14 +131,12 @@ export class DecisionTableAuthoringService {
     });
   }
 
-  /** Administrators only (role `Admin`, or permission `decision-tables.audit.global` / `*`). */
+  /** Administrators of every tenant only: permission `decision-tables.audit.global` (or `*`), never a role name. */
   async globalAudit(page: Page, tenantId?: string) {
     const user = RequestContext.current()?.user;
     const admin =
       !!user &&
-      (user.roles.includes('Admin') ||
-        user.permissions.includes('decision-tables.audit.global') ||
-        user.permissions.includes('*'));
+grants(user.permissions, 'decision-tables.audit.global');
     if (!admin) throw AppError.forbidden('The global audit is for administrators');
     return this.uow.run(
       async (m) =>

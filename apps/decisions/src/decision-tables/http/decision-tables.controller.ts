@@ -38,6 +38,7 @@ import {
   VersionDiffView,
   VersionEntryView,
 } from './views';
+import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
 
 export const TABLE_PAGE = { defaultSize: 50, maxSize: 200 };
 const AUDIT_PAGE = { defaultSize: 20, maxSize: 100 };
@@ -58,6 +59,7 @@ export class DecisionTablesController {
   ) {}
 
   @Get()
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: "List the tenant's tables (summaries, ordered by name)" })
   @ApiPageQuery(TABLE_PAGE)
   @ApiTenantFilterQuery('Only the tables of this tenant.')
@@ -69,6 +71,7 @@ export class DecisionTablesController {
   }
 
   @Post()
+  @RequireDecisionsAccess('author')
   @ApiOperation({
     summary: 'Create a table (version 1)',
     description:
@@ -82,6 +85,7 @@ export class DecisionTablesController {
   }
 
   @Get('metrics')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: "This replica's evaluation counters and compiled-table cache" })
   @ApiOkResponse({ type: DecisionTableMetricsView })
   metrics() {
@@ -89,6 +93,7 @@ export class DecisionTablesController {
   }
 
   @Post('validate')
+  @RequireDecisionsAccess('viewer')
   @HttpCode(200)
   @ApiOperation({ summary: 'Validate a table definition without saving it' })
   @ApiBody({ type: DecisionTableDto, description: DEFINITION_TO_CHECK })
@@ -98,6 +103,7 @@ export class DecisionTablesController {
   }
 
   @Post('analyze')
+  @RequireDecisionsAccess('viewer')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Analyse a table definition without saving it: overlaps, gaps, redundant rows',
@@ -110,10 +116,11 @@ export class DecisionTablesController {
   }
 
   @Get('audit')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({
     summary: "Every tenant's audit trail, newest first (administrators only)",
     description:
-      'For the role `Admin` or the permission `decision-tables.audit.global` (or `*`); anyone else gets 403 ' +
+      'For the permission `decision-tables.audit.global` (or `*`) besides `decisions.viewer`; anyone else gets 403 ' +
       '`FORBIDDEN`.',
   })
   @ApiPageQuery(AUDIT_PAGE)
@@ -126,6 +133,7 @@ export class DecisionTablesController {
   }
 
   @Get('by-name/:name')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({
     summary: 'Get a table by its name (latest version, or `version`)',
     description: 'How the control plane resolves the stored tables its flow nodes name.',
@@ -139,6 +147,7 @@ export class DecisionTablesController {
   }
 
   @Get(':id')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: 'Get a table (latest version)' })
   @ApiTableIdParam()
   @ApiOkResponse({ type: DecisionTableView })
@@ -148,6 +157,7 @@ export class DecisionTablesController {
   }
 
   @Put(':id')
+  @RequireDecisionsAccess('author')
   @ApiOperation({
     summary: 'Update a table: writes a new version',
     description: 'Previous versions are kept. Checked as on create.',
@@ -160,6 +170,7 @@ export class DecisionTablesController {
   }
 
   @Delete(':id')
+  @RequireDecisionsAccess('admin')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a table and all its versions' })
   @ApiTableIdParam()
@@ -170,6 +181,7 @@ export class DecisionTablesController {
   }
 
   @Post(':id/execute')
+  @RequireDecisionsAccess('viewer')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Evaluate the latest version against flat input facts: `{ matchedRows, outputs }`',
@@ -187,6 +199,7 @@ export class DecisionTablesController {
   }
 
   @Get(':id/versions')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: "List a table's versions, newest first" })
   @ApiTableIdParam()
   @ApiPageQuery(TABLE_PAGE)
@@ -197,6 +210,7 @@ export class DecisionTablesController {
   }
 
   @Get(':id/versions/:version')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: 'Get a table as it was at one version' })
   @ApiTableIdParam()
   @ApiVersionParam('version', 'Version number.')
@@ -207,6 +221,7 @@ export class DecisionTablesController {
   }
 
   @Get(':id/versions/:fromVersion/diff/:toVersion')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: 'Compare two versions: changed fields, added, removed and modified rows' })
   @ApiTableIdParam()
   @ApiVersionParam('fromVersion', 'The older version.')
@@ -218,6 +233,7 @@ export class DecisionTablesController {
   }
 
   @Post(':id/validate')
+  @RequireDecisionsAccess('viewer')
   @HttpCode(200)
   @ApiOperation({ summary: 'Validate a table definition for an existing table without saving it' })
   @ApiTableIdParam()
@@ -230,6 +246,7 @@ export class DecisionTablesController {
   }
 
   @Post(':id/analyze')
+  @RequireDecisionsAccess('viewer')
   @HttpCode(200)
   @ApiOperation({ summary: 'Analyse a stored version: overlaps, gaps, redundant rows' })
   @ApiTableIdParam()
@@ -241,6 +258,7 @@ export class DecisionTablesController {
   }
 
   @Get(':id/audit')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: "A table's audit trail, newest first" })
   @ApiTableIdParam()
   @ApiPageQuery(AUDIT_PAGE)

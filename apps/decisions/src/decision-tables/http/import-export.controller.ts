@@ -27,6 +27,7 @@ import { optionalVersion } from '../request-values';
 import { DecisionTableDto } from './dto';
 import { ApiTableIdParam, ApiVersionQuery } from './openapi-parts';
 import { ImportResultView, TableDefinitionView } from './views';
+import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
 
 /** What the import reads from a request: the JSON body, or the multipart upload (`@fastify/multipart`). */
 interface ImportRequest {
@@ -68,6 +69,7 @@ export class ImportExportController {
   ) {}
 
   @Post('import')
+  @RequireDecisionsAccess('author')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Import tables from JSON, a spreadsheet, DMN 1.3 XML or CSV',
@@ -129,6 +131,7 @@ export class ImportExportController {
   }
 
   @Get(':id/export')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({
     summary: 'Export a table (latest version, or `version`) as JSON, XLSX, DMN 1.3 XML or CSV',
     description:

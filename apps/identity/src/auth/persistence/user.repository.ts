@@ -51,6 +51,16 @@ export class UserRepository {
     return rows[0];
   }
 
+  /**
+   * Whether the current tenant has (or had) any user, serialised per tenant for the rest of the
+   * transaction (an advisory lock), so two registrations cannot both find a new tenant empty.
+   */
+  async lockTenantAndHasUsers(m: EntityManager, tenantId: string): Promise<boolean> {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtext('auth_users:' || $1))`, [tenantId]);
+    const rows: { found: boolean }[] = await m.query(`SELECT EXISTS (SELECT 1 FROM auth_users) AS found`);
+    return rows[0]?.found === true;
+  }
+
   /** Inserts a user unless an undeleted one has the name already; true when inserted. */
   async insertIfNameFree(
     m: EntityManager,
