@@ -65,7 +65,10 @@ describe('access control', () => {
   }
 
   async function role(name: string, permissions: string[]) {
-    const res = await call(identity.url, 'POST', '/api/v1/roles', { token: admin, body: { name, permissions } });
+    const res = await call(identity.url, 'POST', '/api/v1/roles', {
+      token: admin,
+      body: { name, permissions },
+    });
     expect(res.status).toBe(201);
     return res.body.result.entityId as string;
   }
@@ -98,7 +101,7 @@ describe('access control', () => {
       }
     }, 30_000);
 
-    it("never joins a tenant that has users, unless it is listed as open", async () => {
+    it('never joins a tenant that has users, unless it is listed as open', async () => {
       expect((await register('founder', 'acme')).status).toBe(201);
       const intruder = await register('mallory', 'acme');
       expect(intruder.status).toBe(403);
@@ -129,7 +132,9 @@ describe('access control', () => {
       expect(created.status).toBe(201);
       const id = created.body.id;
       expect((await tables(viewer.token, 'GET', `/${id}`)).status).toBe(200);
-      expect((await tables(viewer.token, 'POST', `/${id}/evaluate`, { input: { age: 30 } })).status).toBe(200);
+      expect((await tables(viewer.token, 'POST', `/${id}/evaluate`, { input: { age: 30 } })).status).toBe(
+        200,
+      );
       expect((await tables(stranger, 'POST', `/${id}/evaluate`, { input: { age: 30 } })).status).toBe(403);
       expect((await tables(viewer.token, 'PUT', `/${id}`, sampleTable('by viewer'))).status).toBe(403);
       expect((await tables(author.token, 'DELETE', `/${id}`)).status).toBe(403);
@@ -137,6 +142,208 @@ describe('access control', () => {
       expect((await tables(admin, 'DELETE', `/${id}`)).status).toBe(204);
     });
   });
+
+  describe('no privilege escalation (item 2)', () => {
+    it('walks every CRUD route with a least-privileged user: each needs its own permission', async () => {
+      const nobody = await userWith('nobody', []);
+      const victim = await userWith('victim', []);
+      const roleId = await role('Plain', []);
+      const routes = [
+        { method: 'GET', path: '/api/v1/users', needs: 'Users.View' },
+        { method: 'GET', path: `/api/v1/users/${victim.id}`, needs: 'Users.View' },
+        {
+          method: 'POST',
+          path: '/api/v1/users',
+          needs: 'Users.Create',
+          body: () => ({
+            userName: `made-${Math.random().toString(36).slice(2, 8)}`,
+            password: 'long-password',
+          }),
+        },
+        {
+          method: 'PUT',
+          path: `/api/v1/users/${victim.id}`,
+          needs: 'Users.Update',
+          body: () => ({ displayName: 'V' }),
+        },
+        { method: 'GET', path: '/api/v1/roles', needs: 'Roles.View' },
+        { method: 'GET', path: `/api/v1/roles/${roleId}`, needs: 'Roles.View' },
+        {
+          method: 'POST',
+          path: '/api/v1/roles',
+          needs: 'Roles.Create',
+          body: () => ({ name: `r-${Math.random().toString(36).slice(2, 8)}`, permissions: [] }),
+        },
+        {
+          method: 'POST',
+          path: '/api/v1/auth/create-role',
+          needs: 'Roles.Create',
+          body: () => ({ name: `r-${Math.random().toString(36).slice(2, 8)}` }),
+        },
+        {
+          method: 'PUT',
+          path: `/api/v1/roles/${roleId}`,
+          needs: 'Roles.Update',
+          body: () => ({ description: 'd' }),
+        },
+        { method: 'POST', path: '/api/v1/auth/keys/rotate', needs: 'SigningKeys.Rotate' },
+      ];
+      for (const route of routes) {
+        const refused = await call(identity.url, route.method, route.path, {
+          token: nobody.token,
+          body: route.body?.(),
+        });
+        expect({ route: `${route.method} ${route.path}`, status: refused.status }).toEqual({
+          route: `${route.method} ${route.path}`,
+          status: 403,
+        });
+        await role(`only-${route.needs}-${route.method}-${routes.indexOf(route)}`, [route.needs]);
+        const holder = await userWith(`holder-${routes.indexOf(route)}`, [
+          `only-${route.needs}-${route.method}-${routes.indexOf(route)}`,
+        ]);
+        const allowed = await call(identity.url, route.method, route.path, {
+          token: holder.token,
+          body: route.body?.(),
+        });
+        expect({ route: `${route.method} ${route.path}`, ok: allowed.status < 300 }).toEqual({
+          route: `${route.method} ${route.path}`,
+          ok: true,
+        });
+      }
+      const deleter = await userWith('deleter', [(await roleNamed('UserDeleter', ['Users.Delete'])).name]);
+      expect(
+        (await call(identity.url, 'DELETE', `/api/v1/users/${victim.id}`, { token: nobody.token })).status,
+      ).toBe(403);
+      expect(
+        (await call(identity.url, 'DELETE', `/api/v1/users/${victim.id}`, { token: deleter.token })).status,
+      ).toBe(200);
+      const roleDeleter = await userWith('role-deleter', [
+        (await roleNamed('RoleDeleter', ['Roles.Delete', 'Users.View'])).name,
+      ]);
+      expect(
+        (await call(identity.url, 'DELETE', `/api/v1/roles/${roleId}`, { token: nobody.token })).status,
+      ).toBe(403);
+      expect(
+        (await call(identity.url, 'DELETE', `/api/v1/roles/${roleId}`, { token: roleDeleter.token })).status,
+      ).toBe(200);
+    }, 60_000);
+
+    it('refuses to grant a role or permission the caller does not hold, and to touch a stronger user', async () => {
+      const { name: managerRole } = await roleNamed('UserManager', [
+        'Users.View',
+        'Users.Create',
+        'Users.Update',
+      ]);
+      const manager = await userWith('manager', [managerRole]);
+      const me = await call(identity.url, 'GET', '/api/v1/users?pageSize=200', { token: manager.token });
+      const managerId = me.body.result.items.find((u: any) => u.userName === 'manager').id;
+
+      // Users.Update alone: no role changes at all (changing roles is Users.AssignRoles)
+      const selfAdmin = await call(identity.url, 'PUT', `/api/v1/users/${managerId}`, {
+        token: manager.token,
+        body: { roles: ['Admin'] },
+      });
+      expect(selfAdmin.status).toBe(403);
+      expect(selfAdmin.body.errors[0].code).toBe('PERMISSION_NOT_HELD');
+      const created = await call(identity.url, 'POST', '/api/v1/users', {
+        token: manager.token,
+        body: { userName: 'sock-puppet', password: 'sock-puppet-pw', roles: ['Admin'] },
+      });
+      expect(created.status).toBe(403);
+
+      // With Users.AssignRoles: still only roles whose permissions (and policies) the caller holds
+      const { name: assignerRole } = await roleNamed('Assigner', [
+        'Users.View',
+        'Users.Update',
+        'Users.AssignRoles',
+        'decisions.viewer',
+      ]);
+      const assigner = await userWith('assigner', [assignerRole]);
+      const target = await userWith('target', []);
+      for (const roles of [['Admin'], ['UserManager']]) {
+        const res = await call(identity.url, 'PUT', `/api/v1/users/${target.id}`, {
+          token: assigner.token,
+          body: { roles },
+        });
+        expect(res.status).toBe(403);
+      }
+      await roleNamed('Approver', []); // the exact name carries cp.approver: the assigner lacks it
+      expect(
+        (
+          await call(identity.url, 'PUT', `/api/v1/users/${target.id}`, {
+            token: assigner.token,
+            body: { roles: ['Approver'] },
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await call(identity.url, 'PUT', `/api/v1/users/${target.id}`, {
+            token: assigner.token,
+            body: { roles: ['NoSuchRole'] },
+          })
+        ).body.errors[0].code,
+      ).toBe('UNKNOWN_ROLE');
+      const fine = await call(identity.url, 'PUT', `/api/v1/users/${target.id}`, {
+        token: assigner.token,
+        body: { roles: ['TableViewer'] },
+      });
+      expect(fine.status).toBe(200);
+
+      // A stronger user cannot be changed: no password reset or deactivation of the administrator
+      const adminRow = (
+        await call(identity.url, 'GET', '/api/v1/users?pageSize=200', { token: manager.token })
+      ).body.result.items.find((u: any) => u.userName === 'admin');
+      for (const body of [{ password: 'taken-over-pw' }, { isActive: false }]) {
+        const res = await call(identity.url, 'PUT', `/api/v1/users/${adminRow.id}`, {
+          token: manager.token,
+          body,
+        });
+        expect(res.status).toBe(403);
+      }
+      await login(identity.url, ADMIN.userName, ADMIN.password);
+
+      // Roles: no permission one does not hold, no wildcard above one's own
+      const { name: roleMaker } = await roleNamed('RoleMaker', ['Roles.Create', 'Roles.Update', 'Users.*']);
+      const maker = await userWith('maker', [roleMaker]);
+      for (const permissions of [['*'], ['Roles.*'], ['SigningKeys.Rotate'], ['cp.admin']]) {
+        const res = await call(identity.url, 'POST', '/api/v1/roles', {
+          token: maker.token,
+          body: { name: `x-${permissions[0].replace(/\W/g, '')}`, permissions },
+        });
+        expect({ permissions, status: res.status }).toEqual({ permissions, status: 403 });
+      }
+      const viaAuth = await call(identity.url, 'POST', '/api/v1/auth/create-role', {
+        token: maker.token,
+        body: { name: 'Sneaky', permissions: ['*'] },
+      });
+      expect(viaAuth.status).toBe(403);
+      expect(
+        (
+          await call(identity.url, 'POST', '/api/v1/roles', {
+            token: maker.token,
+            body: { name: 'UserHelpers', permissions: ['Users.View', 'Users.*'] },
+          })
+        ).status,
+      ).toBe(201);
+      const adminRole = (
+        await call(identity.url, 'GET', '/api/v1/roles?pageSize=200', { token: admin })
+      ).body.result.items.find((r: any) => r.name === 'Admin');
+      expect(
+        (
+          await call(identity.url, 'PUT', `/api/v1/roles/${adminRole.id}`, {
+            token: maker.token,
+            body: { permissions: [] },
+          })
+        ).status,
+      ).toBe(403);
+    }, 60_000);
+  });
+
+  async function roleNamed(name: string, permissions: string[]) {
+    await role(name, permissions);
+    return { name };
+  }
 });
 
 function sampleTable(name: string) {

@@ -6,6 +6,10 @@ export const AuthErrors = {
   RegistrationDisabled: 'REGISTRATION_DISABLED',
   /** Register into a tenant that already has users and is not open to self-registration (403). */
   TenantClosed: 'TENANT_CLOSED',
+  /** Granting (or changing a holder of) a permission or role the caller does not hold itself (403). */
+  NotHeld: 'PERMISSION_NOT_HELD',
+  /** Assigning a role that does not exist in the tenant (400). */
+  UnknownRole: 'UNKNOWN_ROLE',
   /** Refresh: no, a too old or a foreign access token, or an unknown, revoked or expired refresh token (401). */
   RefreshTokenInvalid: 'REFRESH_TOKEN_INVALID',
   /** Refresh with an already rotated refresh token: the whole session was revoked (401). */

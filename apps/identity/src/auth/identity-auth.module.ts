@@ -1,11 +1,13 @@
 import { AuthModule } from '@arbiter/auth';
 import { Configuration, ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { createCrudController, CrudRepository, CrudService } from '../crud';
+import { createCrudController, CrudRepository, CrudService, CrudWriteHooks } from '../crud';
 import { createSecretProvider, SecretProvider } from '../secrets';
 import { IdentityAuthSettings, IdentityHostSettings, TokenSettings, VaultSettings } from '../settings';
 import { createAuthController, JwksController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { GrantPolicy } from './grant-policy';
+import { IdentityWriteHooks } from './identity-write-hooks';
 import { ROLE_DEFINITION, userDefinition } from './user-role-crud';
 import { KeyStore } from './key-store';
 import { LoginThrottle } from './login-throttle';
@@ -96,6 +98,8 @@ export class IdentityAuthModule {
         PasswordHasher,
         LoginThrottle,
         TokenService,
+        GrantPolicy,
+        { provide: CrudWriteHooks, useClass: IdentityWriteHooks },
         CrudService,
         AuthService,
         users,

@@ -20,13 +20,27 @@ export interface LoginCandidate {
 /** `auth_users` (tenant table under row-level security). Every method runs in the caller's unit of work. */
 @Injectable()
 export class UserRepository {
-  /** An active, undeleted user with the permissions of its (undeleted) roles, matched case-insensitively. */
+  /**
+   * An active, undeleted user with its roles that exist (undeleted, matched case-insensitively, under
+   * their stored names: a deleted role is not in the token) and their permissions.
+   */
   async findWithPermissions(m: EntityManager, userId: string): Promise<UserRecord | undefined> {
+    return this.findUser(m, userId, true);
+  }
+
+  /** The same for any undeleted user, active or not (what a caller must cover to change the user). */
+  async findGrants(m: EntityManager, userId: string): Promise<UserRecord | undefined> {
+    return this.findUser(m, userId, false);
+  }
+
+  private async findUser(m: EntityManager, userId: string, activeOnly: boolean) {
     const rows = await m.query(
-      `SELECT u.id, u.tenant_id, u.user_name, u.roles,
+      `SELECT u.id, u.tenant_id, u.user_name,
+              coalesce((SELECT array_agg(r.name ORDER BY r.name) FROM auth_roles r
+                         WHERE NOT r.is_deleted AND lower(r.name) = ANY (SELECT lower(x) FROM unnest(u.roles) x)), '{}') AS roles,
               coalesce((SELECT array_agg(DISTINCT p) FROM auth_roles r, unnest(r.permissions) p
                          WHERE NOT r.is_deleted AND lower(r.name) = ANY (SELECT lower(x) FROM unnest(u.roles) x)), '{}') AS permissions
-         FROM auth_users u WHERE u.id = $1 AND NOT u.is_deleted AND u.is_active`,
+         FROM auth_users u WHERE u.id = $1 AND NOT u.is_deleted ${activeOnly ? 'AND u.is_active' : ''}`,
       [userId],
     );
     const row = rows[0];
