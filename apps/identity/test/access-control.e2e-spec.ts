@@ -1,7 +1,7 @@
 import { decisionsService } from '@arbiter/decisions';
-import { EventBus, InProcessEventBus, NatsEventBus } from '@arbiter/platform';
-import { startService } from '@arbiter/platform';
+import { EventBus, InProcessEventBus, NatsEventBus, startService, UnitOfWork } from '@arbiter/platform';
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
+import { decodeJwt } from 'jose';
 import { generateKeyPairSync } from 'node:crypto';
 import { identityService } from '../src';
 import { ADMIN, call, login } from './helpers';
@@ -338,6 +338,83 @@ describe('access control', () => {
         ).status,
       ).toBe(403);
     }, 60_000);
+  });
+
+  describe('policies from permissions and exact roles (item 3)', () => {
+    it('drops a deleted role from the token: its policies go with it', async () => {
+      const { name } = await roleNamed('Viewer', []);
+      const user = await userWith('cp-viewer', [name]);
+      expect(decodeJwt(user.token)).toMatchObject({ roles: ['Viewer'] });
+      const roleRow = (
+        await call(identity.url, 'GET', '/api/v1/roles?pageSize=200', { token: admin })
+      ).body.result.items.find((r: any) => r.name === 'Viewer');
+      expect(
+        (await call(identity.url, 'DELETE', `/api/v1/roles/${roleRow.id}`, { token: admin })).status,
+      ).toBe(200);
+      const again = await login(identity.url, 'cp-viewer', 'cp-viewer-password');
+      expect(decodeJwt(again.AccessToken)).toMatchObject({ roles: [], permissions: [] });
+    });
+  });
+
+  describe('login lockout (item 4)', () => {
+    it('checks at most LoginMaxFailures of 100 parallel wrong passwords; the rest are 429 unchecked', async () => {
+      await userWith('burst', []);
+      const started = Date.now();
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          call(identity.url, 'POST', '/api/v1/auth/login', {
+            body: { userName: 'burst', password: `wrong-${i}` },
+          }),
+        ),
+      );
+      const checked = results.filter((r) => r.status === 401).length;
+      const refused = results.filter((r) => r.status === 429).length;
+      expect({ checked, refused }).toEqual({ checked: 5, refused: 95 });
+      expect(
+        results.filter((r) => r.status === 429).every((r) => Number(r.headers.get('retry-after')) >= 1),
+      ).toBe(true);
+      // even the right password is refused now
+      const right = await call(identity.url, 'POST', '/api/v1/auth/login', {
+        body: { userName: 'burst', password: 'burst-password' },
+      });
+      expect(right.status).toBe(429);
+      console.log(
+        `100 parallel wrong logins: ${checked} checked, ${refused} refused in ${Date.now() - started} ms`,
+      );
+    }, 60_000);
+
+    it('counts one account whatever form of its name or e-mail is typed', async () => {
+      const created = await call(identity.url, 'POST', '/api/v1/users', {
+        token: admin,
+        body: { userName: 'alice', email: 'alice@example.com', password: 'alice-password-1' },
+      });
+      expect(created.status).toBe(201);
+      const tries = ['alice@example.com', 'ALİCE', 'alice', ' Alice ', 'ＡＬＩＣＥ'];
+      for (const userName of tries) {
+        const res = await call(identity.url, 'POST', '/api/v1/auth/login', {
+          body: { userName, password: 'nope-nope' },
+        });
+        expect({ userName, status: res.status }).toEqual({ userName, status: 401 });
+      }
+      const locked = await call(identity.url, 'POST', '/api/v1/auth/login', {
+        body: { userName: 'Alice@Example.com', password: 'alice-password-1' },
+      });
+      expect(locked.status).toBe(429);
+    });
+
+    it('keeps neither the typed name nor a password typed into it in the audit (item 11)', async () => {
+      await call(identity.url, 'POST', '/api/v1/auth/login', {
+        body: { userName: 'my-secret-password-typed-here', password: 'whatever-1' },
+      });
+      const rows = await identity.service.app
+        .get(UnitOfWork)
+        .run((m) => m.query(`SELECT details::text AS d FROM auth_audit WHERE event = 'login-failed'`));
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row.d).not.toContain('my-secret-password-typed-here');
+        expect(row.d).not.toContain('alice@example.com');
+      }
+    });
   });
 
   async function roleNamed(name: string, permissions: string[]) {

@@ -264,7 +264,7 @@ export class IdentityAuthSettings {
   @IsNotEmpty()
   bootstrapAdminTenant: string = 'default';
 
-  /** Brute-force protection (on by default): failures per identifier + client address before a lockout. */
+  /** Brute-force protection (on by default): attempts per account (per tenant) before a lockout. */
   @ConfigKey('IdentityAuth:LoginMaxFailures')
   @IsInt()
   @Min(1)
@@ -280,6 +280,18 @@ export class IdentityAuthSettings {
   @IsInt()
   @Min(1)
   loginMaxLockoutSeconds: number = 900;
+
+  /** Attempts per client address (any account) before the address is locked out the same way. */
+  @ConfigKey('IdentityAuth:LoginMaxFailuresPerAddress')
+  @IsInt()
+  @Min(1)
+  loginMaxFailuresPerAddress: number = 50;
+
+  /** Failed attempts older than this are forgotten (and their rows pruned). */
+  @ConfigKey('IdentityAuth:LoginFailureWindowSeconds')
+  @IsInt()
+  @Min(1)
+  loginFailureWindowSeconds: number = 900;
 
   /** Allowed clock skew when checking `exp`/`nbf` (capped at 15). */
   @ConfigKey('IdentityAuth:ClockToleranceSeconds')

@@ -54,13 +54,21 @@ export class UserRepository {
     };
   }
 
-  /** The user a login identifier names: user name or e-mail (case-insensitive), the user name first. */
-  async findLoginCandidate(m: EntityManager, identifier: string): Promise<LoginCandidate | undefined> {
+  /**
+   * The user a login identifier names: user name or e-mail (case-insensitive), the user name first.
+   * `normalized` is the identifier as the throttle normalises it (user names are ASCII, so it matches
+   * them whatever Unicode look-alike was typed); e-mails also match as typed.
+   */
+  async findLoginCandidate(
+    m: EntityManager,
+    identifier: string,
+    normalized: string = identifier.toLowerCase(),
+  ): Promise<LoginCandidate | undefined> {
     const rows = await m.query(
       `SELECT id, password_hash, is_active FROM auth_users
-        WHERE NOT is_deleted AND (lower(user_name) = lower($1) OR lower(email) = lower($1))
-        ORDER BY (lower(user_name) = lower($1)) DESC LIMIT 1`,
-      [identifier],
+        WHERE NOT is_deleted AND (lower(user_name) = $2 OR lower(email) = lower($1) OR lower(email) = $2)
+        ORDER BY (lower(user_name) = $2) DESC LIMIT 1`,
+      [identifier, normalized],
     );
     return rows[0];
   }
