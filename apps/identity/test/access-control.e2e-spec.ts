@@ -417,6 +417,92 @@ describe('access control', () => {
     });
   });
 
+  describe('sessions end on account changes (item 5)', () => {
+    const changes: { name: string; apply: (userId: string, roleId: string) => Promise<number> }[] = [
+      {
+        name: 'password change',
+        apply: async (id) =>
+          (
+            await call(identity.url, 'PUT', `/api/v1/users/${id}`, {
+              token: admin,
+              body: { password: 'brand-new-pw' },
+            })
+          ).status,
+      },
+      {
+        name: 'deactivation',
+        apply: async (id) =>
+          (
+            await call(identity.url, 'PUT', `/api/v1/users/${id}`, {
+              token: admin,
+              body: { isActive: false },
+            })
+          ).status,
+      },
+      {
+        name: 'role change',
+        apply: async (id) =>
+          (
+            await call(identity.url, 'PUT', `/api/v1/users/${id}`, {
+              token: admin,
+              body: { roles: ['TableViewer'] },
+            })
+          ).status,
+      },
+      {
+        name: 'deletion',
+        apply: async (id) =>
+          (await call(identity.url, 'DELETE', `/api/v1/users/${id}`, { token: admin })).status,
+      },
+      {
+        name: 'permission change of a role',
+        apply: async (_id, roleId) =>
+          (
+            await call(identity.url, 'PUT', `/api/v1/roles/${roleId}`, {
+              token: admin,
+              body: { permissions: [] },
+            })
+          ).status,
+      },
+      {
+        name: 'role deletion',
+        apply: async (_id, roleId) =>
+          (await call(identity.url, 'DELETE', `/api/v1/roles/${roleId}`, { token: admin })).status,
+      },
+    ];
+
+    it.each(changes.map((c, i) => [c.name, i] as const))(
+      'after a %s: refresh refused at once, the access token refused everywhere within a second',
+      async (_name, index) => {
+        const roleId = await role(`Session-${index}`, ['decisions.viewer']);
+        const user = await userWith(`session-${index}`, [`Session-${index}`]);
+        const pair = await login(identity.url, `session-${index}`, `session-${index}-password`);
+        const probes = async (token: string) => [
+          (await call(identity.url, 'GET', '/api/v1/auth/ui-engine/current', { token })).status,
+          (await call(decisions.url, 'GET', '/api/v1/decision-tables', { token })).status,
+        ];
+        expect(await probes(pair.AccessToken)).toEqual([200, 200]);
+        expect(await probes(user.token)).toEqual([200, 200]);
+        expect(await changes[index].apply(user.id, roleId)).toBe(200);
+        const started = Date.now();
+        let seen = await probes(pair.AccessToken);
+        while (seen.some((s) => s !== 401) && Date.now() - started < 1_500) {
+          await new Promise((r) => setTimeout(r, 25));
+          seen = await probes(pair.AccessToken);
+        }
+        expect(seen).toEqual([401, 401]);
+        expect(Date.now() - started).toBeLessThanOrEqual(1_000);
+        expect(await probes(user.token)).toEqual([401, 401]);
+        const refreshed = await call(identity.url, 'POST', '/api/v1/auth/refresh-token', {
+          token: pair.AccessToken,
+          body: { refreshToken: pair.RefreshToken },
+        });
+        expect(refreshed.status).toBe(401);
+      },
+      30_000,
+    );
+  });
+
   async function roleNamed(name: string, permissions: string[]) {
     await role(name, permissions);
     return { name };

@@ -180,8 +180,27 @@ export class TokenService {
     return entries;
   }
 
+  /**
+   * Ends every session of the users (password, activation, roles or a role's permissions changed, or
+   * the user was deleted): their refresh tokens are revoked and their live access tokens denylisted.
+   * Runs in the caller's transaction; `publish` the result once it has committed.
+   */
+  async endUserSessions(m: EntityManager, userIds: string[], reason: string): Promise<RevocationEntry[]> {
+    const entries = await this.refreshTokens.revokeUsers(m, userIds, reason);
+    const tenantId = RequestContext.tenantId();
+    for (const entry of entries) await this.revokedTokens.insert(m, entry, tenantId, reason);
+    if (entries.length > 0 || userIds.length > 0) {
+      await this.auditLog.record(m, tenantId, 'sessions-ended', null, {
+        reason,
+        users: userIds,
+        revokedAccessTokens: entries.length,
+      });
+    }
+    return entries;
+  }
+
   /** Applies revocations locally at once and tells every other service over the bus. */
-  private async publish(entries: RevocationEntry[], tenantId: string): Promise<void> {
+  async publish(entries: RevocationEntry[], tenantId: string): Promise<void> {
     for (const entry of entries) {
       this.denylist.add(entry);
       await this.bus

@@ -73,6 +73,16 @@ export class UserRepository {
     return rows[0];
   }
 
+  /** The undeleted users of the current tenant holding a role (name case-insensitive). */
+  async idsWithRole(m: EntityManager, roleName: string): Promise<string[]> {
+    const rows: { id: string }[] = await m.query(
+      `SELECT id FROM auth_users
+        WHERE NOT is_deleted AND lower($1) = ANY (SELECT lower(x) FROM unnest(roles) x)`,
+      [roleName],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /**
    * Whether the current tenant has (or had) any user, serialised per tenant for the rest of the
    * transaction (an advisory lock), so two registrations cannot both find a new tenant empty.
