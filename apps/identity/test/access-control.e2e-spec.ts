@@ -73,10 +73,11 @@ describe('access control', () => {
     return res.body.result.entityId as string;
   }
 
-  describe('self-registration (item 1)', () => {
-    it('is off by default outside Development', async () => {
+  describe('the defaults outside Development (a Production identity)', () => {
+    let production: Awaited<ReturnType<typeof startService>>;
+    beforeAll(async () => {
       const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      const service = await startService(identityService, {
+      production = await startService(identityService, {
         environment: 'Production',
         port: 0,
         host: '127.0.0.1',
@@ -88,19 +89,33 @@ describe('access control', () => {
           'TokenConfigs:Issuer': 'i',
           'TokenConfigs:Audience': 'a',
           'TokenConfigs:PrivateKey': privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+          'IdentityAuth:BootstrapAdminUserName': 'root',
+          'IdentityAuth:BootstrapAdminPassword': 'root-password-1',
         },
       });
-      try {
-        const res = await call(service.url, 'POST', '/api/v1/auth/register', {
-          body: { userName: 'mallory', password: 'mallory-password' },
-        });
-        expect(res.status).toBe(403);
-        expect(res.body.errors[0].code).toBe('REGISTRATION_DISABLED');
-      } finally {
-        await service.close();
-      }
-    }, 30_000);
+    }, 60_000);
+    afterAll(() => production?.close());
 
+    it('has self-registration off (item 1)', async () => {
+      const res = await call(production.url, 'POST', '/api/v1/auth/register', {
+        body: { userName: 'mallory', password: 'mallory-password' },
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.errors[0].code).toBe('REGISTRATION_DISABLED');
+    });
+
+    it('refuses to refresh with an access token that has not expired (item 6)', async () => {
+      const pair = await login(production.url, 'root', 'root-password-1');
+      const res = await call(production.url, 'POST', '/api/v1/auth/refresh-token', {
+        token: pair.AccessToken,
+        body: { refreshToken: pair.RefreshToken },
+      });
+      expect(res.status).toBe(401);
+      expect(res.body.errors[0].code).toBe('ACCESS_TOKEN_NOT_EXPIRED');
+    });
+  });
+
+  describe('self-registration (item 1)', () => {
     it('never joins a tenant that has users, unless it is listed as open', async () => {
       expect((await register('founder', 'acme')).status).toBe(201);
       const intruder = await register('mallory', 'acme');
@@ -445,7 +460,7 @@ describe('access control', () => {
           (
             await call(identity.url, 'PUT', `/api/v1/users/${id}`, {
               token: admin,
-              body: { roles: ['TableViewer'] },
+              body: { roles: [] },
             })
           ).status,
       },

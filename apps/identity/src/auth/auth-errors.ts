@@ -12,6 +12,8 @@ export const AuthErrors = {
   UnknownRole: 'UNKNOWN_ROLE',
   /** Refresh: no, a too old or a foreign access token, or an unknown, revoked or expired refresh token (401). */
   RefreshTokenInvalid: 'REFRESH_TOKEN_INVALID',
+  /** Refresh with an access token that has not expired yet (beyond `IdentityAuth:RefreshEarlySeconds`) (401). */
+  AccessTokenNotExpired: 'ACCESS_TOKEN_NOT_EXPIRED',
   /** Refresh with an already rotated refresh token: the whole session was revoked (401). */
   RefreshTokenReused: 'REFRESH_TOKEN_REUSED',
   /** Logout by a caller authenticated otherwise than with an access token (an API key) (400). */

@@ -185,8 +185,9 @@ export function createAuthController(version: string): Type<unknown> {
     @ApiOperation({
       summary: 'Refresh: a new token pair for the last one',
       description:
-        'Send the last access token as bearer (it may have expired, but not more than ' +
-        '`TokenConfigs:RefreshTokenEim` minutes ago) and its refresh token in the body. The refresh token ' +
+        'Send the last access token as bearer, expired (a live one is 401 `ACCESS_TOKEN_NOT_EXPIRED` unless it ' +
+        'expires within `IdentityAuth:RefreshEarlySeconds`), but not more than `TokenConfigs:RefreshTokenEim` ' +
+        'minutes ago, and its refresh token in the body. The refresh token ' +
         'rotates: using one a second time is 401 `REFRESH_TOKEN_REUSED` and revokes the whole session.',
     })
     @ApiBody({
@@ -202,7 +203,8 @@ export function createAuthController(version: string): Type<unknown> {
     @ApiErrorResponse(
       401,
       `No, a forged or a too old access token, or an unknown, revoked or expired refresh token ` +
-        `(\`${AuthErrors.RefreshTokenInvalid}\`, \`TOKEN_…\`); a reused one (\`${AuthErrors.RefreshTokenReused}\`)`,
+        `(\`${AuthErrors.RefreshTokenInvalid}\`, \`TOKEN_…\`); a reused one (\`${AuthErrors.RefreshTokenReused}\`); ` +
+        `an access token that has not expired (\`${AuthErrors.AccessTokenNotExpired}\`)`,
     )
     async refresh(@Body() dto: RefreshTokenDto, @Req() req: any, @Res({ passthrough: true }) reply: any) {
       const pair = await this.tokens.refresh(bearer(req), readRefreshToken(dto.refreshToken));

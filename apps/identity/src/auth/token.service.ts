@@ -118,6 +118,13 @@ export class TokenService {
     if (!accessToken)
       throw unauthorized('The expired access token is required as bearer', AuthErrors.RefreshTokenInvalid);
     const claims = await this.verifier.verify(accessToken, { allowExpired: true });
+    const exp = typeof claims.exp === 'number' ? claims.exp : 0;
+    if (exp - Date.now() / 1000 > this.settings.refreshEarlySeconds) {
+      throw unauthorized(
+        'The access token has not expired yet: refresh it once it has',
+        AuthErrors.AccessTokenNotExpired,
+      );
+    }
     const iat = typeof claims.iat === 'number' ? claims.iat : 0;
     if (Date.now() / 1000 - iat > this.settings.refreshTokenEim * 60) {
       throw unauthorized('The access token is too old to be refreshed', AuthErrors.RefreshTokenInvalid);

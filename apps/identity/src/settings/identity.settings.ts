@@ -78,6 +78,17 @@ export class LicenseServerSettings implements StartupRules {
  * the secret provider).
  */
 export class TokenSettings {
+  /**
+   * Ours: how many seconds before its expiry an access token may already be presented to refresh. The
+   * spec wants the expired token (default 0: a live one is 401 `ACCESS_TOKEN_NOT_EXPIRED`); a client
+   * that refreshes ahead of time needs this margin. The larger, the longer a stolen pair can be renewed
+   * while its access token still works.
+   */
+  @ConfigKey('IdentityAuth:RefreshEarlySeconds')
+  @IsInt()
+  @Min(0)
+  refreshEarlySeconds: number = 0;
+
   @ConfigKey('TokenConfigs:SymmetricSecretKey')
   @IsString()
   @MinLength(32, { message: 'TokenConfigs:SymmetricSecretKey must be at least 32 characters' })
