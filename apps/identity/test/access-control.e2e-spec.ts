@@ -91,6 +91,7 @@ describe('access control', () => {
           'TokenConfigs:PrivateKey': privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
           'IdentityAuth:BootstrapAdminUserName': 'root',
           'IdentityAuth:BootstrapAdminPassword': 'root-password-1',
+          'TokenConfigs:EnableCookieAuth': true,
         },
       });
     }, 60_000);
@@ -102,6 +103,14 @@ describe('access control', () => {
       });
       expect(res.status).toBe(403);
       expect(res.body.errors[0].code).toBe('REGISTRATION_DISABLED');
+    });
+
+    it('marks the cookie Secure in Production whatever NODE_ENV says (items 9, 11)', async () => {
+      const res = await call(production.url, 'POST', '/api/v1/auth/login', {
+        body: { userName: 'root', password: 'root-password-1' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('set-cookie')).toMatch(/; SameSite=Lax; Secure$/);
     });
 
     it('refuses to refresh with an access token that has not expired (item 6)', async () => {

@@ -199,6 +199,27 @@ describe('token authentication across services', () => {
     });
   }, 30_000);
 
+  it('accepts JSON bodies only: a form-encoded body is 415 on every service', async () => {
+    const posts = [
+      { url: identity.url, path: '/api/v1/auth/login' },
+      { url: controlPlane.url, path: '/api/v1/rule-engine/rulesets/wf/save' },
+      { url: decisions.url, path: '/api/v1/decision-tables' },
+    ];
+    const admin = await login(identity.url, 'admin', 'admin-password-for-tests');
+    for (const p of posts) {
+      const res = await fetch(`${p.url}${p.path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${admin.AccessToken}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'userName=admin&password=x&name=t',
+      });
+      expect({ path: p.path, status: res.status }).toEqual({ path: p.path, status: 415 });
+      expect(JSON.stringify(await res.json())).toContain('UNSUPPORTED_MEDIA_TYPE');
+    }
+  });
+
   it('reports the control-plane policies an operator holds (admin role: all three)', async () => {
     const admin = await login(identity.url, 'admin', 'admin-password-for-tests');
     const me = await call(controlPlane.url, 'GET', '/api/v1/control-plane/me', { token: admin.AccessToken });

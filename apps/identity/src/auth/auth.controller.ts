@@ -1,5 +1,13 @@
 import { CurrentUser, Public, PUBLIC_KEY, RequirePermissions } from '@arbiter/auth';
-import { ApiErrors, AppError, AuthenticatedUser, ERROR_FAMILY_REF } from '@arbiter/platform';
+import {
+  ApiErrors,
+  AppError,
+  AuthenticatedUser,
+  ENVIRONMENT,
+  EnvironmentName,
+  ERROR_FAMILY_REF,
+  isDevelopmentOrTesting,
+} from '@arbiter/platform';
 import {
   Body,
   Controller,
@@ -94,13 +102,16 @@ export function createAuthController(version: string): Type<unknown> {
       @Inject(KeyStore) readonly keys: KeyStore,
       @Inject(RevocationStore) readonly revocations: RevocationStore,
       @Inject(TokenSettings) readonly settings: TokenSettings,
+      @Inject(ENVIRONMENT) readonly environment: EnvironmentName,
     ) {}
 
     /** With `EnableCookieAuth`, the access token also goes into an HttpOnly cookie. */
     setCookie(reply: any, pair: TokenPair | null) {
       const s = this.settings;
       if (!s.enableCookieAuth) return;
-      const secure = s.cookieSameSite === 'None' || process.env.NODE_ENV === 'production';
+      // Secure outside Development and Testing (the resolved environment, not NODE_ENV), and always
+      // with SameSite=None (browsers drop a None cookie without it).
+      const secure = s.cookieSameSite === 'None' || !isDevelopmentOrTesting(this.environment);
       const parts = pair
         ? [`${s.cookieName}=${encodeURIComponent(pair.AccessToken)}`, `Max-Age=${pair.ExpiresIn}`]
         : [`${s.cookieName}=`, 'Max-Age=0'];

@@ -83,6 +83,10 @@ export class IdentityAuthModule {
             revocationSource: revocations,
             revocationSourceLabel: 'auth_revoked_tokens',
             cookieName: tokens.enableCookieAuth ? tokens.cookieName : undefined,
+            trustedOrigins: auth.trustedOrigins
+              .split(',')
+              .map((o) => o.trim())
+              .filter(Boolean),
             publicPaths: ['/api/v1/info'],
             requireTenantClaim: host.multiTenantEnabled && host.requireTenantClaim,
           }),

@@ -311,6 +311,15 @@ export class IdentityAuthSettings {
   @Max(15)
   clockToleranceSeconds: number = 5;
 
+  /**
+   * Origins (comma-separated, e.g. `https://console.example.com`) besides identity's own that may send
+   * cookie-authenticated writes (with `TokenConfigs:EnableCookieAuth`). Each one can act for any user
+   * whose browser visits it: list only your own front ends.
+   */
+  @ConfigKey('IdentityAuth:TrustedOrigins')
+  @IsString()
+  trustedOrigins: string = '';
+
   /** Minimum password length (argon2id hashes; at most 256 characters accepted). */
   @ConfigKey('IdentityAuth:MinPasswordLength')
   @IsInt()

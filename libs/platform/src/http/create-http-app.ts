@@ -82,9 +82,13 @@ export async function createHttpApp(
     done();
   });
 
+  // JSON APIs only: Nest's body parsers would add `application/x-www-form-urlencoded` (a body a
+  // cross-site HTML form can send without a preflight); Fastify's own JSON parser stays, any other
+  // type is 415 UNSUPPORTED_MEDIA_TYPE unless a service registers a parser for it (configureFastify).
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     logger: options.logger,
     abortOnError: false,
+    bodyParser: false,
   });
   app.useGlobalFilters(new AllExceptionsFilter(options.envelope));
   app.useGlobalPipes(createValidationPipe());
