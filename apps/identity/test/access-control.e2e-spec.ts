@@ -527,6 +527,73 @@ describe('access control', () => {
     );
   });
 
+  describe('bad input is a 400 naming the field, never a 500 (item 10)', () => {
+    it('refuses NUL bytes and lone surrogates in user and role fields', async () => {
+      const cases: { path: string; body: Record<string, unknown>; field: string }[] = [
+        {
+          path: '/api/v1/users',
+          body: { userName: 'nul\u0000user', password: 'password-123' },
+          field: 'userName',
+        },
+        {
+          path: '/api/v1/users',
+          body: { userName: 'nul-display', password: 'password-123', displayName: 'A\u0000B' },
+          field: 'displayName',
+        },
+        {
+          path: '/api/v1/users',
+          body: { userName: 'surrogate', password: 'password-123', displayName: 'A\ud800B' },
+          field: 'displayName',
+        },
+        { path: '/api/v1/roles', body: { name: 'Nul\u0000Role' }, field: 'name' },
+        {
+          path: '/api/v1/roles',
+          body: { name: 'NulDescription', description: 'x\u0000' },
+          field: 'description',
+        },
+        {
+          path: '/api/v1/auth/create-role',
+          body: { name: 'NulPerm', permissions: ['Users.\u0000View'] },
+          field: 'permissions',
+        },
+      ];
+      for (const c of cases) {
+        const res = await call(identity.url, 'POST', c.path, { token: admin, body: c.body });
+        expect({ path: c.path, field: c.field, status: res.status }).toEqual({
+          path: c.path,
+          field: c.field,
+          status: 400,
+        });
+        expect(JSON.stringify(res.body.errors)).toContain(c.field);
+      }
+      const register = await call(identity.url, 'POST', '/api/v1/auth/register', {
+        body: { userName: 'reg', password: 'password-123', displayName: '\u0000' },
+      });
+      expect(register.status).toBe(400);
+      const loginNul = await call(identity.url, 'POST', '/api/v1/auth/login', {
+        body: { userName: 'admin\u0000', password: 'x' },
+      });
+      expect(loginNul.status).toBe(400);
+    });
+
+    it('refuses JSON nested 5,000 deep with 400 BODY_TOO_DEEP', async () => {
+      const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+      for (const path of ['/api/v1/users', '/api/v1/roles', '/api/v1/auth/register', '/api/v1/auth/login']) {
+        const res = await fetch(`${identity.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+          body: deep,
+        });
+        const body = (await res.json()) as any;
+        expect({ path, status: res.status, code: body.errors?.[0]?.code }).toEqual({
+          path,
+          status: 400,
+          code: 'BODY_TOO_DEEP',
+        });
+      }
+    });
+  });
+
   async function roleNamed(name: string, permissions: string[]) {
     await role(name, permissions);
     return { name };

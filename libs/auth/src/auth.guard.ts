@@ -89,9 +89,25 @@ export class AuthPipeline {
     return this.options.enabled;
   }
 
+  /** Whether requests must pass `authorize` (authentication on, or credentials refused while it is off). */
+  get active(): boolean {
+    return this.options.enabled || this.options.refuseCredentialsWhenDisabled === true;
+  }
+
   /** Runs authentication → license → quota → permissions for one request; throws the 401/403. */
   async authorize(req: PipelineHttpRequest, requirements: RouteRequirements = {}): Promise<void> {
-    if (!this.options.enabled) return;
+    if (!this.options.enabled) {
+      if (
+        this.options.refuseCredentialsWhenDisabled &&
+        (header(req, 'authorization')?.trim() || header(req, 'x-api-key')?.trim())
+      ) {
+        throw unauthorized(
+          'This service accepts anonymous requests only: the presented credential cannot be verified',
+          AuthErrorCodes.InvalidToken,
+        );
+      }
+      return;
+    }
     const path = String(req.url ?? '/').split('?')[0];
     const isPublic = requirements.isPublic === true || this.isPublicPath(path);
 
@@ -213,7 +229,7 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    if (!this.pipeline.enabled) return true;
+    if (!this.pipeline.active) return true;
     const targets = [context.getHandler(), context.getClass()];
     await this.pipeline.authorize(context.switchToHttp().getRequest(), {
       isPublic: this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true,

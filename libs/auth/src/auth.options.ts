@@ -18,6 +18,12 @@ export interface AuthOptions {
   enabled: boolean;
   /** Why authentication is off (logged loudly outside Development). */
   disabledReason?: string;
+  /**
+   * With authentication off: a request that presents a credential anyway (`Authorization`, `X-Api-Key`)
+   * is refused with 401 instead of served anonymously — a credential this service cannot verify is
+   * not silently ignored.
+   */
+  refuseCredentialsWhenDisabled?: boolean;
   /** Token verification; omit to accept API keys only. */
   tokens?: {
     resolver: KeyResolver;

@@ -35,7 +35,9 @@ import { DecisionsPermissions } from './decisions-permissions';
             service: 'decisions',
             environment,
             enabled: false,
-            disabledReason: 'neither Authentication:Jwt:Authority nor Authentication:ApiKeys is configured',
+            disabledReason:
+              'Authentication:AllowAnonymous is on and neither Authentication:Jwt:Authority nor Authentication:ApiKeys is configured',
+            refuseCredentialsWhenDisabled: true,
           };
         }
         const remote = authority

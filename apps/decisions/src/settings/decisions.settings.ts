@@ -1,12 +1,6 @@
 import { parseApiKeyConfig } from '@arbiter/auth';
-import {
-  ConfigKey,
-  ConfigurationError,
-  EnvironmentName,
-  isDevelopmentOrTesting,
-  StartupRules,
-} from '@arbiter/platform';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { ConfigKey, ConfigurationError, EnvironmentName, StartupRules } from '@arbiter/platform';
+import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 
 /**
  * `ConnectionStrings:*`. The spec names no key for the decision-table store; this service uses
@@ -34,7 +28,8 @@ export class DecisionsConnectionStrings implements StartupRules {
  * `Authentication:*`: who may call the decision-table API (spec 2: a valid JWT or an API key).
  * Tokens are verified against `{Authority}/.well-known/jwks.json` (identity), with `Issuer` and
  * `Audience`. API keys are configured per tenant as SHA-256 hashes. With neither configured the
- * service runs open in Development and Testing (with a warning) and refuses to start elsewhere.
+ * service refuses to start unless `Authentication:AllowAnonymous` is true (the Development and Testing
+ * configuration files set it), then runs open with a warning.
  */
 export class JwtAuthenticationSettings implements StartupRules {
   /** Identity's base URL, e.g. `http://identity:3002`. */
@@ -76,6 +71,15 @@ export class JwtAuthenticationSettings implements StartupRules {
   @ConfigKey('Authentication:ApiKeys', 'dictionary')
   apiKeys: Record<string, string> = {};
 
+  /**
+   * Ours: with neither `Jwt:Authority` nor `ApiKeys`, serve every request anonymously (any tenant by
+   * `x-tenant-id`). Off by default: the service then refuses to start. The Development and Testing
+   * configuration files turn it on. A request presenting a credential anyway is 401.
+   */
+  @ConfigKey('Authentication:AllowAnonymous')
+  @IsBoolean()
+  allowAnonymous: boolean = false;
+
   assertStartupRules(environment: EnvironmentName): void {
     const hasKeys = Object.keys(this.apiKeys ?? {}).length > 0;
     if (this.authority.trim()) {
@@ -87,10 +91,10 @@ export class JwtAuthenticationSettings implements StartupRules {
           throw new ConfigurationError(`${key} is required when Authentication:Jwt:Authority is set`, [key]);
         }
       }
-    } else if (!hasKeys && !isDevelopmentOrTesting(environment)) {
+    } else if (!hasKeys && !this.allowAnonymous) {
       throw new ConfigurationError(
-        `Authentication:Jwt:Authority (or Authentication:ApiKeys) is required in ${environment}: the decision-table API needs a JWT or an API key`,
-        ['Authentication:Jwt:Authority'],
+        `Authentication:Jwt:Authority (or Authentication:ApiKeys) is required in ${environment} unless Authentication:AllowAnonymous is true: the decision-table API needs a JWT or an API key`,
+        ['Authentication:Jwt:Authority', 'Authentication:AllowAnonymous'],
       );
     }
     try {

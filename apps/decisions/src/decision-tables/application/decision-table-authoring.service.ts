@@ -134,9 +134,7 @@ export class DecisionTableAuthoringService {
   /** Administrators of every tenant only: permission `decision-tables.audit.global` (or `*`), never a role name. */
   async globalAudit(page: Page, tenantId?: string) {
     const user = RequestContext.current()?.user;
-    const admin =
-      !!user &&
-grants(user.permissions, 'decision-tables.audit.global');
+    const admin = !!user && grants(user.permissions, 'decision-tables.audit.global');
     if (!admin) throw AppError.forbidden('The global audit is for administrators');
     return this.uow.run(
       async (m) =>

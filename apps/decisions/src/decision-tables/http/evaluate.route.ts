@@ -23,22 +23,27 @@ export class EvaluateHotRoute implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap() {
-    registerAuthorizedHotRoute(this.adapterHost.httpAdapter, this.auth, {
-      method: 'POST',
-      url: '/api/v1/decision-tables/:id/evaluate',
-      envelope: traceEnvelope,
-      handle: (request) => {
-        const body = request.body;
-        const input =
-          body && typeof body === 'object' && !Array.isArray(body)
-            ? (body as { input?: unknown }).input
-            : body;
-        return this.evaluation.evaluate(
-          request.params.id,
-          input ?? {},
-          optionalVersion(request.query.version),
-        );
+    registerAuthorizedHotRoute(
+      this.adapterHost.httpAdapter,
+      this.auth,
+      {
+        method: 'POST',
+        url: '/api/v1/decision-tables/:id/evaluate',
+        envelope: traceEnvelope,
+        handle: (request) => {
+          const body = request.body;
+          const input =
+            body && typeof body === 'object' && !Array.isArray(body)
+              ? (body as { input?: unknown }).input
+              : body;
+          return this.evaluation.evaluate(
+            request.params.id,
+            input ?? {},
+            optionalVersion(request.query.version),
+          );
+        },
       },
-    }, { permissions: decisionsRequirements('viewer') });
+      { permissions: decisionsRequirements('viewer') },
+    );
   }
 }
