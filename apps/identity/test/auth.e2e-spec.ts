@@ -233,7 +233,11 @@ describe('identity token authentication', () => {
     const after = await call(base, 'GET', probe, { token: a.AccessToken });
     expect(after.status).toBe(401);
     expect(after.body.errors[0].code).toBe('TOKEN_REVOKED');
-    const list = await call(base, 'GET', '/api/v1/auth/revocations');
+    // the denylist needs a credential and shows the caller's tenant only
+    expect((await call(base, 'GET', '/api/v1/auth/revocations')).status).toBe(401);
+    const list = await call(base, 'GET', '/api/v1/auth/revocations', {
+      token: (await login(base, 'alice', 'alice-password-1')).AccessToken,
+    });
     expect(list.body.result.items).toEqual(
       expect.arrayContaining([{ jti: decodeJwt(a.AccessToken).jti, expiresAt: expect.any(String) }]),
     );

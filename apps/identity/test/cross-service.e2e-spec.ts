@@ -1,4 +1,5 @@
 import { controlPlaneService } from '@arbiter/control-plane';
+import { hashApiKey } from '@arbiter/auth';
 import { decisionsService } from '@arbiter/decisions';
 import { EventBus, InProcessEventBus, NatsEventBus } from '@arbiter/platform';
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
@@ -18,8 +19,10 @@ describe('token authentication across services', () => {
   let late: ServiceUnderTest | undefined;
   const shared = process.env.TEST_NATS_URL?.trim() ? undefined : new InProcessEventBus('/arbiter/test');
 
+  const SERVICE_KEY = 'svc_identity_denylist_key_0123456789abcdef';
   const authOverrides = () => ({
     'ControlPlaneAuth:DisableAuthorization': false,
+    'ControlPlaneAuth:RevocationsApiKey': SERVICE_KEY,
     'ControlPlaneAuth:JwksUrl': `${identity.url}/.well-known/jwks.json`,
     'ControlPlaneAuth:Issuer': 'arbiter-identity',
     'ControlPlaneAuth:Audience': 'arbiter',
@@ -33,6 +36,7 @@ describe('token authentication across services', () => {
   beforeAll(async () => {
     identity = await startServiceForTest(identityService, 'ConnectionStrings:LicenseDb', {
       sharedBus: shared,
+      overrides: { 'IdentityAuth:ServiceApiKeys': hashApiKey(SERVICE_KEY) },
     });
     controlPlane = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       sharedBus: shared,
@@ -44,6 +48,7 @@ describe('token authentication across services', () => {
         'Authentication:Jwt:Authority': identity.url,
         'Authentication:Jwt:Issuer': 'arbiter-identity',
         'Authentication:Jwt:Audience': 'arbiter',
+        'Authentication:Jwt:RevocationsApiKey': SERVICE_KEY,
       },
     });
     for (const sut of [identity, controlPlane, decisions]) await busReady(sut);
@@ -218,6 +223,29 @@ describe('token authentication across services', () => {
       expect({ path: p.path, status: res.status }).toEqual({ path: p.path, status: 415 });
       expect(JSON.stringify(await res.json())).toContain('UNSUPPORTED_MEDIA_TYPE');
     }
+  });
+
+  it('serves the denylist to a service key (every tenant) and to users (their tenant only), never anonymously', async () => {
+    expect((await call(identity.url, 'GET', '/api/v1/auth/revocations')).status).toBe(401);
+    const service = await call(identity.url, 'GET', '/api/v1/auth/revocations', {
+      headers: { 'x-api-key': SERVICE_KEY },
+    });
+    expect(service.status).toBe(200);
+    expect(service.body.result.items.length).toBeGreaterThan(0);
+    // the key reads the denylist and nothing else
+    expect(
+      (await call(identity.url, 'GET', '/api/v1/users', { headers: { 'x-api-key': SERVICE_KEY } })).status,
+    ).toBe(403);
+    // a user of another tenant sees none of the default tenant's entries
+    const outsider = await call(identity.url, 'POST', '/api/v1/auth/register', {
+      body: { userName: 'outsider', password: 'outsider-password' },
+      headers: { 'x-tenant-id': 'elsewhere' },
+    });
+    expect(outsider.status).toBe(201);
+    const token = (await login(identity.url, 'outsider', 'outsider-password', 'elsewhere')).AccessToken;
+    const theirs = await call(identity.url, 'GET', '/api/v1/auth/revocations', { token });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.result.items).toEqual([]);
   });
 
   it('reports the control-plane policies an operator holds (admin role: all three)', async () => {

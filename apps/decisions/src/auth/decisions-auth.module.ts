@@ -41,7 +41,11 @@ import { DecisionsPermissions } from './decisions-permissions';
           };
         }
         const remote = authority
-          ? remoteVerification({ jwksUrl: jwksUrlOf(authority), revocationsUrl: s.revocationsUrl })
+          ? remoteVerification({
+              jwksUrl: jwksUrlOf(authority),
+              revocationsUrl: s.revocationsUrl,
+              revocationsApiKey: s.revocationsApiKey,
+            })
           : undefined;
         return {
           service: 'decisions',

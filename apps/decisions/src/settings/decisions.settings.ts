@@ -51,6 +51,11 @@ export class JwtAuthenticationSettings implements StartupRules {
   @IsString()
   revocationsUrl: string = '';
 
+  /** Ours: a service key of identity (`IdentityAuth:ServiceApiKeys`), sent to load the denylist. */
+  @ConfigKey('Authentication:Jwt:RevocationsApiKey')
+  @IsString()
+  revocationsApiKey: string = '';
+
   /** Ours: allowed clock skew for `exp`/`nbf`, at most 15 seconds. */
   @ConfigKey('Authentication:Jwt:ClockToleranceSeconds')
   @IsInt()

@@ -1,4 +1,4 @@
-import { CurrentUser, Public, PUBLIC_KEY, RequirePermissions } from '@arbiter/auth';
+import { CurrentUser, grants, Public, PUBLIC_KEY, RequirePermissions } from '@arbiter/auth';
 import {
   ApiErrors,
   AppError,
@@ -7,6 +7,7 @@ import {
   EnvironmentName,
   ERROR_FAMILY_REF,
   isDevelopmentOrTesting,
+  RequestContext,
 } from '@arbiter/platform';
 import {
   Body,
@@ -47,7 +48,7 @@ import {
 } from './examples';
 import { KeyStore } from './key-store';
 import { CreateRoleDto, RoleView, UserView } from './user-role-crud';
-import { RevocationStore } from './revocation-store';
+import { REVOCATIONS_READ_ALL, RevocationStore } from './revocation-store';
 import { TokenPair, TokenService } from './token.service';
 import {
   JsonWebKeySetView,
@@ -296,18 +297,24 @@ export function createAuthController(version: string): Type<unknown> {
       return ok(this.auth.uiManifest(user, query.minimalFor));
     }
 
-    /** Service-to-service: the current denylist (ids of revoked, still-unexpired tokens). */
+    /** The current denylist (ids of revoked, still-unexpired tokens): a service key's, or the caller's tenant's. */
     @Get('revocations')
-    @Public()
     @ApiOperation({
       summary: 'The denylist: revoked tokens not expired yet',
       description:
-        'What the other services load at startup (and resync from) before applying the revocation events.',
+        'What the other services load at startup (and resync from) before applying the revocation events, ' +
+        'with a service key (`X-Api-Key`, `IdentityAuth:ServiceApiKeys`): every tenant. Any other caller gets ' +
+        "its own tenant's entries only.",
     })
     @ApiOkResponse({ description: 'The revoked token ids', type: HostedEnvelopeOf(RevocationListView) })
     @ApiErrors(400)
-    async revocationList() {
-      return ok({ items: await this.revocations.list() });
+    async revocationList(@CurrentUser() user: AuthenticatedUser) {
+      const all = grants(user.permissions, REVOCATIONS_READ_ALL);
+      return ok({
+        items: all
+          ? await this.revocations.list()
+          : await this.revocations.listForTenant(user.tenantId ?? RequestContext.tenantId()),
+      });
     }
 
     /** Rotates a generated signing key (needs `SigningKeys.Rotate`). */

@@ -1,4 +1,4 @@
-import { AuthModule } from '@arbiter/auth';
+import { AuthModule, parseApiKeyConfig, SERVICE_KEY_TENANT } from '@arbiter/auth';
 import { Configuration, ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { createCrudController, CrudRepository, CrudService, CrudWriteHooks } from '../crud';
@@ -19,7 +19,7 @@ import { RevokedTokenRepository } from './persistence/revoked-token.repository';
 import { RoleRepository } from './persistence/role.repository';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
 import { UserRepository } from './persistence/user.repository';
-import { RevocationStore } from './revocation-store';
+import { REVOCATIONS_READ_ALL, RevocationStore } from './revocation-store';
 import { TokenService } from './token.service';
 
 /** Keys and the denylist store, global so the auth guard's factory can use them. */
@@ -82,6 +82,16 @@ export class IdentityAuthModule {
             },
             revocationSource: revocations,
             revocationSourceLabel: 'auth_revoked_tokens',
+            // the other services' keys: every tenant's denylist, nothing else
+            apiKeys: parseApiKeyConfig(
+              { [SERVICE_KEY_TENANT]: auth.serviceApiKeys },
+              'IdentityAuth:ServiceApiKeys',
+            ).map((entry) => ({
+              ...entry,
+              name: 'service',
+              roles: ['Service'],
+              permissions: [REVOCATIONS_READ_ALL],
+            })),
             cookieName: tokens.enableCookieAuth ? tokens.cookieName : undefined,
             trustedOrigins: auth.trustedOrigins
               .split(',')

@@ -320,6 +320,14 @@ export class IdentityAuthSettings {
   @IsString()
   trustedOrigins: string = '';
 
+  /**
+   * Service keys (comma-separated `sha256:<hex>` of each key) of the other services: presented as
+   * `X-Api-Key` they read every tenant's denylist at `GET /api/v1/auth/revocations` and nothing else.
+   */
+  @ConfigKey('IdentityAuth:ServiceApiKeys')
+  @IsString()
+  serviceApiKeys: string = '';
+
   /** Minimum password length (argon2id hashes; at most 256 characters accepted). */
   @ConfigKey('IdentityAuth:MinPasswordLength')
   @IsInt()
