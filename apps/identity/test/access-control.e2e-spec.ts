@@ -594,6 +594,22 @@ describe('access control', () => {
     });
   });
 
+  describe('stored keys (item 11)', () => {
+    it('keeps a generated private key encrypted at rest, and still signs with it after a rotation', async () => {
+      const rotated = await call(identity.url, 'POST', '/api/v1/auth/keys/rotate', { token: admin });
+      expect(rotated.status).toBe(200);
+      const rows = await identity.service.app
+        .get(UnitOfWork)
+        .run((m) => m.query(`SELECT private_pem FROM auth_signing_keys WHERE private_pem IS NOT NULL`));
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(row.private_pem).toContain('-----BEGIN ENCRYPTED PRIVATE KEY-----');
+        expect(row.private_pem).not.toContain('-----BEGIN PRIVATE KEY-----');
+      }
+      expect((await login(identity.url, ADMIN.userName, ADMIN.password)).AccessToken).toBeTruthy();
+    });
+  });
+
   async function roleNamed(name: string, permissions: string[]) {
     await role(name, permissions);
     return { name };
