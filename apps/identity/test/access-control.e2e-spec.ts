@@ -37,7 +37,7 @@ describe('access control', () => {
     for (const sut of [identity, decisions]) await busReady(sut);
     if (!shared) await new Promise((r) => setTimeout(r, 500));
     admin = (await login(identity.url, ADMIN.userName, ADMIN.password)).AccessToken;
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await decisions?.stop();
@@ -94,7 +94,7 @@ describe('access control', () => {
           'TokenConfigs:EnableCookieAuth': true,
         },
       });
-    }, 60_000);
+    }, 180_000);
     afterAll(() => production?.close());
 
     it('has self-registration off (item 1)', async () => {
@@ -250,7 +250,7 @@ describe('access control', () => {
       expect(
         (await call(identity.url, 'DELETE', `/api/v1/roles/${roleId}`, { token: roleDeleter.token })).status,
       ).toBe(200);
-    }, 60_000);
+    }, 180_000);
 
     it('refuses to grant a role or permission the caller does not hold, and to touch a stronger user', async () => {
       const { name: managerRole } = await roleNamed('UserManager', [
@@ -361,7 +361,7 @@ describe('access control', () => {
           })
         ).status,
       ).toBe(403);
-    }, 60_000);
+    }, 180_000);
   });
 
   describe('policies from permissions and exact roles (item 3)', () => {
@@ -405,7 +405,7 @@ describe('access control', () => {
       console.log(
         `100 parallel wrong logins: ${checked} checked, ${refused} refused in ${Date.now() - started} ms`,
       );
-    }, 60_000);
+    }, 180_000);
 
     it('counts one account whatever form of its name or e-mail is typed', async () => {
       const created = await call(identity.url, 'POST', '/api/v1/users', {

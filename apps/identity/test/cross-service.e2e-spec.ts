@@ -54,7 +54,7 @@ describe('token authentication across services', () => {
     for (const sut of [identity, controlPlane, decisions]) await busReady(sut);
     // NATS subscriptions are set up asynchronously after connect: give them a moment.
     if (!shared) await new Promise((r) => setTimeout(r, 500));
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await late?.stop();
