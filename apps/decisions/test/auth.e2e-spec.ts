@@ -118,5 +118,42 @@ describe('decisions API keys', () => {
         overrides: { 'Authentication:Jwt:Authority': 'http://identity' },
       }),
     ).rejects.toThrow(/Authentication:Jwt:Issuer is required/);
+    // Open only when explicitly configured, in any environment (Testing's file turns it on).
+    await expect(
+      startDecisions({
+        environment: 'Testing',
+        port: 0,
+        env: {},
+        overrides: { 'Authentication:AllowAnonymous': false },
+      }),
+    ).rejects.toThrow(/unless Authentication:AllowAnonymous is true/);
+  });
+
+  it('refuses a presented credential it cannot verify even when anonymous access is allowed (401)', async () => {
+    const open = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb');
+    try {
+      const get = (headers: Record<string, string>) =>
+        fetch(`${open.url}/api/v1/decision-tables`, { headers: { 'x-tenant-id': 't', ...headers } });
+      expect((await get({})).status).toBe(200);
+      for (const headers of [
+        { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' },
+        { authorization: 'Bearer not-a-token' },
+        { 'x-api-key': 'some-key' },
+      ]) {
+        const res = await get(headers);
+        expect({ headers, status: res.status }).toEqual({ headers, status: 401 });
+      }
+      const evaluate = await fetch(
+        `${open.url}/api/v1/decision-tables/00000000-0000-0000-0000-000000000000/evaluate`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer forged' },
+          body: '{"input":{}}',
+        },
+      );
+      expect(evaluate.status).toBe(401);
+    } finally {
+      await open.stop();
+    }
   });
 });

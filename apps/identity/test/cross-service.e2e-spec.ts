@@ -1,4 +1,5 @@
 import { controlPlaneService } from '@arbiter/control-plane';
+import { hashApiKey } from '@arbiter/auth';
 import { decisionsService } from '@arbiter/decisions';
 import { EventBus, InProcessEventBus, NatsEventBus } from '@arbiter/platform';
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
@@ -18,8 +19,10 @@ describe('token authentication across services', () => {
   let late: ServiceUnderTest | undefined;
   const shared = process.env.TEST_NATS_URL?.trim() ? undefined : new InProcessEventBus('/arbiter/test');
 
+  const SERVICE_KEY = 'svc_identity_denylist_key_0123456789abcdef';
   const authOverrides = () => ({
     'ControlPlaneAuth:DisableAuthorization': false,
+    'ControlPlaneAuth:RevocationsApiKey': SERVICE_KEY,
     'ControlPlaneAuth:JwksUrl': `${identity.url}/.well-known/jwks.json`,
     'ControlPlaneAuth:Issuer': 'arbiter-identity',
     'ControlPlaneAuth:Audience': 'arbiter',
@@ -33,6 +36,7 @@ describe('token authentication across services', () => {
   beforeAll(async () => {
     identity = await startServiceForTest(identityService, 'ConnectionStrings:LicenseDb', {
       sharedBus: shared,
+      overrides: { 'IdentityAuth:ServiceApiKeys': hashApiKey(SERVICE_KEY) },
     });
     controlPlane = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       sharedBus: shared,
@@ -44,12 +48,13 @@ describe('token authentication across services', () => {
         'Authentication:Jwt:Authority': identity.url,
         'Authentication:Jwt:Issuer': 'arbiter-identity',
         'Authentication:Jwt:Audience': 'arbiter',
+        'Authentication:Jwt:RevocationsApiKey': SERVICE_KEY,
       },
     });
     for (const sut of [identity, controlPlane, decisions]) await busReady(sut);
     // NATS subscriptions are set up asynchronously after connect: give them a moment.
     if (!shared) await new Promise((r) => setTimeout(r, 500));
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await late?.stop();
@@ -99,6 +104,18 @@ describe('token authentication across services', () => {
       body: { userName: 'erin', password: 'erin-password-1' },
     });
     expect(registered.status).toBe(201);
+    // A registrant has no role: an administrator lets erin read decision tables.
+    const admin = (await login(identity.url, 'admin', 'admin-password-for-tests')).AccessToken;
+    const role = await call(identity.url, 'POST', '/api/v1/roles', {
+      token: admin,
+      body: { name: 'TableViewer', permissions: ['decisions.viewer'] },
+    });
+    expect(role.status).toBe(201);
+    const assigned = await call(identity.url, 'PUT', `/api/v1/users/${registered.body.result.entityId}`, {
+      token: admin,
+      body: { roles: ['TableViewer'] },
+    });
+    expect(assigned.status).toBe(200);
     const first = await login(identity.url, 'erin', 'erin-password-1');
     expect(await statuses(first.AccessToken)).toEqual({
       identity: 200,
@@ -112,8 +129,8 @@ describe('token authentication across services', () => {
       id: registered.body.result.entityId,
       name: 'erin',
       tenantId: 'default',
-      roles: [],
-      permissions: [],
+      roles: ['TableViewer'],
+      permissions: ['decisions.viewer'],
       policies: [],
       tokenId: decodeJwt(first.AccessToken).jti,
     });
@@ -186,6 +203,50 @@ describe('token authentication across services', () => {
       decisions: 200,
     });
   }, 30_000);
+
+  it('accepts JSON bodies only: a form-encoded body is 415 on every service', async () => {
+    const posts = [
+      { url: identity.url, path: '/api/v1/auth/login' },
+      { url: controlPlane.url, path: '/api/v1/rule-engine/rulesets/wf/save' },
+      { url: decisions.url, path: '/api/v1/decision-tables' },
+    ];
+    const admin = await login(identity.url, 'admin', 'admin-password-for-tests');
+    for (const p of posts) {
+      const res = await fetch(`${p.url}${p.path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${admin.AccessToken}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'userName=admin&password=x&name=t',
+      });
+      expect({ path: p.path, status: res.status }).toEqual({ path: p.path, status: 415 });
+      expect(JSON.stringify(await res.json())).toContain('UNSUPPORTED_MEDIA_TYPE');
+    }
+  });
+
+  it('serves the denylist to a service key (every tenant) and to users (their tenant only), never anonymously', async () => {
+    expect((await call(identity.url, 'GET', '/api/v1/auth/revocations')).status).toBe(401);
+    const service = await call(identity.url, 'GET', '/api/v1/auth/revocations', {
+      headers: { 'x-api-key': SERVICE_KEY },
+    });
+    expect(service.status).toBe(200);
+    expect(service.body.result.items.length).toBeGreaterThan(0);
+    // the key reads the denylist and nothing else
+    expect(
+      (await call(identity.url, 'GET', '/api/v1/users', { headers: { 'x-api-key': SERVICE_KEY } })).status,
+    ).toBe(403);
+    // a user of another tenant sees none of the default tenant's entries
+    const outsider = await call(identity.url, 'POST', '/api/v1/auth/register', {
+      body: { userName: 'outsider', password: 'outsider-password' },
+      headers: { 'x-tenant-id': 'elsewhere' },
+    });
+    expect(outsider.status).toBe(201);
+    const token = (await login(identity.url, 'outsider', 'outsider-password', 'elsewhere')).AccessToken;
+    const theirs = await call(identity.url, 'GET', '/api/v1/auth/revocations', { token });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.result.items).toEqual([]);
+  });
 
   it('reports the control-plane policies an operator holds (admin role: all three)', async () => {
     const admin = await login(identity.url, 'admin', 'admin-password-for-tests');

@@ -2,7 +2,11 @@ import { RevocationEntry } from '@arbiter/auth';
 import { UnitOfWork } from '@arbiter/platform';
 import type { EntityManager } from 'typeorm';
 import { AuthAuditRepository } from '../src/auth/persistence/auth-audit.repository';
-import { LoginAttemptRepository } from '../src/auth/persistence/login-attempt.repository';
+import {
+  AttemptLimits,
+  LoginAttemptRepository,
+  Reservation,
+} from '../src/auth/persistence/login-attempt.repository';
 import { RefreshTokenRepository, RefreshTokenRow } from '../src/auth/persistence/refresh-token.repository';
 import { RevokedTokenRepository } from '../src/auth/persistence/revoked-token.repository';
 import { SigningKeyRepository } from '../src/auth/persistence/signing-key.repository';
@@ -14,24 +18,26 @@ export const inMemoryUnitOfWork = {
   run: (work: (m: EntityManager) => unknown) => work({} as EntityManager),
 } as UnitOfWork;
 
-/** The attempts table in memory; `now` is the test's clock. */
+/** The attempts table in memory (no window, no doubling: the SQL is tested on a real database). */
 export class InMemoryLoginAttempts extends LoginAttemptRepository {
   readonly rows = new Map<string, { failures: number; lockedUntil?: Date }>();
-  now = Date.now();
-  override async lockedUntil(_m: EntityManager, key: string) {
-    return this.rows.get(key)?.lockedUntil;
-  }
-  override async addFailure(_m: EntityManager, key: string) {
+  override async reserve(_m: EntityManager, key: string, limits: AttemptLimits): Promise<Reservation> {
     const row = this.rows.get(key) ?? { failures: 0 };
+    if (row.lockedUntil && row.lockedUntil.getTime() > Date.now()) {
+      return { counted: false, lockedUntil: row.lockedUntil };
+    }
     row.failures++;
+    if (row.failures >= limits.maxFailures)
+      row.lockedUntil = new Date(Date.now() + limits.lockoutSeconds * 1000);
     this.rows.set(key, row);
-    return row.failures;
-  }
-  override async lockFor(_m: EntityManager, key: string, seconds: number) {
-    this.rows.get(key)!.lockedUntil = new Date(this.now + seconds * 1000);
+    return { counted: true, failures: row.failures };
   }
   override async clear(_m: EntityManager, key: string) {
     this.rows.delete(key);
+  }
+  override async release(_m: EntityManager, key: string) {
+    const row = this.rows.get(key);
+    if (row && !row.lockedUntil) row.failures = Math.max(0, row.failures - 1);
   }
 }
 

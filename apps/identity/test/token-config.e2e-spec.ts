@@ -104,7 +104,11 @@ describe('identity token configuration', () => {
 
   it('sets an HttpOnly cookie in cookie mode and accepts it instead of the header', async () => {
     await withIdentity(
-      { 'TokenConfigs:EnableCookieAuth': true, 'TokenConfigs:CookieSameSite': 'Strict' },
+      {
+        'TokenConfigs:EnableCookieAuth': true,
+        'TokenConfigs:CookieSameSite': 'Strict',
+        'IdentityAuth:TrustedOrigins': 'https://console.example',
+      },
       async (base) => {
         const res = await fetch(`${base}/api/v1/auth/login`, {
           method: 'POST',
@@ -120,9 +124,50 @@ describe('identity token configuration', () => {
         expect(viaCookie.status).toBe(200);
         // Falls back to the Authorization header when there is no cookie.
         expect((await call(base, 'GET', '/api/v1/users', { token })).status).toBe(200);
+        // Cross-site request forgery: a cookie-authenticated write needs the service's own (or a
+        // trusted) Origin; a form-encoded body is never accepted.
+        const newUser = (headers: Record<string, string>, name: string) =>
+          call(base, 'POST', '/api/v1/users', {
+            headers: { cookie: `AuthToken=${token}`, ...headers },
+            body: { userName: name, password: 'csrf-password-1' },
+          });
+        for (const headers of [
+          {},
+          { origin: 'https://evil.example' },
+          { referer: 'https://evil.example/x' },
+          { origin: 'null' },
+        ]) {
+          const refused = await newUser(headers, 'csrf-victim');
+          expect({ headers, status: refused.status, code: refused.body.errors?.[0]?.code }).toEqual({
+            headers,
+            status: 403,
+            code: 'ORIGIN_NOT_ALLOWED',
+          });
+        }
+        expect((await newUser({ origin: base }, 'same-origin')).status).toBe(201);
+        expect((await newUser({ origin: 'https://console.example' }, 'trusted-origin')).status).toBe(201);
+        const form = await fetch(`${base}/api/v1/users`, {
+          method: 'POST',
+          headers: {
+            cookie: `AuthToken=${token}`,
+            origin: 'https://evil.example',
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: 'userName=form-user&password=form-password-1',
+        });
+        expect(form.status).toBe(415);
+        // the bearer header is not sent by a browser on its own: no Origin needed
+        expect(
+          (
+            await call(base, 'POST', '/api/v1/users', {
+              token,
+              body: { userName: 'api-user', password: 'api-password-1' },
+            })
+          ).status,
+        ).toBe(201);
         const out = await fetch(`${base}/api/v1/auth/logout`, {
           method: 'POST',
-          headers: { cookie: `AuthToken=${token}` },
+          headers: { cookie: `AuthToken=${token}`, origin: base },
         });
         expect(out.status).toBe(200);
         expect(out.headers.get('set-cookie')).toMatch(/^AuthToken=; Max-Age=0/);

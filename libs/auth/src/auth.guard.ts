@@ -13,6 +13,20 @@ import { AuthErrorCodes, TokenVerifier, unauthorized } from './token-verifier';
 interface Credentials {
   kind: 'token' | 'apiKey';
   value: string;
+  fromCookie?: boolean;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The origin (`scheme://host[:port]`) of an `Origin` or `Referer` header value, if it has one. */
+function originOf(value: string | undefined): string | undefined {
+  if (!value || value === 'null') return undefined;
+  try {
+    const url = new URL(value);
+    return `${url.protocol}//${url.host}`.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
 
 function header(req: { headers: Record<string, unknown> }, name: string): string | undefined {
@@ -75,19 +89,38 @@ export class AuthPipeline {
     return this.options.enabled;
   }
 
+  /** Whether requests must pass `authorize` (authentication on, or credentials refused while it is off). */
+  get active(): boolean {
+    return this.options.enabled || this.options.refuseCredentialsWhenDisabled === true;
+  }
+
   /** Runs authentication → license → quota → permissions for one request; throws the 401/403. */
   async authorize(req: PipelineHttpRequest, requirements: RouteRequirements = {}): Promise<void> {
-    if (!this.options.enabled) return;
+    if (!this.options.enabled) {
+      if (
+        this.options.refuseCredentialsWhenDisabled &&
+        (header(req, 'authorization')?.trim() || header(req, 'x-api-key')?.trim())
+      ) {
+        throw unauthorized(
+          'This service accepts anonymous requests only: the presented credential cannot be verified',
+          AuthErrorCodes.InvalidToken,
+        );
+      }
+      return;
+    }
     const path = String(req.url ?? '/').split('?')[0];
     const isPublic = requirements.isPublic === true || this.isPublicPath(path);
 
     // 1. Authentication. On public routes bad credentials are ignored (refresh-token gets an expired one).
     let user: AuthenticatedUser | undefined;
+    let credentials: Credentials | undefined;
     try {
-      user = await this.authenticate(req);
+      credentials = this.credentials(req);
+      user = await this.authenticate(credentials);
     } catch (error) {
       if (!isPublic) throw error;
     }
+    if (user && credentials?.fromCookie) this.assertSameOrigin(req);
     if (!user) {
       if (isPublic) return;
       throw unauthorized('Missing credentials', AuthErrorCodes.MissingCredentials);
@@ -130,6 +163,21 @@ export class AuthPipeline {
     }
   }
 
+  /** Cookie-authenticated writes only from the service's own origin or a trusted one (CSRF). */
+  private assertSameOrigin(req: PipelineHttpRequest): void {
+    if (SAFE_METHODS.has(String(req.method).toUpperCase())) return;
+    const origin = originOf(header(req, 'origin')) ?? originOf(header(req, 'referer'));
+    const host = header(req, 'host')?.toLowerCase();
+    const own = !!origin && !!host && new URL(origin).host === host;
+    const trusted = (this.options.trustedOrigins ?? []).some((t) => originOf(t) === origin);
+    if (!own && !trusted) {
+      throw AppError.forbidden(
+        'A cookie-authenticated write must come from this service or a trusted origin',
+        AuthErrorCodes.OriginNotAllowed,
+      );
+    }
+  }
+
   private isPublicPath(path: string): boolean {
     const list = [...ALWAYS_PUBLIC_PATHS, ...(this.options.publicPaths ?? [])];
     return list.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
@@ -138,7 +186,7 @@ export class AuthPipeline {
   private credentials(req: { headers: Record<string, unknown> }): Credentials | undefined {
     if (this.options.cookieName) {
       const cookie = readCookie(header(req, 'cookie'), this.options.cookieName);
-      if (cookie) return { kind: 'token', value: cookie };
+      if (cookie) return { kind: 'token', value: cookie, fromCookie: true };
     }
     const authorization = header(req, 'authorization')?.trim();
     if (authorization) {
@@ -158,10 +206,7 @@ export class AuthPipeline {
     return undefined;
   }
 
-  private async authenticate(req: {
-    headers: Record<string, unknown>;
-  }): Promise<AuthenticatedUser | undefined> {
-    const credentials = this.credentials(req);
+  private async authenticate(credentials: Credentials | undefined): Promise<AuthenticatedUser | undefined> {
     if (!credentials) return undefined;
     if (credentials.kind === 'apiKey') {
       const user = this.apiKeys.enabled ? this.apiKeys.authenticate(credentials.value) : undefined;
@@ -184,7 +229,7 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    if (!this.pipeline.enabled) return true;
+    if (!this.pipeline.active) return true;
     const targets = [context.getHandler(), context.getClass()];
     await this.pipeline.authorize(context.switchToHttp().getRequest(), {
       isPublic: this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true,

@@ -18,6 +18,12 @@ export interface AuthOptions {
   enabled: boolean;
   /** Why authentication is off (logged loudly outside Development). */
   disabledReason?: string;
+  /**
+   * With authentication off: a request that presents a credential anyway (`Authorization`, `X-Api-Key`)
+   * is refused with 401 instead of served anonymously — a credential this service cannot verify is
+   * not silently ignored.
+   */
+  refuseCredentialsWhenDisabled?: boolean;
   /** Token verification; omit to accept API keys only. */
   tokens?: {
     resolver: KeyResolver;
@@ -30,8 +36,15 @@ export interface AuthOptions {
   revocationSource?: RevocationSource;
   revocationSourceLabel?: string;
   revocationResyncSeconds?: number;
-  /** When set, the access token is read from this cookie first, then from `Authorization`. */
+  /**
+   * When set, the access token is read from this cookie first, then from `Authorization`. A
+   * state-changing request (not GET, HEAD or OPTIONS) authenticated by the cookie must carry an `Origin`
+   * (or `Referer`) of the service itself (its `Host`) or one of `trustedOrigins`: 403
+   * `ORIGIN_NOT_ALLOWED` otherwise (cross-site request forgery).
+   */
   cookieName?: string;
+  /** Origins (`https://app.example.com`) besides the service's own allowed to send cookie-authenticated writes. */
+  trustedOrigins?: string[];
   /** API keys (hashed) accepted as `X-Api-Key`, `Authorization: ApiKey <key>` or `Authorization: Bearer <key>`. */
   apiKeys?: ApiKeyEntry[];
   /** External policy decision point; the local role/permission check otherwise. */

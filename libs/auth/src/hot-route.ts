@@ -16,7 +16,7 @@ export function registerAuthorizedHotRoute(
 ): void {
   registerHotRoute(adapter, {
     ...route,
-    handle: auth.enabled
+    handle: auth.active
       ? async (request) => {
           await auth.authorize(request, requirements);
           return route.handle(request);

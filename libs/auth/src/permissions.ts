@@ -21,6 +21,23 @@ export function grants(permissions: readonly string[], key: string): boolean {
 }
 
 /**
+ * Whether a holder of `held` may hand out `requested` (a permission key, possibly a wildcard) without
+ * gaining anything: `*` only from `*`; `Prefix.*` only from `*` or a prefix wildcard at or above it;
+ * a plain key from anything that grants it. Nobody grants what they do not hold.
+ */
+export function coversPermission(held: readonly string[], requested: string): boolean {
+  const wanted = requested.toLowerCase();
+  if (!wanted.includes('*')) return grants(held, wanted);
+  if (wanted === '*') return held.includes('*');
+  if (!wanted.endsWith('.*') || wanted.slice(0, -2).includes('*')) return held.includes('*');
+  const prefix = wanted.slice(0, -1);
+  return held.some((p) => {
+    const h = p.toLowerCase();
+    return h === '*' || (h.endsWith('.*') && prefix.startsWith(h.slice(0, -1)));
+  });
+}
+
+/**
  * Spec semantics of repeatable permission attributes: every All-mode key is required, and when
  * there are Any-mode keys at least one of them must hold. Mixed: all All AND at least one Any.
  */
@@ -42,11 +59,22 @@ export const Policies = {
 } as const;
 export type PolicyName = (typeof Policies)[keyof typeof Policies];
 
-const POLICY_ROLES: Record<PolicyName, string[]> = {
-  'cp.admin': ['admin', 'cp.admin', 'administrator'],
-  'cp.approver': ['approver', 'cp.approver'],
-  'cp.viewer': ['viewer', 'cp.viewer'],
+/**
+ * The exact role names (case-sensitive) that hold a policy besides the permission claim: identity's
+ * seeded `Admin` role and the `Approver` / `Viewer` roles an operator may create. Nothing else (no
+ * `Administrator`, no case or name pattern). Identity treats these policies as permissions of the role
+ * when it checks who may assign it, and puts only existing roles in the `roles` claim.
+ */
+export const POLICY_ROLES: Readonly<Record<PolicyName, readonly string[]>> = {
+  'cp.admin': ['Admin'],
+  'cp.approver': ['Approver'],
+  'cp.viewer': ['Viewer'],
 };
+
+/** The policies a role holds by its exact name (see `POLICY_ROLES`). */
+export function policiesOfRole(roleName: string): PolicyName[] {
+  return (Object.keys(POLICY_ROLES) as PolicyName[]).filter((p) => POLICY_ROLES[p].includes(roleName));
+}
 
 /** Policies imply the weaker ones: admin can do everything, an approver can also read. */
 const POLICY_IMPLIED_BY: Record<PolicyName, PolicyName[]> = {
@@ -55,13 +83,16 @@ const POLICY_IMPLIED_BY: Record<PolicyName, PolicyName[]> = {
   'cp.viewer': ['cp.approver', 'cp.admin'],
 };
 
-/** A policy holds through a role (`Admin`, `Approver`, `Viewer` or the policy name) or a permission claim. */
+/**
+ * A policy holds through the `permissions` claim (the policy name, `cp.*` or `*`; a stronger policy
+ * implies the weaker) or a role of the exact list `POLICY_ROLES`.
+ */
 export function hasPolicy(
   user: Pick<AuthenticatedUser, 'roles' | 'permissions'>,
   policy: PolicyName,
 ): boolean {
   const direct = (p: PolicyName) =>
-    user.roles.some((r) => POLICY_ROLES[p].includes(r.toLowerCase())) || grants(user.permissions, p);
+    user.roles.some((r) => POLICY_ROLES[p].includes(r)) || grants(user.permissions, p);
   return direct(policy) || POLICY_IMPLIED_BY[policy].some(direct);
 }
 

@@ -9,6 +9,8 @@ export interface RemoteVerificationConfig {
   signingKeyId?: string;
   /** Identity's denylist endpoint; default: `/api/v1/auth/revocations` on the JWKS URL's origin. */
   revocationsUrl?: string;
+  /** A service key of identity (`IdentityAuth:ServiceApiKeys`): the denylist endpoint needs it. */
+  revocationsApiKey?: string;
 }
 
 /**
@@ -28,7 +30,9 @@ export function remoteVerification(config: RemoteVerificationConfig): {
   if (!revocationsUrl && jwksUrl) revocationsUrl = new URL('/api/v1/auth/revocations', jwksUrl).toString();
   return {
     resolver,
-    revocationSource: revocationsUrl ? new HttpRevocationSource(revocationsUrl) : undefined,
+    revocationSource: revocationsUrl
+      ? new HttpRevocationSource(revocationsUrl, 3_000, config.revocationsApiKey?.trim() || undefined)
+      : undefined,
     revocationSourceLabel: revocationsUrl,
   };
 }

@@ -84,17 +84,22 @@ export class RevocationList {
   }
 }
 
-/** Identity's `GET /api/v1/auth/revocations` (hosted envelope) as a revocation source. */
+/**
+ * Identity's `GET /api/v1/auth/revocations` (hosted envelope) as a revocation source. The endpoint needs
+ * a credential: a service key of identity's `IdentityAuth:ServiceApiKeys` (sent as `X-Api-Key`) lists
+ * every tenant's revocations.
+ */
 export class HttpRevocationSource implements RevocationSource {
   constructor(
     readonly url: string,
     private readonly timeoutMs = 3_000,
+    private readonly apiKey?: string,
   ) {}
 
   async list(): Promise<RevocationEntry[]> {
     const response = await fetch(this.url, {
       signal: AbortSignal.timeout(this.timeoutMs),
-      headers: { accept: 'application/json' },
+      headers: { accept: 'application/json', ...(this.apiKey ? { 'x-api-key': this.apiKey } : {}) },
     });
     if (!response.ok) throw new Error(`${this.url} answered ${response.status}`);
     const body = (await response.json()) as { result?: { items?: RevocationEntry[] } };

@@ -45,6 +45,8 @@ export const AuthErrorCodes = {
   Forbidden: 'FORBIDDEN',
   TenantClaimRequired: 'TENANT_CLAIM_REQUIRED',
   PolicyDecisionPointUnavailable: 'PDP_UNAVAILABLE',
+  /** A state-changing request authenticated by the cookie from another origin (or none): CSRF (403). */
+  OriginNotAllowed: 'ORIGIN_NOT_ALLOWED',
 } as const;
 
 export function unauthorized(message: string, code: string = AuthErrorCodes.InvalidToken): AppError {

@@ -271,6 +271,17 @@ describe('AuthGuard and token verification', () => {
       expect(await withRoles([], ['cp.approver'])).toBe(200);
       expect(await withRoles(['Viewer'])).toBe(403);
     });
+
+    it('policies follow the permission claim and an exact role list, never a name pattern', async () => {
+      const withRoles = async (roles: string[], permissions: string[] = []) =>
+        (await get('/t/approve', await sign(claims({ roles, permissions })))).status;
+      for (const roles of [['Administrator'], ['admin'], ['APPROVER'], ['cp.admin'], ['cp.approver']]) {
+        expect({ roles, status: await withRoles(roles) }).toEqual({ roles, status: 403 });
+      }
+      expect(await withRoles([], ['cp.admin'])).toBe(200);
+      expect(await withRoles([], ['cp.*'])).toBe(200);
+      expect(await withRoles([], ['*'])).toBe(200);
+    });
   });
 
   describe('API keys', () => {

@@ -28,6 +28,7 @@ import { MeController } from './me.controller';
           signingKey: s.signingKey,
           signingKeyId: s.signingKeyId,
           revocationsUrl: s.revocationsUrl,
+          revocationsApiKey: s.revocationsApiKey,
         });
         return {
           service: 'control-plane',

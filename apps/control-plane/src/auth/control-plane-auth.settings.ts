@@ -36,6 +36,11 @@ export class ControlPlaneAuthSettings implements StartupRules {
   @IsString()
   revocationsUrl = '';
 
+  /** Ours: a service key of identity (`IdentityAuth:ServiceApiKeys`), sent to load the denylist. */
+  @ConfigKey('ControlPlaneAuth:RevocationsApiKey')
+  @IsString()
+  revocationsApiKey = '';
+
   /** Extension: allowed clock skew for `exp`/`nbf` (at most 15). */
   @ConfigKey('ControlPlaneAuth:ClockToleranceSeconds')
   @IsInt()

@@ -1,7 +1,8 @@
-import { AuthModule, jwksUrlOf, remoteVerification } from '@arbiter/auth';
+import { AuthModule, jwksUrlOf, remoteVerification, SERVICE_KEY_TENANT } from '@arbiter/auth';
 import { ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
 import { JwtAuthenticationSettings } from '../settings';
+import { DecisionsPermissions } from './decisions-permissions';
 
 /**
  * Authentication for the decisions service: JWTs verified against identity's JWKS
@@ -14,18 +15,33 @@ import { JwtAuthenticationSettings } from '../settings';
     AuthModule.forRoot({
       inject: [JwtAuthenticationSettings, ENVIRONMENT],
       useFactory: (s: JwtAuthenticationSettings, environment: EnvironmentName) => {
-        const apiKeys = s.apiKeyEntries();
+        // A tenant's API key is that tenant's machine credential: `decisions.admin` in its tenant. A service
+        // key (`Authentication:ServiceApiKeys` or `ApiKeys:*`, the control plane reading a tenant's tables) reads
+        // (`decisions.viewer`) and may read this replica's metrics (`decision-tables.metrics`).
+        const apiKeys = s.apiKeyEntries().map((entry) => ({
+          ...entry,
+          permissions:
+            entry.tenantId === SERVICE_KEY_TENANT
+              ? [DecisionsPermissions.Viewer, 'decision-tables.metrics']
+              : [DecisionsPermissions.Admin],
+        }));
         const authority = s.authority.trim();
         if (!authority && apiKeys.length === 0) {
           return {
             service: 'decisions',
             environment,
             enabled: false,
-            disabledReason: 'neither Authentication:Jwt:Authority nor Authentication:ApiKeys is configured',
+            disabledReason:
+              'Authentication:AllowAnonymous is on and neither Authentication:Jwt:Authority nor Authentication:ApiKeys is configured',
+            refuseCredentialsWhenDisabled: true,
           };
         }
         const remote = authority
-          ? remoteVerification({ jwksUrl: jwksUrlOf(authority), revocationsUrl: s.revocationsUrl })
+          ? remoteVerification({
+              jwksUrl: jwksUrlOf(authority),
+              revocationsUrl: s.revocationsUrl,
+              revocationsApiKey: s.revocationsApiKey,
+            })
           : undefined;
         return {
           service: 'decisions',

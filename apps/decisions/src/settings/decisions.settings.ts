@@ -3,10 +3,9 @@ import {
   ConfigKey,
   ConfigurationError,
   EnvironmentName,
-  isDevelopmentOrTesting,
   StartupRules,
 } from '@arbiter/platform';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 
 /**
  * `ConnectionStrings:*`. The spec names no key for the decision-table store; this service uses
@@ -34,7 +33,8 @@ export class DecisionsConnectionStrings implements StartupRules {
  * `Authentication:*`: who may call the decision-table API (spec 2: a valid JWT or an API key).
  * Tokens are verified against `{Authority}/.well-known/jwks.json` (identity), with `Issuer` and
  * `Audience`. API keys are configured per tenant as SHA-256 hashes. With neither configured the
- * service runs open in Development and Testing (with a warning) and refuses to start elsewhere.
+ * service refuses to start unless `Authentication:AllowAnonymous` is true (the Development and Testing
+ * configuration files set it), then runs open with a warning.
  */
 export class JwtAuthenticationSettings implements StartupRules {
   /** Identity's base URL, e.g. `http://identity:3002`. */
@@ -55,6 +55,11 @@ export class JwtAuthenticationSettings implements StartupRules {
   @ConfigKey('Authentication:Jwt:RevocationsUrl')
   @IsString()
   revocationsUrl: string = '';
+
+  /** Ours: a service key of identity (`IdentityAuth:ServiceApiKeys`), sent to load the denylist. */
+  @ConfigKey('Authentication:Jwt:RevocationsApiKey')
+  @IsString()
+  revocationsApiKey: string = '';
 
   /** Ours: allowed clock skew for `exp`/`nbf`, at most 15 seconds. */
   @ConfigKey('Authentication:Jwt:ClockToleranceSeconds')
@@ -93,6 +98,15 @@ export class JwtAuthenticationSettings implements StartupRules {
     ];
   }
 
+  /**
+   * Ours: with neither `Jwt:Authority` nor `ApiKeys`, serve every request anonymously (any tenant by
+   * `x-tenant-id`). Off by default: the service then refuses to start. The Development and Testing
+   * configuration files turn it on. A request presenting a credential anyway is 401.
+   */
+  @ConfigKey('Authentication:AllowAnonymous')
+  @IsBoolean()
+  allowAnonymous: boolean = false;
+
   assertStartupRules(environment: EnvironmentName): void {
     const hasKeys = Object.keys(this.apiKeys ?? {}).length > 0 || this.serviceApiKeys.trim() !== '';
     if (this.authority.trim()) {
@@ -104,10 +118,10 @@ export class JwtAuthenticationSettings implements StartupRules {
           throw new ConfigurationError(`${key} is required when Authentication:Jwt:Authority is set`, [key]);
         }
       }
-    } else if (!hasKeys && !isDevelopmentOrTesting(environment)) {
+    } else if (!hasKeys && !this.allowAnonymous) {
       throw new ConfigurationError(
-        `Authentication:Jwt:Authority (or Authentication:ApiKeys) is required in ${environment}: the decision-table API needs a JWT or an API key`,
-        ['Authentication:Jwt:Authority'],
+        `Authentication:Jwt:Authority (or Authentication:ApiKeys) is required in ${environment} unless Authentication:AllowAnonymous is true: the decision-table API needs a JWT or an API key`,
+        ['Authentication:Jwt:Authority', 'Authentication:AllowAnonymous'],
       );
     }
     try {

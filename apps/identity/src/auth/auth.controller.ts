@@ -1,5 +1,14 @@
-import { CurrentUser, Public, PUBLIC_KEY, RequirePermissions } from '@arbiter/auth';
-import { ApiErrors, AppError, AuthenticatedUser, ERROR_FAMILY_REF } from '@arbiter/platform';
+import { CurrentUser, grants, Public, PUBLIC_KEY, RequirePermissions } from '@arbiter/auth';
+import {
+  ApiErrors,
+  AppError,
+  AuthenticatedUser,
+  ENVIRONMENT,
+  EnvironmentName,
+  ERROR_FAMILY_REF,
+  isDevelopmentOrTesting,
+  RequestContext,
+} from '@arbiter/platform';
 import {
   Body,
   Controller,
@@ -39,7 +48,7 @@ import {
 } from './examples';
 import { KeyStore } from './key-store';
 import { CreateRoleDto, RoleView, UserView } from './user-role-crud';
-import { RevocationStore } from './revocation-store';
+import { REVOCATIONS_READ_ALL, RevocationStore } from './revocation-store';
 import { TokenPair, TokenService } from './token.service';
 import {
   JsonWebKeySetView,
@@ -94,13 +103,16 @@ export function createAuthController(version: string): Type<unknown> {
       @Inject(KeyStore) readonly keys: KeyStore,
       @Inject(RevocationStore) readonly revocations: RevocationStore,
       @Inject(TokenSettings) readonly settings: TokenSettings,
+      @Inject(ENVIRONMENT) readonly environment: EnvironmentName,
     ) {}
 
     /** With `EnableCookieAuth`, the access token also goes into an HttpOnly cookie. */
     setCookie(reply: any, pair: TokenPair | null) {
       const s = this.settings;
       if (!s.enableCookieAuth) return;
-      const secure = s.cookieSameSite === 'None' || process.env.NODE_ENV === 'production';
+      // Secure outside Development and Testing (the resolved environment, not NODE_ENV), and always
+      // with SameSite=None (browsers drop a None cookie without it).
+      const secure = s.cookieSameSite === 'None' || !isDevelopmentOrTesting(this.environment);
       const parts = pair
         ? [`${s.cookieName}=${encodeURIComponent(pair.AccessToken)}`, `Max-Age=${pair.ExpiresIn}`]
         : [`${s.cookieName}=`, 'Max-Age=0'];
@@ -116,8 +128,9 @@ export function createAuthController(version: string): Type<unknown> {
       summary: 'Register a user (self-registration)',
       description:
         'Creates an active user without roles in the tenant of `x-tenant-id`. Refused with 403 ' +
-        '`REGISTRATION_DISABLED` when `IdentityAuth:AllowSelfRegistration` is off; a password shorter than ' +
-        '`IdentityAuth:MinPasswordLength` is 400.',
+        '`REGISTRATION_DISABLED` when `IdentityAuth:AllowSelfRegistration` is off (the default outside ' +
+        'Development), and with 403 `TENANT_CLOSED` when the tenant already has users and is not listed in ' +
+        '`IdentityAuth:SelfRegistrationTenants`; a password shorter than `IdentityAuth:MinPasswordLength` is 400.',
     })
     @TenantHeader
     @ApiBody({ type: RegisterDto, examples: { alice: { summary: 'A new user', value: REGISTER_EXAMPLE } } })
@@ -126,7 +139,11 @@ export function createAuthController(version: string): Type<unknown> {
       type: HostedEnvelopeOf(SavedEntryOf(UserView)),
       example: hostedExample(REGISTERED_USER_EXAMPLE),
     })
-    @ApiErrorResponse(403, `Self-registration is disabled (\`${AuthErrors.RegistrationDisabled}\`)`)
+    @ApiErrorResponse(
+      403,
+      `Self-registration is disabled (\`${AuthErrors.RegistrationDisabled}\`), or the tenant has users ` +
+        `and is not open to it (\`${AuthErrors.TenantClosed}\`)`,
+    )
     @ApiErrorResponse(409, `The user name is taken in the tenant (\`${AuthErrors.UserNameTaken}\`)`)
     async register(@Body() dto: RegisterDto) {
       return ok(await this.auth.register(dto));
@@ -180,8 +197,9 @@ export function createAuthController(version: string): Type<unknown> {
     @ApiOperation({
       summary: 'Refresh: a new token pair for the last one',
       description:
-        'Send the last access token as bearer (it may have expired, but not more than ' +
-        '`TokenConfigs:RefreshTokenEim` minutes ago) and its refresh token in the body. The refresh token ' +
+        'Send the last access token as bearer, expired (a live one is 401 `ACCESS_TOKEN_NOT_EXPIRED` unless it ' +
+        'expires within `IdentityAuth:RefreshEarlySeconds`), but not more than `TokenConfigs:RefreshTokenEim` ' +
+        'minutes ago, and its refresh token in the body. The refresh token ' +
         'rotates: using one a second time is 401 `REFRESH_TOKEN_REUSED` and revokes the whole session.',
     })
     @ApiBody({
@@ -197,7 +215,8 @@ export function createAuthController(version: string): Type<unknown> {
     @ApiErrorResponse(
       401,
       `No, a forged or a too old access token, or an unknown, revoked or expired refresh token ` +
-        `(\`${AuthErrors.RefreshTokenInvalid}\`, \`TOKEN_…\`); a reused one (\`${AuthErrors.RefreshTokenReused}\`)`,
+        `(\`${AuthErrors.RefreshTokenInvalid}\`, \`TOKEN_…\`); a reused one (\`${AuthErrors.RefreshTokenReused}\`); ` +
+        `an access token that has not expired (\`${AuthErrors.AccessTokenNotExpired}\`)`,
     )
     async refresh(@Body() dto: RefreshTokenDto, @Req() req: any, @Res({ passthrough: true }) reply: any) {
       const pair = await this.tokens.refresh(bearer(req), readRefreshToken(dto.refreshToken));
@@ -278,18 +297,24 @@ export function createAuthController(version: string): Type<unknown> {
       return ok(this.auth.uiManifest(user, query.minimalFor));
     }
 
-    /** Service-to-service: the current denylist (ids of revoked, still-unexpired tokens). */
+    /** The current denylist (ids of revoked, still-unexpired tokens): a service key's, or the caller's tenant's. */
     @Get('revocations')
-    @Public()
     @ApiOperation({
       summary: 'The denylist: revoked tokens not expired yet',
       description:
-        'What the other services load at startup (and resync from) before applying the revocation events.',
+        'What the other services load at startup (and resync from) before applying the revocation events, ' +
+        'with a service key (`X-Api-Key`, `IdentityAuth:ServiceApiKeys`): every tenant. Any other caller gets ' +
+        "its own tenant's entries only.",
     })
     @ApiOkResponse({ description: 'The revoked token ids', type: HostedEnvelopeOf(RevocationListView) })
     @ApiErrors(400)
-    async revocationList() {
-      return ok({ items: await this.revocations.list() });
+    async revocationList(@CurrentUser() user: AuthenticatedUser) {
+      const all = grants(user.permissions, REVOCATIONS_READ_ALL);
+      return ok({
+        items: all
+          ? await this.revocations.list()
+          : await this.revocations.listForTenant(user.tenantId ?? RequestContext.tenantId()),
+      });
     }
 
     /** Rotates a generated signing key (needs `SigningKeys.Rotate`). */

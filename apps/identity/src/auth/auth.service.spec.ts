@@ -57,6 +57,7 @@ describe('AuthService', () => {
   let crud: { create: jest.Mock };
   let issued: UserRecord[];
   const settings = Object.assign(new IdentityAuthSettings(), {
+    allowSelfRegistration: true,
     loginMaxFailures: 2,
     bootstrapAdminUserName: 'admin',
     bootstrapAdminPassword: 'admin-password',
@@ -101,7 +102,8 @@ describe('AuthService', () => {
       status: 401,
       code: 'INVALID_CREDENTIALS',
     });
-    await expect(auth.login('alice', 'wrong', 'ip')).rejects.toMatchObject({ status: 429 });
+    // the second failure uses the last attempt (checked, 401) and locks: the right password then gets 429
+    await expect(auth.login('alice', 'wrong', 'ip')).rejects.toMatchObject({ status: 401 });
     await expect(auth.login('alice', 'right password', 'ip')).rejects.toMatchObject({ status: 429 });
     users.candidate = undefined;
     await expect(auth.login('nobody', 'x', 'ip')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });

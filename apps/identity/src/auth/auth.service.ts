@@ -7,12 +7,12 @@ import {
 } from '@arbiter/contracts';
 import { AppError, AuthenticatedUser, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { CrudService } from '../crud';
 import { IdentityAuthSettings } from '../settings';
 import { AuthErrors as E } from './auth-errors';
 import { ROLE_DEFINITION, userDefinition } from './user-role-crud';
-import { LoginThrottle } from './login-throttle';
+import { LoginThrottle, normalizeIdentifier } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import { AuthAuditRepository } from './persistence/auth-audit.repository';
 import { RoleRepository } from './persistence/role.repository';
@@ -94,34 +94,47 @@ export class AuthService implements OnApplicationBootstrap {
         },
       ]);
     }
-    const created = await this.crud.create(userDefinition(this.hasher), { ...dto, roles: [] });
-    return created;
+    // Nobody joins an existing tenant by registering: only the tenants listed as open, or a tenant
+    // that has no user yet (the registrant is its first, without roles; an administrator grants them).
+    const tenantId = RequestContext.tenantId();
+    const open = this.settings.openTenants().includes(tenantId);
+    return this.crud.create(userDefinition(this.hasher), { ...dto, roles: [], isActive: true }, async (m) => {
+      if (!open && (await this.users.lockTenantAndHasUsers(m, tenantId))) {
+        throw AppError.forbidden(
+          `Tenant '${tenantId}' already has users: ask its administrator for an account`,
+          E.TenantClosed,
+        );
+      }
+    });
   }
 
   async login(userName: string, password: string, clientAddress: string): Promise<TokenPair> {
     const tenantId = RequestContext.tenantId();
-    const key = this.throttle.key(tenantId, userName, clientAddress);
-    await this.throttle.assertNotLocked(key);
-    const found = await this.uow.run((m) => this.users.findLoginCandidate(m, userName.trim()));
+    const typed = userName.normalize('NFKC').trim();
+    const normalized = normalizeIdentifier(userName);
+    const found = await this.uow.run((m) => this.users.findLoginCandidate(m, typed, normalized));
+    // Counted before the password is checked: of parallel attempts at most the limit get checked.
+    const keys = this.throttle.keys(tenantId, { userId: found?.id, identifier: userName }, clientAddress);
+    await this.throttle.reserve(keys);
     const valid = await this.hasher.verify(found?.password_hash, password);
     if (!found || !valid || !found.is_active) {
-      const lockout = await this.throttle.recordFailure(key);
+      // Never the typed name (a password typed into it would be kept): the user id, or a hash.
       await this.uow.run((m) =>
-        this.auditLog.record(m, RequestContext.tenantId(), 'login-failed', found?.id ?? null, {
-          userName,
+        this.auditLog.record(m, tenantId, 'login-failed', found?.id ?? null, {
+          identifierHash: found
+            ? null
+            : createHash('sha256').update(`${tenantId}|${normalized}`).digest('hex'),
           clientAddress,
-          lockoutSeconds: lockout ?? null,
         }),
       );
-      if (lockout) throw AppError.tooManyRequests(lockout, 'Too many failed logins; try again later');
       throw AppError.unauthorized('Invalid user name or password', E.InvalidCredentials);
     }
-    await this.throttle.clear(key);
+    await this.throttle.succeeded(keys);
     const pair = await this.uow.run(async (m) => {
       const user = await this.users.findWithPermissions(m, found.id);
       if (!user) throw AppError.unauthorized('Invalid user name or password', E.InvalidCredentials);
       const issued = await this.tokens.issue(m, user);
-      await this.auditLog.record(m, RequestContext.tenantId(), 'login', user.id, { clientAddress });
+      await this.auditLog.record(m, tenantId, 'login', user.id, { clientAddress });
       return issued;
     });
     const { id: _id, ...result } = pair;

@@ -1,11 +1,13 @@
-import { AuthModule } from '@arbiter/auth';
+import { AuthModule, parseApiKeyConfig, SERVICE_KEY_TENANT } from '@arbiter/auth';
 import { Configuration, ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { createCrudController, CrudRepository, CrudService } from '../crud';
+import { createCrudController, CrudRepository, CrudService, CrudWriteHooks } from '../crud';
 import { createSecretProvider, SecretProvider } from '../secrets';
 import { IdentityAuthSettings, IdentityHostSettings, TokenSettings, VaultSettings } from '../settings';
 import { createAuthController, JwksController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { GrantPolicy } from './grant-policy';
+import { IdentityWriteHooks } from './identity-write-hooks';
 import { ROLE_DEFINITION, userDefinition } from './user-role-crud';
 import { KeyStore } from './key-store';
 import { LoginThrottle } from './login-throttle';
@@ -17,7 +19,7 @@ import { RevokedTokenRepository } from './persistence/revoked-token.repository';
 import { RoleRepository } from './persistence/role.repository';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
 import { UserRepository } from './persistence/user.repository';
-import { RevocationStore } from './revocation-store';
+import { REVOCATIONS_READ_ALL, RevocationStore } from './revocation-store';
 import { TokenService } from './token.service';
 
 /** Keys and the denylist store, global so the auth guard's factory can use them. */
@@ -80,7 +82,21 @@ export class IdentityAuthModule {
             },
             revocationSource: revocations,
             revocationSourceLabel: 'auth_revoked_tokens',
+            // the other services' keys: every tenant's denylist, nothing else
+            apiKeys: parseApiKeyConfig(
+              { [SERVICE_KEY_TENANT]: auth.serviceApiKeys },
+              'IdentityAuth:ServiceApiKeys',
+            ).map((entry) => ({
+              ...entry,
+              name: 'service',
+              roles: ['Service'],
+              permissions: [REVOCATIONS_READ_ALL],
+            })),
             cookieName: tokens.enableCookieAuth ? tokens.cookieName : undefined,
+            trustedOrigins: auth.trustedOrigins
+              .split(',')
+              .map((o) => o.trim())
+              .filter(Boolean),
             publicPaths: ['/api/v1/info'],
             requireTenantClaim: host.multiTenantEnabled && host.requireTenantClaim,
           }),
@@ -96,6 +112,8 @@ export class IdentityAuthModule {
         PasswordHasher,
         LoginThrottle,
         TokenService,
+        GrantPolicy,
+        { provide: CrudWriteHooks, useClass: IdentityWriteHooks },
         CrudService,
         AuthService,
         users,

@@ -23,7 +23,7 @@ describe('KeyStore', () => {
     const store = new KeyStore(
       db.uow,
       new SigningKeyRepository(),
-      Object.assign(new TokenSettings(), settings),
+      Object.assign(new TokenSettings(), { symmetricSecretKey: 'k'.repeat(40) }, settings),
       noSecrets,
       environment as never,
     );

@@ -174,7 +174,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
       return {
         kid: stored.kid,
         alg: 'RS256',
-        key: createPrivateKey(stored.private_pem),
+        key: await this.decryptStored(stored.private_pem),
         source: 'generated',
       };
     }
@@ -185,11 +185,46 @@ export class KeyStore implements KeyResolver, OnModuleInit {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const jwk = publicJwkOf(privateKey);
     const kid = keyIdFor(jwk);
-    const privatePem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    // Encrypted at rest (PKCS#8, AES-256-CBC, PBKDF2) with a passphrase from the secret provider: a
+    // reader of the table (the application role, a backup) does not get a usable signing key.
+    const privatePem = privateKey
+      .export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: await this.keyPassphrase() })
+      .toString();
     await this.upsert({ kid, alg: 'RS256', public_jwk: jwk, private_pem: privatePem, source: 'generated' });
     await this.retireOthers(kid, null);
     this.logger.warn({ msg: 'generated an RSA-2048 signing key (Development/Testing only)', kid });
     return { kid, alg: 'RS256', key: privateKey, source: 'generated' };
+  }
+
+  /**
+   * The passphrase of stored private keys: the secret `IdentityAuth:KeyEncryptionKey` (secret provider:
+   * configuration, environment or Vault), else the HMAC secret `TokenConfigs:SymmetricSecretKey` (a
+   * secret of at least 32 characters the settings require anyway).
+   */
+  private async keyPassphrase(): Promise<string> {
+    const value =
+      (await this.secrets.get('IdentityAuth:KeyEncryptionKey')) ??
+      (await this.secrets.get('TokenConfigs:SymmetricSecretKey')) ??
+      this.settings.symmetricSecretKey;
+    if (!value || value.length < 32) {
+      throw new ConfigurationError(
+        'IdentityAuth:KeyEncryptionKey (or TokenConfigs:SymmetricSecretKey) of at least 32 characters is required to store generated signing keys',
+        ['IdentityAuth:KeyEncryptionKey'],
+      );
+    }
+    return value;
+  }
+
+  private async decryptStored(stored: string) {
+    if (!stored.includes('ENCRYPTED')) return createPrivateKey(stored); // stored before encryption
+    try {
+      return createPrivateKey({ key: stored, format: 'pem', passphrase: await this.keyPassphrase() });
+    } catch {
+      throw new ConfigurationError(
+        'The stored signing key cannot be decrypted: IdentityAuth:KeyEncryptionKey (or TokenConfigs:SymmetricSecretKey) changed',
+        ['IdentityAuth:KeyEncryptionKey'],
+      );
+    }
   }
 
   private async loadTenantKey(tenantId: string, value: string): Promise<SigningKey> {

@@ -3,6 +3,9 @@ import { UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { RevokedTokenRepository } from './persistence/revoked-token.repository';
 
+/** The permission of the other services' keys: every tenant's revoked token ids. */
+export const REVOCATIONS_READ_ALL = 'Revocations.ReadAll';
+
 /** Revoked token ids from identity's own table (identity's denylist bootstrap). */
 @Injectable()
 export class RevocationStore implements RevocationSource {
@@ -13,5 +16,10 @@ export class RevocationStore implements RevocationSource {
 
   list(): Promise<RevocationEntry[]> {
     return this.uow.run((m) => this.revoked.listUnexpired(m), { tenantId: 'default' });
+  }
+
+  /** One tenant's revoked, unexpired token ids. */
+  listForTenant(tenantId: string): Promise<RevocationEntry[]> {
+    return this.uow.run((m) => this.revoked.listUnexpired(m, tenantId), { tenantId });
   }
 }

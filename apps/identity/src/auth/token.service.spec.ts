@@ -48,6 +48,7 @@ describe('TokenService', () => {
       symmetricSecretKey: 'a-test-secret-of-at-least-thirty-two-characters',
       issuer: 'arbiter-test',
       audience: 'arbiter',
+      refreshEarlySeconds: 3600,
     });
     const secrets = { get: async () => undefined } as unknown as SecretProvider;
     const keys = new KeyStore(uow, new NoStoredKeys(), settings, secrets, 'Testing');

@@ -118,6 +118,13 @@ export class TokenService {
     if (!accessToken)
       throw unauthorized('The expired access token is required as bearer', AuthErrors.RefreshTokenInvalid);
     const claims = await this.verifier.verify(accessToken, { allowExpired: true });
+    const exp = typeof claims.exp === 'number' ? claims.exp : 0;
+    if (exp - Date.now() / 1000 > this.settings.refreshEarlySeconds) {
+      throw unauthorized(
+        'The access token has not expired yet: refresh it once it has',
+        AuthErrors.AccessTokenNotExpired,
+      );
+    }
     const iat = typeof claims.iat === 'number' ? claims.iat : 0;
     if (Date.now() / 1000 - iat > this.settings.refreshTokenEim * 60) {
       throw unauthorized('The access token is too old to be refreshed', AuthErrors.RefreshTokenInvalid);
@@ -180,8 +187,27 @@ export class TokenService {
     return entries;
   }
 
+  /**
+   * Ends every session of the users (password, activation, roles or a role's permissions changed, or
+   * the user was deleted): their refresh tokens are revoked and their live access tokens denylisted.
+   * Runs in the caller's transaction; `publish` the result once it has committed.
+   */
+  async endUserSessions(m: EntityManager, userIds: string[], reason: string): Promise<RevocationEntry[]> {
+    const entries = await this.refreshTokens.revokeUsers(m, userIds, reason);
+    const tenantId = RequestContext.tenantId();
+    for (const entry of entries) await this.revokedTokens.insert(m, entry, tenantId, reason);
+    if (entries.length > 0 || userIds.length > 0) {
+      await this.auditLog.record(m, tenantId, 'sessions-ended', null, {
+        reason,
+        users: userIds,
+        revokedAccessTokens: entries.length,
+      });
+    }
+    return entries;
+  }
+
   /** Applies revocations locally at once and tells every other service over the bus. */
-  private async publish(entries: RevocationEntry[], tenantId: string): Promise<void> {
+  async publish(entries: RevocationEntry[], tenantId: string): Promise<void> {
     for (const entry of entries) {
       this.denylist.add(entry);
       await this.bus

@@ -1,9 +1,10 @@
 import { AppError, readPage, RequestContext, UnitOfWork } from '@arbiter/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { CrudRepository, CrudRow } from './crud.repository';
 import { CrudErrors } from './crud-errors';
+import { CrudWrite, CrudWriteHooks } from './crud-write-hooks';
 import { EntityDefinition } from './entity-definition';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,6 +41,7 @@ export class CrudService {
   constructor(
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(CrudRepository) private readonly rows: CrudRepository,
+    @Optional() @Inject(CrudWriteHooks) private readonly hooks: CrudWriteHooks | null = null,
   ) {}
 
   async list(def: EntityDefinition, query: Record<string, unknown>): Promise<Page<CrudRow>> {
@@ -95,15 +97,26 @@ export class CrudService {
     throw error;
   }
 
-  async create(def: EntityDefinition, dto: Record<string, unknown>): Promise<CrudRow> {
+  /** `before` runs first in the same transaction (e.g. a check that must hold when the row is inserted). */
+  async create(
+    def: EntityDefinition,
+    dto: Record<string, unknown>,
+    before?: (m: EntityManager) => Promise<void>,
+  ): Promise<CrudRow> {
     try {
-      return await this.uow.run(async (m) => {
+      const id = randomUUID();
+      const write: CrudWrite = { mode: 'create', id, dto };
+      const created = await this.uow.run(async (m) => {
+        if (before) await before(m);
+        await this.hooks?.before(def, write, m);
         const values = await this.columns(def, dto, 'create', m);
-        const id = randomUUID();
         await this.rows.insert(m, def, { id, tenant_id: RequestContext.tenantId(), ...values });
+        await this.hooks?.after(def, write, m);
         const row = await this.find(def, m, id);
         return { entityId: id, ...row };
       });
+      await this.hooks?.committed(def, write);
+      return created;
     } catch (error) {
       this.conflict(def, error);
     }
@@ -111,21 +124,31 @@ export class CrudService {
 
   async update(def: EntityDefinition, id: string, dto: Record<string, unknown>): Promise<CrudRow> {
     try {
-      return await this.uow.run(async (m) => {
+      const write: CrudWrite = { mode: 'update', id, dto };
+      const updated = await this.uow.run(async (m) => {
         await this.find(def, m, id);
+        await this.hooks?.before(def, write, m);
         await this.rows.update(m, def, id, await this.columns(def, dto, 'update', m));
+        await this.hooks?.after(def, write, m);
         return { entityId: id, ...(await this.find(def, m, id)) };
       });
+      await this.hooks?.committed(def, write);
+      return updated;
     } catch (error) {
       this.conflict(def, error);
     }
   }
 
   async remove(def: EntityDefinition, id: string): Promise<DeletedEntry> {
-    return this.uow.run(async (m) => {
+    const write: CrudWrite = { mode: 'delete', id };
+    const deleted = await this.uow.run(async (m) => {
       await this.find(def, m, id);
+      await this.hooks?.before(def, write, m);
       const deletedAt = await this.rows.softDelete(m, def, id);
-      return { entityId: id, deleted: true, deletionTime: deletedAt.toISOString() };
+      await this.hooks?.after(def, write, m);
+      return { entityId: id, deleted: true as const, deletionTime: deletedAt.toISOString() };
     });
+    await this.hooks?.committed(def, write);
+    return deleted;
   }
 }

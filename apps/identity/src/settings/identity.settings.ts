@@ -78,6 +78,17 @@ export class LicenseServerSettings implements StartupRules {
  * the secret provider).
  */
 export class TokenSettings {
+  /**
+   * Ours: how many seconds before its expiry an access token may already be presented to refresh. The
+   * spec wants the expired token (default 0: a live one is 401 `ACCESS_TOKEN_NOT_EXPIRED`); a client
+   * that refreshes ahead of time needs this margin. The larger, the longer a stolen pair can be renewed
+   * while its access token still works.
+   */
+  @ConfigKey('IdentityAuth:RefreshEarlySeconds')
+  @IsInt()
+  @Min(0)
+  refreshEarlySeconds: number = 0;
+
   @ConfigKey('TokenConfigs:SymmetricSecretKey')
   @IsString()
   @MinLength(32, { message: 'TokenConfigs:SymmetricSecretKey must be at least 32 characters' })
@@ -225,10 +236,30 @@ export class VaultSettings {
  * login brute-force protection, clock tolerance, denylist bootstrap.
  */
 export class IdentityAuthSettings {
-  /** `POST /api/v1/auth/register` open to anonymous callers. */
+  /**
+   * `POST /api/v1/auth/register` open to anonymous callers. Off unless configured (the Development
+   * configuration file turns it on): an open registration hands out accounts to anyone who asks.
+   */
   @ConfigKey('IdentityAuth:AllowSelfRegistration')
   @IsBoolean()
-  allowSelfRegistration: boolean = true;
+  allowSelfRegistration: boolean = false;
+
+  /**
+   * Tenants anyone may join by self-registration (comma-separated), as a user without roles. Any other
+   * tenant accepts a self-registration only while it has no user yet: nobody joins an existing tenant
+   * without its administrator (who creates the account with `POST /api/v1/users`).
+   */
+  @ConfigKey('IdentityAuth:SelfRegistrationTenants')
+  @IsString()
+  selfRegistrationTenants: string = '';
+
+  /** The open tenants of `SelfRegistrationTenants`. */
+  openTenants(): string[] {
+    return this.selfRegistrationTenants
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+  }
 
   /** Seeded at startup (with role `Admin`, permission `*`) when both are set and the user does not exist. */
   @ConfigKey('IdentityAuth:BootstrapAdminUserName')
@@ -244,7 +275,7 @@ export class IdentityAuthSettings {
   @IsNotEmpty()
   bootstrapAdminTenant: string = 'default';
 
-  /** Brute-force protection (on by default): failures per identifier + client address before a lockout. */
+  /** Brute-force protection (on by default): attempts per account (per tenant) before a lockout. */
   @ConfigKey('IdentityAuth:LoginMaxFailures')
   @IsInt()
   @Min(1)
@@ -261,12 +292,41 @@ export class IdentityAuthSettings {
   @Min(1)
   loginMaxLockoutSeconds: number = 900;
 
+  /** Attempts per client address (any account) before the address is locked out the same way. */
+  @ConfigKey('IdentityAuth:LoginMaxFailuresPerAddress')
+  @IsInt()
+  @Min(1)
+  loginMaxFailuresPerAddress: number = 50;
+
+  /** Failed attempts older than this are forgotten (and their rows pruned). */
+  @ConfigKey('IdentityAuth:LoginFailureWindowSeconds')
+  @IsInt()
+  @Min(1)
+  loginFailureWindowSeconds: number = 900;
+
   /** Allowed clock skew when checking `exp`/`nbf` (capped at 15). */
   @ConfigKey('IdentityAuth:ClockToleranceSeconds')
   @IsInt()
   @Min(0)
   @Max(15)
   clockToleranceSeconds: number = 5;
+
+  /**
+   * Origins (comma-separated, e.g. `https://console.example.com`) besides identity's own that may send
+   * cookie-authenticated writes (with `TokenConfigs:EnableCookieAuth`). Each one can act for any user
+   * whose browser visits it: list only your own front ends.
+   */
+  @ConfigKey('IdentityAuth:TrustedOrigins')
+  @IsString()
+  trustedOrigins: string = '';
+
+  /**
+   * Service keys (comma-separated `sha256:<hex>` of each key) of the other services: presented as
+   * `X-Api-Key` they read every tenant's denylist at `GET /api/v1/auth/revocations` and nothing else.
+   */
+  @ConfigKey('IdentityAuth:ServiceApiKeys')
+  @IsString()
+  serviceApiKeys: string = '';
 
   /** Minimum password length (argon2id hashes; at most 256 characters accepted). */
   @ConfigKey('IdentityAuth:MinPasswordLength')

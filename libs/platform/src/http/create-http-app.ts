@@ -125,10 +125,14 @@ export async function createHttpApp(
     done();
   });
 
+  // JSON APIs only: Nest's body parsers would add `application/x-www-form-urlencoded` (a body a
+  // cross-site HTML form can send without a preflight); Fastify's own JSON parser stays, any other
+  // type is 415 UNSUPPORTED_MEDIA_TYPE unless a service registers a parser for it (configureFastify).
   const app = await NestFactory.create<NestFastifyApplication>(module as never, adapter, {
     // Nest installs its logger process-wide: the dispatcher, so each service's lines keep its name
     logger: serviceScopedLogger,
     abortOnError: false,
+    bodyParser: false,
   });
   app.useGlobalFilters(new AllExceptionsFilter(options.envelope));
   app.useGlobalPipes(createValidationPipe());

@@ -1,17 +1,12 @@
+import { grants } from '@arbiter/auth';
 import { AppError, RequestContext } from '@arbiter/platform';
 
 /**
- * Routes for administrators and operators, not tenants: the caller needs the role `Admin`, one of
- * `roles`, or the permission `permission` (or `*`); anyone else, and any caller when authentication is
+ * Routes for administrators and operators, not tenants: the caller's token (or API key) must carry the
+ * permission `permission` (or `*`), never a role name; anyone else, and any caller when authentication is
  * off (no user), gets 403 FORBIDDEN naming `what`.
  */
-export function requireAdministrator(permission: string, what: string, roles: readonly string[] = []): void {
+export function requireAdministrator(permission: string, what: string): void {
   const user = RequestContext.current()?.user;
-  const allowed =
-    !!user &&
-    (user.roles.includes('Admin') ||
-      roles.some((r) => user.roles.includes(r)) ||
-      user.permissions.includes(permission) ||
-      user.permissions.includes('*'));
-  if (!allowed) throw AppError.forbidden(`${what} is for administrators`);
+  if (!user || !grants(user.permissions, permission)) throw AppError.forbidden(`${what} is for administrators`);
 }

@@ -1,3 +1,4 @@
+import { grants } from '@arbiter/auth';
 import { DecisionTableChangedEvent, Subjects } from '@arbiter/contracts';
 import {
   AppError,
@@ -132,7 +133,7 @@ export class DecisionTableAuthoringService {
     });
   }
 
-  /** Administrators only (role `Admin`, or permission `decision-tables.audit.global` / `*`). */
+  /** Administrators of every tenant only: permission `decision-tables.audit.global` (or `*`), never a role name. */
   async globalAudit(page: Page, tenantId?: string) {
     requireAdministrator('decision-tables.audit.global', 'The global audit');
     return this.uow.run(

@@ -140,9 +140,7 @@ export class DecisionTableEvaluationService implements OnModuleInit {
    * key —, permission `decision-tables.metrics` or `*`), else 403.
    */
   metrics() {
-    requireAdministrator('decision-tables.metrics', "This replica's metrics (every tenant's counts)", [
-      'Service',
-    ]);
+    requireAdministrator('decision-tables.metrics', "This replica's metrics (every tenant's counts)");
     return { compiledCache: this.cache.metrics(), evaluations: this.evaluations };
   }
 }

@@ -52,6 +52,7 @@ import {
   VersionDiffView,
   VersionEntryView,
 } from './views';
+import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
 
 /** The response, as far as a route sets its headers. */
 interface HeaderReply {
@@ -83,6 +84,7 @@ export class DecisionTablesController {
   ) {}
 
   @Get()
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: "List the tenant's tables (summaries, ordered by name)" })
   @ApiPageQuery(TABLE_PAGE)
   @ApiTenantFilterQuery('Only the tables of this tenant.')
@@ -94,6 +96,7 @@ export class DecisionTablesController {
   }
 
   @Post()
+  @RequireDecisionsAccess('author')
   @ApiOperation({
     summary: 'Create a table (version 1)',
     description:
@@ -110,8 +113,8 @@ export class DecisionTablesController {
   @ApiOperation({
     summary: "This replica's evaluation counters and compiled-table cache (operators only)",
     description:
-      'The counts cover every tenant, so they are for operators: the role `Admin` or `Service` (a service API key), ' +
-      'or the permission `decision-tables.metrics` (or `*`); anyone else gets 403 `FORBIDDEN`.',
+      'The counts cover every tenant, so they are for operators: the permission `decision-tables.metrics` (or `*`; ' +
+      'a service API key holds it); anyone else gets 403 `FORBIDDEN`.',
   })
   @ApiOkResponse({ type: DecisionTableMetricsView })
   @ApiErrors(403)
@@ -120,6 +123,7 @@ export class DecisionTablesController {
   }
 
   @Post('validate')
+  @RequireDecisionsAccess('viewer')
   @HttpCode(200)
   @ApiOperation({ summary: 'Validate a table definition without saving it' })
   @ApiBody({ type: DecisionTableDto, description: DEFINITION_TO_CHECK })
@@ -129,6 +133,7 @@ export class DecisionTablesController {
   }
 
   @Post('analyze')
+  @RequireDecisionsAccess('viewer')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Analyse a table definition without saving it: overlaps, gaps, redundant rows',
@@ -141,10 +146,11 @@ export class DecisionTablesController {
   }
 
   @Get('audit')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({
     summary: "Every tenant's audit trail, newest first (administrators only)",
     description:
-      'For the role `Admin` or the permission `decision-tables.audit.global` (or `*`); anyone else gets 403 ' +
+      'For the permission `decision-tables.audit.global` (or `*`) besides `decisions.viewer`; anyone else gets 403 ' +
       '`FORBIDDEN`.',
   })
   @ApiPageQuery(AUDIT_PAGE)
@@ -157,6 +163,7 @@ export class DecisionTablesController {
   }
 
   @Get('by-name/:name')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({
     summary: 'Get a table by its name (latest version, or `version`)',
     description: 'How the control plane resolves the stored tables its flow nodes name.',
@@ -170,6 +177,7 @@ export class DecisionTablesController {
   }
 
   @Get(':id')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: 'Get a table (latest version)' })
   @ApiTableIdParam()
   @ApiOkResponse({ type: DecisionTableView, headers: { ETag: ETAG_HEADER } })
@@ -181,6 +189,7 @@ export class DecisionTablesController {
   }
 
   @Put(':id')
+  @RequireDecisionsAccess('author')
   @ApiOperation({
     summary: 'Update a table: writes a new version',
     description:
@@ -217,6 +226,7 @@ export class DecisionTablesController {
   }
 
   @Delete(':id')
+  @RequireDecisionsAccess('admin')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a table and all its versions' })
   @ApiTableIdParam()
@@ -227,6 +237,7 @@ export class DecisionTablesController {
   }
 
   @Post(':id/execute')
+  @RequireDecisionsAccess('viewer')
   @HttpCode(200)
   @ApiOperation({
     summary:
@@ -248,6 +259,7 @@ export class DecisionTablesController {
   }
 
   @Get(':id/versions')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: "List a table's versions, newest first" })
   @ApiTableIdParam()
   @ApiPageQuery(TABLE_PAGE)
@@ -258,6 +270,7 @@ export class DecisionTablesController {
   }
 
   @Get(':id/versions/:version')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: 'Get a table as it was at one version' })
   @ApiTableIdParam()
   @ApiVersionParam('version', 'Version number.')
@@ -268,6 +281,7 @@ export class DecisionTablesController {
   }
 
   @Get(':id/versions/:fromVersion/diff/:toVersion')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: 'Compare two versions: changed fields, added, removed and modified rows' })
   @ApiTableIdParam()
   @ApiVersionParam('fromVersion', 'The older version.')
@@ -279,6 +293,7 @@ export class DecisionTablesController {
   }
 
   @Post(':id/validate')
+  @RequireDecisionsAccess('viewer')
   @HttpCode(200)
   @ApiOperation({ summary: 'Validate a table definition for an existing table without saving it' })
   @ApiTableIdParam()
@@ -291,6 +306,7 @@ export class DecisionTablesController {
   }
 
   @Post(':id/analyze')
+  @RequireDecisionsAccess('viewer')
   @HttpCode(200)
   @ApiOperation({ summary: 'Analyse a stored version: overlaps, gaps, redundant rows' })
   @ApiTableIdParam()
@@ -302,6 +318,7 @@ export class DecisionTablesController {
   }
 
   @Get(':id/audit')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({ summary: "A table's audit trail, newest first" })
   @ApiTableIdParam()
   @ApiPageQuery(AUDIT_PAGE)

@@ -4,6 +4,7 @@ import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { DecisionTableEvaluationService } from '../application/decision-table-evaluation.service';
 import { optionalVersion } from '../request-values';
+import { decisionsRequirements } from '../../auth/decisions-permissions';
 
 /**
  * `POST /api/v1/decision-tables/{id}/evaluate` — the hot path — a hot route (registerAuthorizedHotRoute: a
@@ -22,22 +23,27 @@ export class EvaluateHotRoute implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap() {
-    registerAuthorizedHotRoute(this.adapterHost.httpAdapter, this.auth, {
-      method: 'POST',
-      url: '/api/v1/decision-tables/:id/evaluate',
-      envelope: traceEnvelope,
-      handle: (request) => {
-        const body = request.body;
-        const input =
-          body && typeof body === 'object' && !Array.isArray(body)
-            ? (body as { input?: unknown }).input
-            : body;
-        return this.evaluation.evaluate(
-          request.params.id,
-          input ?? {},
-          optionalVersion(request.query.version),
-        );
+    registerAuthorizedHotRoute(
+      this.adapterHost.httpAdapter,
+      this.auth,
+      {
+        method: 'POST',
+        url: '/api/v1/decision-tables/:id/evaluate',
+        envelope: traceEnvelope,
+        handle: (request) => {
+          const body = request.body;
+          const input =
+            body && typeof body === 'object' && !Array.isArray(body)
+              ? (body as { input?: unknown }).input
+              : body;
+          return this.evaluation.evaluate(
+            request.params.id,
+            input ?? {},
+            optionalVersion(request.query.version),
+          );
+        },
       },
-    });
+      { permissions: decisionsRequirements('viewer') },
+    );
   }
 }

@@ -6,10 +6,12 @@ import { DecisionTableErrorFamily } from '../errors';
 import { FeelAutocompleteDto, FeelEvaluateDto, FeelValidateDto } from './dto';
 import { ApiTableIdParam } from './openapi-parts';
 import { FeelEvaluationView, FeelSuggestionsView, FeelValidationView } from './views';
+import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
 
 /** FEEL helpers for the table editor: validate, evaluate with sample input, autocomplete. */
 @ApiTags('decision tables: FEEL')
 @ApiErrorFamily(DecisionTableErrorFamily)
+@RequireDecisionsAccess('viewer')
 @Controller('api/v1/decision-tables')
 export class FeelController {
   constructor(@Inject(TableFeelService) private readonly feel: TableFeelService) {}

@@ -29,6 +29,7 @@ import { optionalVersion } from '../request-values';
 import { DecisionTableDto } from './dto';
 import { ApiTableIdParam, ApiVersionQuery } from './openapi-parts';
 import { ImportResultView, TableDefinitionView } from './views';
+import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
 
 /** What the import reads from a request: the JSON body, or the multipart upload (`@fastify/multipart`). */
 interface ImportRequest {
@@ -70,6 +71,7 @@ export class ImportExportController {
   ) {}
 
   @Post('import')
+  @RequireDecisionsAccess('author')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Import tables from JSON, a spreadsheet, DMN 1.3 XML or CSV',
@@ -159,6 +161,7 @@ export class ImportExportController {
   }
 
   @Get(':id/export')
+  @RequireDecisionsAccess('viewer')
   @ApiOperation({
     summary: 'Export a table (latest version, or `version`) as JSON, XLSX, DMN 1.3 XML or CSV',
     description:

@@ -7,6 +7,7 @@ import { BUILD_VERSION } from '../../version';
 import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
 import { DecisionTableEvaluationService } from '../application/decision-table-evaluation.service';
 import { decisionTableTools } from './decision-table-tools';
+import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
 
 /**
  * Tool-protocol server of spec 2 (the `svc_decision_table_*` tools) on the platform's server:
@@ -15,6 +16,7 @@ import { decisionTableTools } from './decision-table-tools';
  * route's status. This service keeps its codes: 404 `UNKNOWN_TOOL`, 400 `VALIDATION_FAILED` for
  * arguments.
  */
+@RequireDecisionsAccess('viewer')
 @Controller()
 export class McpController extends ToolProtocolController {
   constructor(

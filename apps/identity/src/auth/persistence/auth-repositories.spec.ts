@@ -69,7 +69,7 @@ describe('identity repositories (real database)', () => {
         id,
         tenantId: 'acme',
         userName: 'alice',
-        roles: ['approver', 'VIEWER', 'Gone'],
+        roles: ['Approver', 'Viewer'],
       });
       expect([...user!.permissions].sort()).toEqual(['Users.View', 'cp.approver', 'cp.viewer']);
     });
@@ -221,19 +221,41 @@ describe('identity repositories (real database)', () => {
   });
 
   describe('login attempts and audit', () => {
-    it('counts failures per key, locks and clears', async () => {
+    it('counts attempts per key atomically, locks at the limit at once, clears, releases and prunes', async () => {
+      const limits = { maxFailures: 3, lockoutSeconds: 30, maxLockoutSeconds: 100, windowSeconds: 900 };
       await db.uow.run(async (m) => {
-        expect(await attempts.addFailure(m, 'k1')).toBe(1);
-        expect(await attempts.addFailure(m, 'k1')).toBe(2);
-        expect(await attempts.addFailure(m, 'k2')).toBe(1);
-        expect(await attempts.lockedUntil(m, 'k1')).toBeUndefined();
-        await attempts.lockFor(m, 'k1', 30);
-        const until = (await attempts.lockedUntil(m, 'k1'))!.getTime();
+        expect(await attempts.reserve(m, 'k1', limits)).toEqual({ counted: true, failures: 1 });
+        expect(await attempts.reserve(m, 'k1', limits)).toEqual({ counted: true, failures: 2 });
+        expect(await attempts.reserve(m, 'k2', limits)).toEqual({ counted: true, failures: 1 });
+        expect(await attempts.reserve(m, 'k1', limits)).toEqual({ counted: true, failures: 3 });
+        const locked = await attempts.reserve(m, 'k1', limits);
+        expect(locked.counted).toBe(false);
+        const until = (locked as { lockedUntil: Date }).lockedUntil.getTime();
         expect(until - Date.now()).toBeGreaterThan(25_000);
         expect(until - Date.now()).toBeLessThanOrEqual(30_000);
         await attempts.clear(m, 'k1');
-        expect(await attempts.lockedUntil(m, 'k1')).toBeUndefined();
-        expect(await attempts.addFailure(m, 'k1')).toBe(1);
+        expect(await attempts.reserve(m, 'k1', limits)).toEqual({ counted: true, failures: 1 });
+        await attempts.release(m, 'k2');
+        expect(await attempts.reserve(m, 'k2', limits)).toEqual({ counted: true, failures: 1 });
+      });
+      // the lockout doubles with each attempt after it ends, up to the maximum
+      await db.uow.run(async (m) => {
+        await m.query(
+          `UPDATE auth_login_attempts SET failures = 5, locked_until = now() - interval '1 second' WHERE key = 'k1'`,
+        );
+        expect(await attempts.reserve(m, 'k1', limits)).toEqual({ counted: true, failures: 6 });
+        const [{ secs }] = await m.query(
+          `SELECT extract(epoch FROM locked_until - now())::int AS secs FROM auth_login_attempts WHERE key = 'k1'`,
+        );
+        expect(secs).toBeGreaterThan(95);
+        expect(secs).toBeLessThanOrEqual(100);
+      });
+      // old counts without a lockout are pruned; locked ones stay
+      await db.uow.run(async (m) => {
+        await m.query(`UPDATE auth_login_attempts SET last_failure = now() - interval '2 hours'`);
+        const before = await attempts.count(m);
+        expect(await attempts.prune(m, 900)).toBe(before - 1);
+        expect(await attempts.count(m)).toBe(1);
       });
     });
 

@@ -89,4 +89,27 @@ export class RefreshTokenRepository {
       expiresAt: new Date(r.access_expires_at).toISOString(),
     }));
   }
+
+  /**
+   * Revokes every refresh token of the users (an account change ended their sessions) and returns their
+   * access tokens that have not expired yet, to be denylisted.
+   */
+  async revokeUsers(m: EntityManager, userIds: string[], reason: string): Promise<RevocationEntry[]> {
+    if (userIds.length === 0) return [];
+    await m.query(
+      `UPDATE auth_refresh_tokens SET is_revoked = true, revoked_date = coalesce(revoked_date, now()),
+              reason_revoked = CASE WHEN is_revoked THEN reason_revoked ELSE $2 END
+        WHERE user_id = ANY ($1::uuid[])`,
+      [userIds, reason],
+    );
+    const live: { access_jti: string; access_expires_at: Date }[] = await m.query(
+      `SELECT access_jti, access_expires_at FROM auth_refresh_tokens
+        WHERE user_id = ANY ($1::uuid[]) AND access_expires_at > now()`,
+      [userIds],
+    );
+    return live.map((r) => ({
+      jti: r.access_jti,
+      expiresAt: new Date(r.access_expires_at).toISOString(),
+    }));
+  }
 }

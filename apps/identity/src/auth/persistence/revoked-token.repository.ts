@@ -5,10 +5,12 @@ import type { EntityManager } from 'typeorm';
 /** `auth_revoked_tokens` (service-wide): the denylist of access-token ids until they expire. */
 @Injectable()
 export class RevokedTokenRepository {
-  /** Revoked tokens that have not expired yet, soonest expiry first. */
-  async listUnexpired(m: EntityManager): Promise<RevocationEntry[]> {
+  /** Revoked tokens that have not expired yet (of one tenant, or all), soonest expiry first. */
+  async listUnexpired(m: EntityManager, tenantId?: string): Promise<RevocationEntry[]> {
     const rows: { jti: string; expires_at: Date }[] = await m.query(
-      `SELECT jti, expires_at FROM auth_revoked_tokens WHERE expires_at > now() ORDER BY expires_at`,
+      `SELECT jti, expires_at FROM auth_revoked_tokens
+        WHERE expires_at > now() AND ($1::text IS NULL OR tenant_id = $1) ORDER BY expires_at`,
+      [tenantId ?? null],
     );
     return rows.map((r) => ({ jti: r.jti, expiresAt: new Date(r.expires_at).toISOString() }));
   }
