@@ -51,7 +51,8 @@ describe('hostile dry-runs (unsaved rule sets) on the dry-run workers', () => {
       },
     });
     api = client(sut.url, { 'x-tenant-id': 'acme', 'x-actor': 'alice' });
-    // the first dry-run loads the route's code paths: not part of what is measured
+    // the first dry-run and probe load their code paths (and the response contract checks): not measured
+    await fetch(`${sut.url}/health/live`);
     await api.post(`${A}/warm/dry-run`, {
       ruleSet: { rules: [{ id: 'w', name: 'W', condition: 'amount > 0', output: { w: true } }] },
       context: { amount: 1 },

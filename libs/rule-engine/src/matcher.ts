@@ -280,6 +280,40 @@ function sameBits(a: Bits, b: Bits): boolean {
 
 const NO_COLUMNS = new Int32Array(0);
 
+/**
+ * Tables of at most this many rows are matched by a plain row loop over the cells' shapes (no index):
+ * below it, building and ANDing the columns' row sets costs more than testing each cell (measured with
+ * bench/decision-tables/sizes.js against closures compiled from the same cells).
+ */
+export const SCAN_MAX_ROWS = 16;
+
+/** Whether a simple cell accepts the value: 1 yes, 0 no, -1 only its FEEL can tell (an inexact decimal). */
+function cellAccepts(shape: CellShape, value: unknown): number {
+  switch (shape.kind) {
+    case 'strings':
+      return typeof value === 'string' && shape.values.includes(value) ? 1 : 0;
+    case 'booleans':
+      return typeof value === 'boolean' && shape.values.includes(value) ? 1 : 0;
+    case 'numbers': {
+      let x: number;
+      if (typeof value === 'number') x = value;
+      else if (typeof value === 'object' && value !== null) {
+        const n = exactNumber(value);
+        if (n === null) return typeof (value as { toFixed?: unknown }).toFixed === 'function' ? -1 : 0;
+        x = n;
+      } else return 0;
+      const intervals = shape.intervals;
+      for (let i = 0; i < intervals.length; i++) {
+        const v = intervals[i];
+        if ((x > v.lo || (v.loIncl && x === v.lo)) && (x < v.hi || (v.hiIncl && x === v.hi))) return 1;
+      }
+      return 0;
+    }
+    default:
+      return 1;
+  }
+}
+
 export class RowMatcher<C = unknown> {
   private readonly columns: (ColumnIndex | null)[];
   private readonly candidates: Bits;
@@ -290,13 +324,17 @@ export class RowMatcher<C = unknown> {
   private readonly anyCell: Uint8Array;
   private readonly fallback: Uint8Array;
   private readonly matched: Int32Array;
+  /** a small table: a row loop over the cells instead of the index (SCAN_MAX_ROWS) */
+  private readonly scan: boolean;
+  private readonly size: number;
 
   constructor(
     readonly shapes: CellShape[][],
     readonly columnCount: number,
     private readonly test: CellTest<C>,
   ) {
-    const size = shapes.length;
+    const size = (this.size = shapes.length);
+    this.scan = size <= SCAN_MAX_ROWS;
     this.all = newBits(size);
     fillBits(this.all, size);
     this.candidates = newBits(size);
@@ -313,7 +351,7 @@ export class RowMatcher<C = unknown> {
       return cols.length ? Int32Array.from(cols) : NO_COLUMNS;
     });
     this.columns = [];
-    for (let c = 0; c < columnCount; c++) {
+    for (let c = 0; c < columnCount && !this.scan; c++) {
       const index = new ColumnIndex(
         shapes.map((row) => row[c] ?? { kind: 'any' }),
         size,
@@ -370,8 +408,25 @@ export class RowMatcher<C = unknown> {
     return true;
   }
 
+  /** Whether row `r` matches, cell by cell (the scan of a small table). */
+  private rowMatches(r: number, values: ArrayLike<unknown>, context: C): boolean {
+    const row = this.shapes[r];
+    for (let c = 0; c < this.columnCount; c++) {
+      const shape = row[c];
+      if (shape === undefined || shape.kind === 'any') continue;
+      const accepts = shape.kind === 'opaque' ? -1 : cellAccepts(shape, values[c]);
+      if (accepts === 0) return false;
+      if (accepts === -1 && this.test(r, c, values[c], context) !== true) return false;
+    }
+    return true;
+  }
+
   /** Index of the first matching row, or -1. */
   first(values: ArrayLike<unknown>, context: C): number {
+    if (this.scan) {
+      for (let r = 0; r < this.size; r++) if (this.rowMatches(r, values, context)) return r;
+      return -1;
+    }
     this.depth++;
     const { cand, fallback } = this.scratch();
     try {
@@ -391,6 +446,17 @@ export class RowMatcher<C = unknown> {
    * (copy what you keep). Returns the array and the count.
    */
   collect(values: ArrayLike<unknown>, context: C): { rows: Int32Array; count: number } {
+    if (this.scan) {
+      const rows = this.depth === 0 ? this.matched : new Int32Array(this.size);
+      this.depth++;
+      let count = 0;
+      try {
+        for (let r = 0; r < this.size; r++) if (this.rowMatches(r, values, context)) rows[count++] = r;
+      } finally {
+        this.depth--;
+      }
+      return { rows, count };
+    }
     this.depth++;
     const { cand, fallback } = this.scratch();
     const rows = this.depth === 1 ? this.matched : new Int32Array(this.shapes.length);

@@ -18,7 +18,9 @@ import { CompiledTableCache } from './compiled-table-cache';
 import { loadVersion, requireTable } from './stored-tables';
 import { diffVersions, summarizeChange, VersionDiff } from './table-diff';
 import { DecisionTableView, StoredDefinition, TableSummary, toStoredDefinition } from './table-model';
-import { checkedDefinition, TableLimits, tableLimits, validateDefinition } from './table-validation';
+import { AnalysisWorkers } from './analysis-workers';
+import { DecisionTableEvaluationService } from './decision-table-evaluation.service';
+import { checkedDefinition, TableLimits, tableLimits } from './table-validation';
 import { auditEntryView, tableSummary, tableView, versionView } from './table-views';
 
 export interface Page {
@@ -50,6 +52,8 @@ export class DecisionTableAuthoringService {
     @Inject(EventBus) private readonly bus: EventBus,
     @Inject(CompiledTableCache) private readonly cache: CompiledTableCache,
     @Inject(DecisionTablesSettings) settings: DecisionTablesSettings,
+    @Inject(AnalysisWorkers) private readonly workers: AnalysisWorkers,
+    @Inject(DecisionTableEvaluationService) private readonly evaluation: DecisionTableEvaluationService,
   ) {
     this.limits = tableLimits(settings);
     this.maxImportTables = settings.maxImportTables;
@@ -197,6 +201,7 @@ export class DecisionTableAuthoringService {
       });
     });
     await this.publish(id, tenantId, 1, 'created');
+    this.evaluation.precompile(tenantId, id, 1, definition);
     return { id, name: definition.name, version: 1, createdAt: now.toISOString() };
   }
 
@@ -250,11 +255,12 @@ export class DecisionTableAuthoringService {
         ),
         timestamp: now,
       });
-      return next;
+      return { next, definition };
     });
     this.cache.invalidate(tenantId, id);
-    await this.publish(id, tenantId, version, 'updated');
-    return { id, version, modifiedAt: now.toISOString() };
+    await this.publish(id, tenantId, version.next, 'updated');
+    this.evaluation.precompile(tenantId, id, version.next, version.definition);
+    return { id, version: version.next, modifiedAt: now.toISOString() };
   }
 
   async remove(id: string): Promise<void> {
@@ -323,12 +329,13 @@ export class DecisionTableAuthoringService {
 
   // ------------------------------------------------------------------ checks of an unsaved definition
 
-  validate(body: unknown): ValidationResult {
-    return validateDefinition(body, this.limits);
+  /** Structure, FEEL and analysis of an unsaved definition (a large one on a worker thread). */
+  validate(body: unknown): Promise<ValidationResult> {
+    return this.workers.validate(body, this.limits);
   }
 
-  analyzeDefinition(body: unknown): AnalysisResult {
-    const result = validateDefinition(body, this.limits);
+  async analyzeDefinition(body: unknown): Promise<AnalysisResult> {
+    const result = await this.workers.validate(body, this.limits);
     if (!result.valid) throw invalidTable(result.errors);
     return result.analysis!;
   }
