@@ -50,6 +50,12 @@ export const MAX_REPORTED_OVERLAPS = 100;
 /** gaps listed (the search stops at the next one, which says the list is cut) */
 export const MAX_REPORTED_GAPS = 10;
 const SEARCH_BUDGET = 200_000;
+/**
+ * Cell comparisons and row visits one analysis may spend, pairs and gap search together (≈ 50 ms on a quiet core).
+ * Past it the analysis stops where it is and says `complete: false`: a 10,000-row table has 50 million
+ * row pairs, and the analysis is an author's aid, not a proof the service owes at any price.
+ */
+export const ANALYSIS_WORK_BUDGET = 2_000_000;
 
 function intervalsIntersect(a: Interval, b: Interval): boolean {
   if (a.hi < b.lo || b.hi < a.lo) return false;
@@ -142,8 +148,13 @@ export function analyzeShapes(input: AnalysisInput): AnalysisResult {
   const redundantRows: Redundancy[] = [];
   const first = input.hitPolicy === 'First';
   const redundant = new Set<number>();
-  for (let j = 0; j < n; j++) {
+  let work = ANALYSIS_WORK_BUDGET;
+  pairs: for (let j = 0; j < n; j++) {
     for (let i = 0; i < j; i++) {
+      if ((work -= width) < 0) {
+        complete = false;
+        break pairs;
+      }
       let meet = true;
       for (let c = 0; c < width && meet; c++) meet = shapesIntersect(cell(i, c), cell(j, c)) === true;
       if (!meet) continue;
@@ -175,6 +186,7 @@ export function analyzeShapes(input: AnalysisInput): AnalysisResult {
   const gaps: Gap[] = [];
   let gapsTruncated = false;
   let budget = SEARCH_BUDGET;
+  work = Math.max(work, ANALYSIS_WORK_BUDGET / 4); // the gap search keeps a share of its own
   const chosen: number[] = new Array(width).fill(0);
   const search = (c: number, alive: number[]): void => {
     if (gapsTruncated || budget <= 0) return;
@@ -197,6 +209,11 @@ export function analyzeShapes(input: AnalysisInput): AnalysisResult {
     for (let v = 0; v < reps[c].length; v++) {
       if (--budget <= 0) {
         complete = false;
+        return;
+      }
+      if ((work -= alive.length) < 0) {
+        complete = false;
+        budget = 0;
         return;
       }
       chosen[c] = v;

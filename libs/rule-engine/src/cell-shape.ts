@@ -124,3 +124,97 @@ export function shapeAccepts(shape: CellShape, value: unknown): boolean | null {
       return null;
   }
 }
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/** A number literal whose double prints back as written (so FEEL's decimal and the double agree), or null. */
+function plainNumber(text: string): number | null {
+  if (!NUMBER.test(text)) return null;
+  const n = Number(text);
+  return Number.isFinite(n) && String(n) === text ? n : null;
+}
+
+/**
+ * The shape of the commonest cells read without the FEEL parser: `-`, comma lists of plain string
+ * literals (no escapes), of `true`/`false`, or of plain numbers, comparisons with a number (`<`, `<=`,
+ * `>`, `>=`) and ranges of two numbers. Returns null for anything else: such a cell goes through the
+ * FEEL compiler (and `shapeOfAst`). What it accepts is valid FEEL with exactly this meaning, so a table
+ * of simple cells is checked and indexed without parsing or compiling each cell (the compiled FEEL test
+ * is only built on the index's rare fallback, see `CompiledDecisionTable`).
+ */
+export function fastCellShape(text: string): CellShape | null {
+  const src = text.trim();
+  if (src === '' || src === '-') return ANY;
+  const strings: string[] = [];
+  const booleans: boolean[] = [];
+  const intervals: Interval[] = [];
+  let i = 0;
+  const n = src.length;
+  const skip = () => {
+    while (i < n && (src.charCodeAt(i) === 32 || src.charCodeAt(i) === 9)) i++;
+  };
+  const num = (): number | null => {
+    skip();
+    const start = i;
+    if (src[i] === '-') i++;
+    while (i < n && isDigit(src.charCodeAt(i))) i++;
+    if (src[i] === '.' && isDigit(src.charCodeAt(i + 1))) {
+      i++;
+      while (i < n && isDigit(src.charCodeAt(i))) i++;
+    }
+    return i > start ? plainNumber(src.slice(start, i)) : null;
+  };
+  for (;;) {
+    skip();
+    if (i >= n) return null;
+    const ch = src[i];
+    if (ch === '"') {
+      const end = src.indexOf('"', i + 1);
+      if (end < 0) return null;
+      const value = src.slice(i + 1, end);
+      if (value.includes('\\')) return null;
+      strings.push(value);
+      i = end + 1;
+    } else if (src.startsWith('true', i) || src.startsWith('false', i)) {
+      const value = src[i] === 't';
+      i += value ? 4 : 5;
+      booleans.push(value);
+    } else if (ch === '[' || ch === '(' || ch === ']') {
+      i++;
+      const lo = num();
+      skip();
+      if (lo === null || !src.startsWith('..', i)) return null;
+      i += 2;
+      const hi = num();
+      skip();
+      if (hi === null || i >= n || (src[i] !== ']' && src[i] !== ')' && src[i] !== '[')) return null;
+      intervals.push({ lo, hi, loIncl: ch === '[', hiIncl: src[i] === ']' });
+      i++;
+    } else if (ch === '<' || ch === '>') {
+      i++;
+      const incl = src[i] === '=';
+      if (incl) i++;
+      const x = num();
+      if (x === null) return null;
+      intervals.push(
+        ch === '<'
+          ? { lo: -Infinity, hi: x, loIncl: false, hiIncl: incl }
+          : { lo: x, hi: Infinity, loIncl: incl, hiIncl: false },
+      );
+    } else {
+      const x = num();
+      if (x === null) return null;
+      intervals.push({ lo: x, hi: x, loIncl: true, hiIncl: true });
+    }
+    skip();
+    if (i >= n) break;
+    if (src[i] !== ',') return null;
+    i++;
+  }
+  const kinds = (strings.length ? 1 : 0) + (booleans.length ? 1 : 0) + (intervals.length ? 1 : 0);
+  if (kinds !== 1) return null;
+  if (strings.length) return { kind: 'strings', values: strings };
+  if (booleans.length) return { kind: 'booleans', values: booleans };
+  return { kind: 'numbers', intervals };
+}

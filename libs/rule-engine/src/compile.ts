@@ -18,7 +18,7 @@ import {
   leaveEvaluation,
   toJs,
 } from '@arbiter/feel';
-import { CellShape, shapeOfAst } from './cell-shape';
+import { CellShape } from './cell-shape';
 import {
   DEFAULT_LIMITS,
   NormalizedOutputExpression,
@@ -47,7 +47,6 @@ import { ColumnType, EvaluationResult, HitPolicy, OutputRow } from './types';
 
 type Input = Record<string, unknown>;
 
-const ANY_CELL: CellShape = Object.freeze({ kind: 'any' as const });
 const NO_RANKS = new Int32Array(0);
 
 export interface CompileOptions {
@@ -127,7 +126,7 @@ export class CompiledDecisionTable {
     this.outputNames = table.outputs.map((o) => o.name);
     this.rowIds = table.rows.map((r) => r.id);
     this.cells = table.rows.map((r) => r.cells.slice()); // exact size (built by push)
-    this.shapes = table.rows.map((r) => r.tests.map((t) => (t ? shapeOfAst(t.ast) : ANY_CELL)));
+    this.shapes = table.rows.map((r) => r.shapes);
     // keep compiled FEEL only where the index cannot decide (others compile again on a rare fallback)
     this.tests = table.rows.map((r, i) =>
       r.tests.map((t, c) => (this.shapes[i][c].kind === 'opaque' ? t : null)),

@@ -8,6 +8,7 @@ import {
   tryCompileExpression,
   tryCompileUnaryTests,
 } from '@arbiter/feel';
+import { CellShape, fastCellShape, shapeOfAst } from './cell-shape';
 import { normalizeHitPolicy } from './hit-policy';
 import { normalizeColumnType, outputFits } from './input-types';
 import { own } from './own';
@@ -43,7 +44,10 @@ export interface NormalizedRow {
   id: string;
   priority: number;
   cells: string[];
+  /** compiled FEEL of each cell; null for `-` and for cells read without FEEL (see `shapes`) */
   tests: (CompiledUnaryTests | null)[];
+  /** what each cell means (`opaque`: only its compiled FEEL in `tests` can tell) */
+  shapes: CellShape[];
   outputs: Record<string, unknown>;
   /** outputs computed by FEEL expressions (absent or empty: constants only) */
   expressions?: NormalizedOutputExpression[];
@@ -55,6 +59,10 @@ export interface NormalizedTable {
   outputs: NormalizedOutput[];
   rows: NormalizedRow[];
 }
+
+const ANY_SHAPE: CellShape = Object.freeze({ kind: 'any' as const });
+/** distinct cell texts remembered while reading one table (a table of unique cells does not grow it past this) */
+const MAX_KNOWN_CELLS = 50_000;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -153,6 +161,22 @@ export function normalizeDefinition(
     const outputByName = new Map(outputs.map((o) => [o.name, o]));
     const scope = inputs.map((i) => i.name);
     const ids = new Set<string>();
+    // a cell's text → its meaning: a table repeats its cells (`"NL"`, `true`, `>= 18`), each is read once
+    const known = new Map<string, { shape: CellShape; test: CompiledUnaryTests | null; error?: string }>();
+    const read = (text: string) => {
+      let entry = known.get(text);
+      if (entry) return entry;
+      const fast = fastCellShape(text);
+      if (fast) entry = { shape: fast, test: null };
+      else {
+        const compiled = tryCompileUnaryTests(text, { scope });
+        entry = compiled.ok
+          ? { shape: shapeOfAst(compiled.value.ast), test: compiled.value }
+          : { shape: ANY_SHAPE, test: null, error: compiled.error.message };
+      }
+      if (known.size < MAX_KNOWN_CELLS) known.set(text, entry);
+      return entry;
+    };
     def.rows.forEach((raw, index) => {
       let rowId = `row-${index + 1}`;
       if (!isObject(raw)) {
@@ -178,33 +202,36 @@ export function normalizeDefinition(
         if (!outputByName.has(key)) problem(`Unknown output column '${key}'`, rowId, key);
       const cells: string[] = [];
       const tests: (CompiledUnaryTests | null)[] = [];
+      const shapes: CellShape[] = [];
       for (const input of inputs) {
         const cell = own(conditions, input.name);
         if (cell === undefined || cell === null) {
           cells.push('-');
           tests.push(null);
+          shapes.push(ANY_SHAPE);
           continue;
         }
         if (typeof cell !== 'string') {
           problem('A condition must be a FEEL unary test string', rowId, input.name);
           cells.push('-');
           tests.push(null);
+          shapes.push(ANY_SHAPE);
           continue;
         }
         if (cell.length > limits.maxCellLength) {
           problem(`Condition longer than ${limits.maxCellLength} characters`, rowId, input.name);
           cells.push('-');
           tests.push(null);
+          shapes.push(ANY_SHAPE);
           continue;
         }
         const text = cell.trim() === '' ? '-' : cell;
-        const compiled = text === '-' ? null : tryCompileUnaryTests(text, { scope });
-        if (compiled && !compiled.ok) {
-          const e = compiled.error;
-          problem(`Invalid FEEL unary test '${text.slice(0, 80)}': ${e.message}`, rowId, input.name);
-        }
+        const entry = text === '-' ? null : read(text);
+        if (entry?.error !== undefined)
+          problem(`Invalid FEEL unary test '${text.slice(0, 80)}': ${entry.error}`, rowId, input.name);
         cells.push(text);
-        tests.push(compiled && compiled.ok ? compiled.value : null);
+        tests.push(entry ? entry.test : null);
+        shapes.push(entry ? entry.shape : ANY_SHAPE);
       }
       for (const [key, value] of Object.entries(outs)) {
         const col = outputByName.get(key);
@@ -242,6 +269,7 @@ export function normalizeDefinition(
         priority: typeof raw.priority === 'number' ? raw.priority : 0,
         cells,
         tests,
+        shapes,
         outputs: outs,
         ...(expressions.length ? { expressions } : {}),
       });

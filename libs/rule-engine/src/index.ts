@@ -27,3 +27,4 @@ export * from './sandbox';
 export * from './document';
 export * from './flow-graph';
 export * from './rulesets/compile-ruleset';
+export * from './worker/tasks';

@@ -6,108 +6,202 @@
  * Candidates are the AND of the columns' sets; only opaque cells are then tested with their compiled
  * FEEL, so a 1,000-row table tests a handful of rows, not 1,000.
  */
-import { Bits, fillBits, newBits, nextBit, orInto, setBit } from './bitset';
-import { CellShape, exactNumber } from './cell-shape';
+import { Bits, fillBits, newBits, nextBit, setBit } from './bitset';
+import { CellShape, Interval, exactNumber } from './cell-shape';
 
 /** Tests one opaque cell (row, column) against its input value; `true` means the cell matches. */
 export type CellTest<C> = (row: number, column: number, value: unknown, context: C) => boolean | null;
 
+/** Words of dense row sets one column keeps at most, beyond its size-proportional share (see ColumnIndex). */
+const DENSE_WORDS = 65_536;
+
 /**
- * One column's index. Every row set of the column (open rows, one per string literal, true/false, one
- * per numeric region) lives in one Uint32Array `pool`, `words` apart, identical sets stored once;
- * lookups return an offset into it. (One typed array per set cost ~150 bytes of object overhead per
- * set, more than the bits of a 100-row table.)
+ * One column's index. Row sets (open rows, one per string literal, true/false, numeric regions) live in
+ * one Uint32Array `pool`, `words` apart; lookups return an offset into it. (One typed array per set cost
+ * ~150 bytes of object overhead per set, more than the bits of a 100-row table.)
+ *
+ * Built in O(n log n + kept words): numeric cells cut the number line into 2k+1 elementary regions
+ * (k distinct bounds), and a sweep over the regions, toggling the rows whose (merged) intervals start or
+ * end there, writes their sets. A small column keeps every region's set (lookup = one offset); a large
+ * one keeps a checkpoint every `stride` regions plus the toggles between them, and a lookup rebuilds its
+ * region's set in the pool's last slot (scratch: `narrow` reads it at once, no user code runs between).
+ * String literals likewise: dense sets while they fit, else each literal's row list over the open rows.
+ * The dense share of a column is at most DENSE_WORDS + 16 words per row, so a 100,000-row table does not
+ * hold (regions × rows) bits.
  */
 class ColumnIndex {
   readonly pool: Uint32Array;
   private readonly words: number;
+  private readonly scratch: number;
+  private readonly open: number;
   private readonly strings = new Map<string, number>();
+  /** sparse strings: each literal's rows (added to the open rows at lookup) */
+  private readonly stringRows: Map<string, Int32Array> | null;
   private readonly trueRows: number;
   private readonly falseRows: number;
   private readonly points: Float64Array;
-  /** offsets of the numeric regions: 2i+1 is point i, 2i the open gap below it, 2k above all */
+  /** regions: 2i+1 is point i, 2i the open gap below it, 2k above all; offset of every stride-th region */
   private readonly regions: Int32Array;
+  private readonly stride: number;
+  /** toggled rows at each region (CSR: rows toggleRows[toggleStart[g] .. toggleStart[g+1]) */
+  private readonly toggleStart: Int32Array;
+  private readonly toggleRows: Int32Array;
   /** false when every cell is `-` or opaque: the column narrows nothing */
   readonly useful: boolean;
 
   constructor(shapes: CellShape[], size: number) {
     const words = (this.words = (size + 31) >>> 5);
+    const budget = DENSE_WORDS + 16 * size;
+    const slots: Bits[] = [];
+    const slot = (bits: Bits) => slots.push(bits) - 1;
     const open = newBits(size);
+    let useful = false;
+    let hasNumbers = false;
+    let hasBooleans = false;
+    const stringRows = new Map<string, number[]>();
     shapes.forEach((s, r) => {
       if (s.kind === 'any' || s.kind === 'opaque') setBit(open, r);
-    });
-    this.useful = shapes.some((s) => s.kind !== 'any' && s.kind !== 'opaque');
-    // sets under construction; packed (and deduplicated) into the pool at the end
-    const sets: Bits[] = [open];
-    const withOpen = () => {
-      const b = newBits(size);
-      orInto(b, open);
-      sets.push(b);
-      return sets.length - 1;
-    };
-    const strings = new Map<string, number>();
-    let trueRows = 0;
-    let falseRows = 0;
-    const points = new Set<number>();
-    shapes.forEach((s, r) => {
-      if (s.kind === 'strings') {
+      else useful = true;
+      if (s.kind === 'numbers') hasNumbers = true;
+      else if (s.kind === 'booleans') hasBooleans = true;
+      else if (s.kind === 'strings')
         for (const v of s.values) {
-          let b = strings.get(v);
-          if (b === undefined) strings.set(v, (b = withOpen()));
-          setBit(sets[b], r);
+          const rows = stringRows.get(v);
+          if (rows === undefined) stringRows.set(v, [r]);
+          else if (rows[rows.length - 1] !== r) rows.push(r);
         }
-      } else if (s.kind === 'booleans') {
-        for (const v of s.values) {
-          if (v) {
-            if (trueRows === 0) trueRows = withOpen();
-            setBit(sets[trueRows], r);
-          } else {
-            if (falseRows === 0) falseRows = withOpen();
-            setBit(sets[falseRows], r);
+    });
+    this.useful = useful;
+    this.open = slot(open);
+    const withOpen = (rows: Iterable<number>) => {
+      const b = open.slice();
+      for (const r of rows) setBit(b, r);
+      return b;
+    };
+    // strings: dense while they fit
+    this.stringRows = null;
+    const dense = stringRows.size * words <= budget;
+    if (dense) for (const [v, rows] of stringRows) this.strings.set(v, slot(withOpen(rows)));
+    else {
+      this.stringRows = new Map();
+      for (const [v, rows] of stringRows) this.stringRows.set(v, Int32Array.from(rows));
+    }
+    // booleans
+    this.trueRows = this.falseRows = this.open;
+    if (hasBooleans) {
+      const t: number[] = [];
+      const f: number[] = [];
+      shapes.forEach((s, r) => {
+        if (s.kind !== 'booleans') return;
+        if (s.values.includes(true)) t.push(r);
+        if (s.values.includes(false)) f.push(r);
+      });
+      this.trueRows = slot(withOpen(t));
+      this.falseRows = slot(withOpen(f));
+    }
+    // numbers: the sweep
+    this.points = new Float64Array(0);
+    this.regions = new Int32Array(0);
+    this.stride = 1;
+    this.toggleStart = this.toggleRows = new Int32Array(0);
+    if (hasNumbers) {
+      const bounds: number[] = [];
+      for (const s of shapes)
+        if (s.kind === 'numbers')
+          for (const i of s.intervals) {
+            if (Number.isFinite(i.lo)) bounds.push(i.lo);
+            if (Number.isFinite(i.hi)) bounds.push(i.hi);
+          }
+      const sorted = Float64Array.from(bounds).sort();
+      let k = 0;
+      for (let i = 0; i < sorted.length; i++)
+        if (i === 0 || sorted[i] !== sorted[k - 1]) sorted[k++] = sorted[i];
+      this.points = sorted.slice(0, k);
+      const regionCount = 2 * k + 1;
+      // each row's intervals as merged region ranges; a toggle where a range starts and after it ends
+      const counts = new Int32Array(regionCount + 1);
+      let eventCount = 0;
+      for (const s of shapes) if (s.kind === 'numbers') eventCount += 2 * s.intervals.length;
+      const eventRegion = new Int32Array(eventCount);
+      const eventRow = new Int32Array(eventCount);
+      let events = 0;
+      const emit = (from: number, to: number, r: number) => {
+        eventRegion[events] = from;
+        eventRow[events++] = r;
+        counts[from]++;
+        if (to + 1 < regionCount) {
+          eventRegion[events] = to + 1;
+          eventRow[events++] = r;
+          counts[to + 1]++;
+        }
+      };
+      const regionFrom = (i: Interval) =>
+        i.lo === -Infinity ? 0 : 2 * this.pointIndex(i.lo) + (i.loIncl ? 1 : 2);
+      const regionTo = (i: Interval) =>
+        i.hi === Infinity ? 2 * k : 2 * this.pointIndex(i.hi) + (i.hiIncl ? 1 : 0);
+      for (let r = 0; r < shapes.length; r++) {
+        const s = shapes[r];
+        if (s.kind !== 'numbers') continue;
+        if (s.intervals.length === 1) {
+          const from = regionFrom(s.intervals[0]);
+          const to = regionTo(s.intervals[0]);
+          if (from <= to) emit(from, to, r);
+          continue;
+        }
+        const ranges = s.intervals
+          .map((i) => [regionFrom(i), regionTo(i)])
+          .filter(([from, to]) => from <= to)
+          .sort((a, b) => a[0] - b[0]);
+        let from = -1;
+        let to = -2;
+        for (const range of ranges) {
+          if (from >= 0 && range[0] <= to + 1) to = Math.max(to, range[1]);
+          else {
+            if (from >= 0) emit(from, to, r);
+            from = range[0];
+            to = range[1];
           }
         }
-      } else if (s.kind === 'numbers') {
-        for (const i of s.intervals) {
-          if (Number.isFinite(i.lo)) points.add(i.lo);
-          if (Number.isFinite(i.hi)) points.add(i.hi);
-        }
+        if (from >= 0) emit(from, to, r);
       }
-    });
-    let regions: number[] = [];
-    this.points = new Float64Array(0);
-    if (shapes.some((s) => s.kind === 'numbers')) {
-      this.points = Float64Array.from([...points].sort((a, b) => a - b));
-      const k = this.points.length;
-      regions = Array.from({ length: 2 * k + 1 }, withOpen);
-      const at = (x: number) => this.pointIndex(x);
-      shapes.forEach((s, r) => {
-        if (s.kind !== 'numbers') return;
-        for (const i of s.intervals) {
-          const from = i.lo === -Infinity ? 0 : 2 * at(i.lo) + (i.loIncl ? 1 : 2);
-          const to = i.hi === Infinity ? 2 * k : 2 * at(i.hi) + (i.hiIncl ? 1 : 0);
-          for (let g = from; g <= to; g++) setBit(sets[regions[g]], r);
+      const toggleStart = new Int32Array(regionCount + 1);
+      for (let g = 0; g < regionCount; g++) toggleStart[g + 1] = toggleStart[g] + counts[g];
+      const toggleRows = new Int32Array(events);
+      const fill = toggleStart.slice(0, regionCount);
+      for (let e = 0; e < events; e++) toggleRows[fill[eventRegion[e]]++] = eventRow[e];
+      const stride = (this.stride = Math.max(1, Math.ceil((regionCount * words) / budget)));
+      if (stride > 1) {
+        this.toggleStart = toggleStart;
+        this.toggleRows = toggleRows;
+      }
+      const regions = new Int32Array(Math.ceil(regionCount / stride));
+      const bits = open.slice();
+      let last: Bits | null = null;
+      let lastSlot = -1;
+      for (let g = 0; g < regionCount; g++) {
+        for (let t = toggleStart[g]; t < toggleStart[g + 1]; t++) {
+          const r = toggleRows[t];
+          bits[r >>> 5] ^= 1 << (r & 31);
         }
-      });
+        if (g % stride !== 0) continue;
+        // neighbouring regions often hold the same rows: one slot for both
+        if (last === null || !sameBits(last, bits)) {
+          last = bits.slice();
+          lastSlot = slot(last);
+        }
+        regions[g / stride] = lastSlot;
+      }
+      this.regions = regions;
     }
-    // pack: identical sets (neighbouring regions often are) share one slot
-    const slotOf = new Map<string, number>();
-    const offsets = new Int32Array(sets.length);
-    const unique: Bits[] = [];
-    sets.forEach((bits, i) => {
-      const key = bits.join(',');
-      let slot = slotOf.get(key);
-      if (slot === undefined) {
-        slotOf.set(key, (slot = unique.length));
-        unique.push(bits);
-      }
-      offsets[i] = slot * words;
-    });
-    this.pool = new Uint32Array(unique.length * words);
-    unique.forEach((bits, slot) => this.pool.set(bits, slot * words));
-    for (const [v, b] of strings) this.strings.set(v, offsets[b]);
-    this.trueRows = offsets[trueRows];
-    this.falseRows = offsets[falseRows];
-    this.regions = Int32Array.from(regions, (b) => offsets[b]);
+    // pack, with one scratch slot at the end
+    this.scratch = slots.length * words;
+    this.pool = new Uint32Array((slots.length + 1) * words);
+    slots.forEach((bits, i) => this.pool.set(bits, i * words));
+    this.open *= words;
+    for (const [v, i] of this.strings) this.strings.set(v, i * words);
+    this.trueRows *= words;
+    this.falseRows *= words;
+    for (let g = 0; g < this.regions.length; g++) this.regions[g] *= words;
   }
 
   private pointIndex(x: number): number {
@@ -127,33 +221,98 @@ class ColumnIndex {
   lookup(value: unknown): number {
     switch (typeof value) {
       case 'string':
-        return this.strings.get(value) ?? 0;
+        return this.stringRows === null ? (this.strings.get(value) ?? this.open) : this.sparse(value);
       case 'boolean':
         return value ? this.trueRows : this.falseRows;
       case 'number':
         return this.numeric(value);
       case 'object': {
-        if (value === null) return 0;
-        if (this.regions.length === 0) return 0;
+        if (value === null) return this.open;
+        if (this.regions.length === 0) return this.open;
         const n = exactNumber(value);
         if (n !== null) return this.numeric(n);
         // a Decimal that no double represents exactly: test every cell of this column
-        return typeof (value as { toFixed?: unknown }).toFixed === 'function' ? -1 : 0;
+        return typeof (value as { toFixed?: unknown }).toFixed === 'function' ? -1 : this.open;
       }
       default:
-        return 0;
+        return this.open;
     }
   }
 
+  private sparse(value: string): number {
+    const rows = this.stringRows!.get(value);
+    if (rows === undefined) return this.open;
+    const pool = this.pool;
+    const at = this.scratch;
+    pool.copyWithin(at, this.open, this.open + this.words);
+    for (let i = 0; i < rows.length; i++) pool[at + (rows[i] >>> 5)] |= 1 << (rows[i] & 31);
+    return at;
+  }
+
   private numeric(x: number): number {
-    if (this.regions.length === 0) return 0;
-    if (x !== x) return 0;
+    if (this.regions.length === 0) return this.open;
+    if (x !== x) return this.open;
     const i = this.pointIndex(x);
-    return this.regions[i >= 0 ? 2 * i + 1 : 2 * (-1 - i)];
+    const g = i >= 0 ? 2 * i + 1 : 2 * (-1 - i);
+    const stride = this.stride;
+    if (stride === 1) return this.regions[g];
+    // rebuild the region's set from the checkpoint before it
+    const c = (g / stride) | 0;
+    const from = this.regions[c];
+    if (g === c * stride) return from;
+    const pool = this.pool;
+    const at = this.scratch;
+    pool.copyWithin(at, from, from + this.words);
+    const start = this.toggleStart;
+    const rows = this.toggleRows;
+    for (let t = start[c * stride + 1]; t < start[g + 1]; t++) {
+      const r = rows[t];
+      pool[at + (r >>> 5)] ^= 1 << (r & 31);
+    }
+    return at;
   }
 }
 
+function sameBits(a: Bits, b: Bits): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 const NO_COLUMNS = new Int32Array(0);
+
+/**
+ * Tables of at most this many rows are matched by a plain row loop over the cells' shapes (no index):
+ * below it, building and ANDing the columns' row sets costs more than testing each cell (measured with
+ * bench/decision-tables/sizes.js against closures compiled from the same cells).
+ */
+export const SCAN_MAX_ROWS = 16;
+
+/** Whether a simple cell accepts the value: 1 yes, 0 no, -1 only its FEEL can tell (an inexact decimal). */
+function cellAccepts(shape: CellShape, value: unknown): number {
+  switch (shape.kind) {
+    case 'strings':
+      return typeof value === 'string' && shape.values.includes(value) ? 1 : 0;
+    case 'booleans':
+      return typeof value === 'boolean' && shape.values.includes(value) ? 1 : 0;
+    case 'numbers': {
+      let x: number;
+      if (typeof value === 'number') x = value;
+      else if (typeof value === 'object' && value !== null) {
+        const n = exactNumber(value);
+        if (n === null) return typeof (value as { toFixed?: unknown }).toFixed === 'function' ? -1 : 0;
+        x = n;
+      } else return 0;
+      const intervals = shape.intervals;
+      for (let i = 0; i < intervals.length; i++) {
+        const v = intervals[i];
+        if ((x > v.lo || (v.loIncl && x === v.lo)) && (x < v.hi || (v.hiIncl && x === v.hi))) return 1;
+      }
+      return 0;
+    }
+    default:
+      return 1;
+  }
+}
 
 export class RowMatcher<C = unknown> {
   private readonly columns: (ColumnIndex | null)[];
@@ -165,13 +324,17 @@ export class RowMatcher<C = unknown> {
   private readonly anyCell: Uint8Array;
   private readonly fallback: Uint8Array;
   private readonly matched: Int32Array;
+  /** a small table: a row loop over the cells instead of the index (SCAN_MAX_ROWS) */
+  private readonly scan: boolean;
+  private readonly size: number;
 
   constructor(
     readonly shapes: CellShape[][],
     readonly columnCount: number,
     private readonly test: CellTest<C>,
   ) {
-    const size = shapes.length;
+    const size = (this.size = shapes.length);
+    this.scan = size <= SCAN_MAX_ROWS;
     this.all = newBits(size);
     fillBits(this.all, size);
     this.candidates = newBits(size);
@@ -188,7 +351,7 @@ export class RowMatcher<C = unknown> {
       return cols.length ? Int32Array.from(cols) : NO_COLUMNS;
     });
     this.columns = [];
-    for (let c = 0; c < columnCount; c++) {
+    for (let c = 0; c < columnCount && !this.scan; c++) {
       const index = new ColumnIndex(
         shapes.map((row) => row[c] ?? { kind: 'any' }),
         size,
@@ -245,8 +408,25 @@ export class RowMatcher<C = unknown> {
     return true;
   }
 
+  /** Whether row `r` matches, cell by cell (the scan of a small table). */
+  private rowMatches(r: number, values: ArrayLike<unknown>, context: C): boolean {
+    const row = this.shapes[r];
+    for (let c = 0; c < this.columnCount; c++) {
+      const shape = row[c];
+      if (shape === undefined || shape.kind === 'any') continue;
+      const accepts = shape.kind === 'opaque' ? -1 : cellAccepts(shape, values[c]);
+      if (accepts === 0) return false;
+      if (accepts === -1 && this.test(r, c, values[c], context) !== true) return false;
+    }
+    return true;
+  }
+
   /** Index of the first matching row, or -1. */
   first(values: ArrayLike<unknown>, context: C): number {
+    if (this.scan) {
+      for (let r = 0; r < this.size; r++) if (this.rowMatches(r, values, context)) return r;
+      return -1;
+    }
     this.depth++;
     const { cand, fallback } = this.scratch();
     try {
@@ -266,6 +446,17 @@ export class RowMatcher<C = unknown> {
    * (copy what you keep). Returns the array and the count.
    */
   collect(values: ArrayLike<unknown>, context: C): { rows: Int32Array; count: number } {
+    if (this.scan) {
+      const rows = this.depth === 0 ? this.matched : new Int32Array(this.size);
+      this.depth++;
+      let count = 0;
+      try {
+        for (let r = 0; r < this.size; r++) if (this.rowMatches(r, values, context)) rows[count++] = r;
+      } finally {
+        this.depth--;
+      }
+      return { rows, count };
+    }
     this.depth++;
     const { cand, fallback } = this.scratch();
     const rows = this.depth === 1 ? this.matched : new Int32Array(this.shapes.length);

@@ -20,6 +20,17 @@ export function validateDecisionTable(
   return { valid: true, errors: [], analysis: analyzeTable(new CompiledDecisionTable(table)) };
 }
 
+/**
+ * The problems of a definition (structure, FEEL of every cell), without the analysis: what a save needs.
+ * Empty when the table is valid.
+ */
+export function checkDecisionTable(
+  definition: unknown,
+  limits: TableLimits = DEFAULT_LIMITS,
+): TableProblem[] {
+  return normalizeDefinition(definition, limits).problems;
+}
+
 export function analyzeTable(compiled: CompiledDecisionTable): AnalysisResult {
   return analyzeShapes({
     hitPolicy: compiled.hitPolicy,

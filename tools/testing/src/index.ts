@@ -2,3 +2,4 @@ export * from './test-database';
 export * from './start-for-test';
 export * from './migrated-database';
 export * from './contract';
+export * from './liveness-probe';

@@ -1,5 +1,17 @@
-import type { CompiledRuleSet, Facts, RuleSetEvaluation, RuleSetShapeName } from '@arbiter/rule-engine';
-import { AppError, RequestContext } from '@arbiter/platform';
+import type {
+  CompiledRuleSet,
+  DryRunTaskResult,
+  Facts,
+  RuleSetEvaluation,
+  RuleSetShapeName,
+} from '@arbiter/rule-engine';
+import {
+  AppError,
+  RequestContext,
+  WorkerOutOfMemory,
+  WorkerPoolBusy,
+  WorkerTaskTimeout,
+} from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { newExecutionId } from './execution-id';
 import { invalidRuleSet, RuleSetQueries } from '../rulesets';
@@ -9,6 +21,10 @@ import { CompiledRuleSets } from './compiled-rule-sets';
 import { ExecutionErrors, ExecutionResultErrorCodes } from './execution-errors';
 import { assertFacts } from './execution.service';
 import { RuleSetVersions } from './rule-set-versions';
+import { DryRunWorkers } from './dry-run-workers';
+
+/** How long past its own deadline a worker may take to answer before its thread is stopped. */
+const WORKER_GRACE_MS = 250;
 
 /** Either request form: a stored version (`{ inputs, version? }`) or a document (`{ ruleSet, context, contextType }`). */
 export interface DryRunRequest {
@@ -61,7 +77,12 @@ export class DryRunService {
     @Inject(RuleSetVersions) private readonly versions: RuleSetVersions,
     @Inject(CompiledRuleSets) private readonly compiled: CompiledRuleSets,
     @Inject(RuleEngineSettings) private readonly settings: RuleEngineSettings,
+    @Inject(DryRunWorkers) private readonly workers: DryRunWorkers,
   ) {}
+
+  private get limit(): number {
+    return Math.min(this.settings.dryRunTimeoutMs, 10_000);
+  }
 
   async ruleEngineDryRun(workflowName: string, request: DryRunRequest): Promise<RuleEngineDryRunResult> {
     const outcome = await this.run(workflowName, request);
@@ -104,16 +125,88 @@ export class DryRunService {
       (typeof request.contextType !== 'string' || !request.contextType)
     )
       throw AppError.validation([{ field: 'contextType', message: 'must be a non-empty string' }]);
-    const { ruleSet, version, facts } = await this.prepare(workflowName, request);
+    const prepared = await this.prepare(workflowName, request);
     const started = performance.now();
-    const evaluation = await this.evaluateWithCap(ruleSet, facts);
-    return { evaluation, ms: Math.round((performance.now() - started) * 1000) / 1000, version };
+    const evaluation =
+      'evaluation' in prepared
+        ? prepared.evaluation
+        : await this.evaluateWithCap(prepared.ruleSet, prepared.facts);
+    return {
+      evaluation,
+      ms: Math.round((performance.now() - (prepared.started ?? started)) * 1000) / 1000,
+      version: prepared.version,
+    };
+  }
+
+  /**
+   * An unsaved document, compiled and run on a worker thread (its cost is the author's: a FEEL loop, a
+   * script, a huge rule set); null when it needs the service (a stored table, a sub flow), which then
+   * runs it itself. Past the dry-run limit the worker's thread is stopped.
+   */
+  private async inWorker(
+    workflowName: string,
+    shape: RuleSetShapeName,
+    document: Record<string, unknown>,
+    facts: Facts,
+  ): Promise<RuleSetEvaluation | null> {
+    const limit = this.limit;
+    let result: DryRunTaskResult;
+    try {
+      result = await this.workers.workers.run<DryRunTaskResult>(
+        'dryRunDocument',
+        {
+          document,
+          shape,
+          workflowName,
+          facts,
+          deadline: Date.now() + limit,
+          tenantId: RequestContext.tenantId(),
+          correlationId: RequestContext.correlationId(),
+        },
+        limit + WORKER_GRACE_MS,
+      );
+    } catch (error) {
+      if (error instanceof WorkerTaskTimeout)
+        return this.stopped(
+          ExecutionResultErrorCodes.DryRunTimeout,
+          `the dry-run exceeded ${limit} ms and was stopped`,
+        );
+      if (error instanceof WorkerOutOfMemory)
+        return this.stopped(
+          ExecutionResultErrorCodes.DryRunMemory,
+          `the dry-run exhausted its ${error.memoryMb} MiB heap (RuleEngineOptions:DryRunWorkers:MemoryMb) and was stopped`,
+        );
+      if (error instanceof WorkerPoolBusy)
+        return this.stopped(
+          ExecutionResultErrorCodes.DryRunBusy,
+          'every dry-run worker is busy; try again shortly',
+        );
+      throw error;
+    }
+    if (result.ok) return result.evaluation;
+    if (result.needsHost) return null;
+    throw ExecutionErrors.documentNotExecutable(new Error(result.message));
+  }
+
+  /** The result of a dry-run stopped by the service (time, memory, no worker free). */
+  private stopped(code: string, message: string): RuleSetEvaluation {
+    return {
+      outputs: {},
+      traces: [],
+      errors: [{ code, message }],
+      rulesMatched: [],
+      rulesExecuted: 0,
+      sideEffectsApplied: false,
+    };
   }
 
   private async prepare(
     workflowName: string,
     request: DryRunRequest,
-  ): Promise<{ ruleSet: CompiledRuleSet; version: number | null; facts: Facts }> {
+  ): Promise<
+    | { ruleSet: CompiledRuleSet; version: number | null; facts: Facts; started?: undefined }
+    | { evaluation: RuleSetEvaluation; version: null; started: number }
+  > {
     if (request.ruleSet !== undefined) {
       if (request.version !== undefined)
         throw AppError.validation([
@@ -125,6 +218,14 @@ export class DryRunService {
       );
       const outcome = this.ruleSets.validate(workflowName, request.ruleSet);
       if (!outcome.valid || !outcome.shape) throw invalidRuleSet(outcome.errors, 'ruleSet');
+      const shape = outcome.shape as RuleSetShapeName;
+      const document = request.ruleSet as Record<string, unknown>;
+      // code-based rules are the service's own code: they run here
+      if (shape !== 'code-based') {
+        const started = performance.now();
+        const evaluation = await this.inWorker(workflowName, shape, document, facts);
+        if (evaluation) return { evaluation, version: null, started };
+      }
       const ruleSet = await this.compiled
         .compileDocument(
           RequestContext.tenantId(),
@@ -159,25 +260,18 @@ export class DryRunService {
   }
 
   private async evaluateWithCap(ruleSet: CompiledRuleSet, facts: Facts): Promise<RuleSetEvaluation> {
-    const limit = Math.min(this.settings.dryRunTimeoutMs, 10_000);
+    const limit = this.limit;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<RuleSetEvaluation>((resolve) => {
       timer = setTimeout(() => {
         controller.abort();
-        resolve({
-          outputs: {},
-          traces: [],
-          errors: [
-            {
-              code: ExecutionResultErrorCodes.DryRunTimeout,
-              message: `the dry-run exceeded ${limit} ms and was stopped`,
-            },
-          ],
-          rulesMatched: [],
-          rulesExecuted: 0,
-          sideEffectsApplied: false,
-        });
+        resolve(
+          this.stopped(
+            ExecutionResultErrorCodes.DryRunTimeout,
+            `the dry-run exceeded ${limit} ms and was stopped`,
+          ),
+        );
       }, limit);
     });
     try {

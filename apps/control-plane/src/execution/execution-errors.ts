@@ -27,6 +27,8 @@ export const ExecutionErrorCodes = {
  */
 export const ExecutionResultErrorCodes = {
   DryRunTimeout: 'DRY_RUN_TIMEOUT',
+  DryRunMemory: 'DRY_RUN_MEMORY',
+  DryRunBusy: 'DRY_RUN_BUSY',
   TraditionalFailed: 'TRADITIONAL_FAILED',
 } as const;
 

@@ -8,6 +8,7 @@ import { DecisionTableClient } from './adapters/decision-table-client';
 import { HttpConnectorInvoker } from './adapters/http-connectors';
 import { CODE_RULES, CompiledRuleSets } from './compiled-rule-sets';
 import { DryRunService } from './dry-run.service';
+import { DryRunWorkers } from './dry-run-workers';
 import { ExecuteHotRoute } from './execute.route';
 import {
   ControlPlaneExecutionController,
@@ -50,6 +51,7 @@ import { RuleSetVersions } from './rule-set-versions';
     { provide: ExecutionQuota, useExisting: QuotaGate },
     { provide: TraditionalExecution, useClass: NoTraditionalExecution },
     ExecutionService,
+    DryRunWorkers,
     DryRunService,
     ExecuteHotRoute,
   ],

@@ -77,6 +77,23 @@ export class RuleEngineSettings {
   @Max(10_000)
   dryRunTimeoutMs = 10_000;
 
+  /**
+   * Worker threads for dry-runs of unsaved rule sets (`ruleSet` in the body): they compile and run off
+   * the service's event loop, and one that reaches its time limit has its thread stopped.
+   */
+  @ConfigKey('RuleEngineOptions:DryRunWorkers:MaxThreads', 'number')
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  dryRunWorkerThreads = 2;
+
+  /** Heap of one dry-run worker thread (MiB); a dry-run that exhausts it fails with `DRY_RUN_MEMORY`. */
+  @ConfigKey('RuleEngineOptions:DryRunWorkers:MemoryMb', 'number')
+  @IsInt()
+  @Min(32)
+  @Max(8192)
+  dryRunWorkerMemoryMb = 256;
+
   /** Connector name → URL: a connector node POSTs `{ connector, operation, input }` there and merges the JSON answer. */
   @ConfigKey('RuleEngineOptions:Connectors', 'dictionary')
   @IsOptional()

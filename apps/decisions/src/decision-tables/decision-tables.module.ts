@@ -1,6 +1,7 @@
 import { bindConfig, Configuration } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
 import { DecisionTablesSettings } from '../settings';
+import { AnalysisWorkers } from './application/analysis-workers';
 import { CompiledTableCache } from './application/compiled-table-cache';
 import { DecisionTableAuthoringService } from './application/decision-table-authoring.service';
 import { DecisionTableEvaluationService } from './application/decision-table-evaluation.service';
@@ -30,6 +31,7 @@ import {
       inject: [DecisionTablesSettings],
       useFactory: (settings: DecisionTablesSettings) => new CompiledTableCache(settings.compiledCacheSize),
     },
+    AnalysisWorkers,
     DecisionTableAuthoringService,
     DecisionTableEvaluationService,
     TableFeelService,

@@ -16,6 +16,22 @@ export class DecisionTablesSettings {
   @Max(100_000)
   maxRows: number = 10_000;
 
+  /**
+   * Cells (rows × input columns) from which validating or analysing an unsaved definition runs on a worker
+   * thread (below it, in the service: a thread's round trip costs more than a small table's analysis).
+   */
+  @ConfigKey('DecisionTables:AnalysisWorkerCells')
+  @IsInt()
+  @Min(0)
+  analysisWorkerCells: number = 5_000;
+
+  /** Worker threads for validating and analysing large definitions. */
+  @ConfigKey('DecisionTables:AnalysisWorkers')
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  analysisWorkers: number = 1;
+
   @ConfigKey('DecisionTables:MaxColumns')
   @IsInt()
   @Min(1)

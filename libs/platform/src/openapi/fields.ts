@@ -147,10 +147,20 @@ export function ObjectField(options: FieldOptions = {}): PropertyDecorator {
   );
 }
 
-/** An array of strings, of open objects, or of a nested class (each element validated). */
+/**
+ * An array of strings, of open objects, or of a nested class (each element validated). `checkItems:
+ * false` documents the elements by their class but checks only that each is an object: for arrays of
+ * thousands of elements the service checks itself (transforming and validating each element through
+ * class-transformer/class-validator costs ~0.5 ms an element on the event loop: 5 s for 10,000 rows).
+ */
 export function ArrayField(
   items: 'string' | 'object' | ClassType<unknown>,
-  options: FieldOptions & { minItems?: number; maxItems?: number; maxLength?: number } = {},
+  options: FieldOptions & {
+    minItems?: number;
+    maxItems?: number;
+    maxLength?: number;
+    checkItems?: boolean;
+  } = {},
 ): PropertyDecorator {
   const rules: PropertyDecorator[] = [IsArray()];
   if (options.minItems !== undefined) rules.push(ArrayMinSize(options.minItems));
@@ -162,9 +172,12 @@ export function ArrayField(
     itemSchema = {
       items: { type: 'string', ...(options.maxLength !== undefined ? { maxLength: options.maxLength } : {}) },
     };
-  } else if (items === 'object') {
+  } else if (items === 'object' || options.checkItems === false) {
     rules.push(IsObject({ each: true }));
-    itemSchema = { items: { type: 'object', additionalProperties: true } };
+    itemSchema =
+      items === 'object'
+        ? { items: { type: 'object', additionalProperties: true } }
+        : { items: { $ref: `#/components/schemas/${items.name}` } };
   } else {
     rules.push(
       ValidateNested({ each: true }),

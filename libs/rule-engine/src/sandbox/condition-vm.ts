@@ -1,3 +1,4 @@
+import { currentEvaluation } from '@arbiter/feel';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { SandboxError, type SandboxErrorCode } from './errors';
 import { CONDITION_FACTORY, HARDEN_INTRINSICS, conditionFunctionSource } from './harden';
@@ -50,7 +51,12 @@ export class ConditionVm {
     const vm = (this.vm ??= this.create());
     const { context, runtime } = vm;
     const argument = context.newString(json);
-    this.deadline = Date.now() + this.limits.timeoutMs;
+    // the script's own limit, cut short by the deadline of the evaluation it is part of (a flow's
+    // `ExecutionTimeoutMs`, a dry-run's limit): a node's `timeoutMs` never outlives its execution
+    const own = Date.now() + this.limits.timeoutMs;
+    const evaluationDeadline = currentEvaluation()?.deadline ?? Infinity;
+    this.deadline = Math.min(own, evaluationDeadline);
+    const cutByEvaluation = evaluationDeadline < own;
     let result: ReturnType<QuickJSContext['callFunction']>;
     try {
       result = context.callFunction(vm.run, context.undefined, argument);
@@ -63,6 +69,11 @@ export class ConditionVm {
       result.error.dispose();
       const code = classify(thrown);
       if (code !== 'SANDBOX_ERROR') this.reset();
+      if (code === 'SANDBOX_TIMEOUT' && cutByEvaluation)
+        throw new SandboxError(
+          'DEADLINE_EXCEEDED',
+          'the script ran past the deadline of its evaluation and was stopped',
+        );
       throw new SandboxError(code, messageOf(code, thrown, this.limits));
     }
     const type = context.typeof(result.value);

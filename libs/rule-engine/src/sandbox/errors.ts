@@ -2,6 +2,8 @@
 export type SandboxErrorCode =
   /** The script ran past its time limit (an endless loop, for instance). */
   | 'SANDBOX_TIMEOUT'
+  /** The script was stopped at the deadline of the evaluation it is part of (before its own limit). */
+  | 'DEADLINE_EXCEEDED'
   /** The script exceeded its memory or stack limit (allocation bomb, runaway recursion, huge string). */
   | 'SANDBOX_MEMORY'
   /** The script does not compile, threw, or its input is not JSON. */

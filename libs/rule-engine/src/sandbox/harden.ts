@@ -7,6 +7,44 @@
  */
 export const HARDEN_INTRINSICS = `(function () {
   'use strict';
+  // Native loops QuickJS does not interrupt (its interrupt handler runs between bytecodes, not inside a
+  // built-in): Array.prototype.includes / indexOf / lastIndexOf over {length: 1e15}, fill over a huge
+  // sparse array. Replaced by loops in JavaScript, which the time limit stops like any other loop.
+  var toLength = function (o) {
+    var n = Math.trunc(Number(o.length));
+    return n > 0 ? Math.min(n, Number.MAX_SAFE_INTEGER) : 0;
+  };
+  var relative = function (value, length, fallback) {
+    if (value === undefined) return fallback;
+    var n = Math.trunc(Number(value)) || 0;
+    return n < 0 ? Math.max(length + n, 0) : Math.min(n, length);
+  };
+  var same = function (a, b) { return a === b || (a !== a && b !== b); };
+  var define = function (name, fn) {
+    Object.defineProperty(Array.prototype, name, { value: fn, writable: true, enumerable: false, configurable: true });
+  };
+  define('includes', { includes: function (search, from) {
+    var o = Object(this), n = toLength(o);
+    for (var i = relative(from, n, 0); i < n; i++) if (same(o[i], search)) return true;
+    return false;
+  } }.includes);
+  define('indexOf', { indexOf: function (search, from) {
+    var o = Object(this), n = toLength(o);
+    for (var i = relative(from, n, 0); i < n; i++) if (i in o && o[i] === search) return i;
+    return -1;
+  } }.indexOf);
+  define('lastIndexOf', { lastIndexOf: function (search, from) {
+    var o = Object(this), n = toLength(o);
+    var i = from === undefined ? n - 1 : Math.min(relative(from, n, n - 1), n - 1);
+    if (from !== undefined && Math.trunc(Number(from)) < 0) i = n + Math.trunc(Number(from));
+    for (; i >= 0; i--) if (i in o && o[i] === search) return i;
+    return -1;
+  } }.lastIndexOf);
+  define('fill', { fill: function (value, start, end) {
+    var o = Object(this), n = toLength(o);
+    for (var i = relative(start, n, 0), e = relative(end, n, n); i < e; i++) o[i] = value;
+    return o;
+  } }.fill);
   var seen = new Set();
   var queue = [
     globalThis,

@@ -1,3 +1,5 @@
+import { AnalysisWorkers } from './analysis-workers';
+import { DecisionTableEvaluationService } from './decision-table-evaluation.service';
 import { AuthenticatedUser, InProcessEventBus, RequestContext } from '@arbiter/platform';
 import { DecisionTablesSettings } from '../../settings';
 import {
@@ -27,12 +29,16 @@ describe('DecisionTableAuthoringService', () => {
       events.push(e.data);
     });
     cache = new CompiledTableCache(10);
+    const settings = new DecisionTablesSettings();
+    const uow = inMemoryUnitOfWork();
     tables = new DecisionTableAuthoringService(
-      inMemoryUnitOfWork(),
+      uow,
       repo,
       bus,
       cache,
-      new DecisionTablesSettings(),
+      settings,
+      new AnalysisWorkers(settings),
+      new DecisionTableEvaluationService(uow, repo, bus, cache, settings),
     );
   });
   afterEach(() => bus.close());
@@ -141,8 +147,8 @@ describe('DecisionTableAuthoringService', () => {
         ['a', 3],
         ['b', 3],
       ]);
-      expect(tables.validate(sampleTable())).toMatchObject({ valid: true });
-      expect(() => tables.analyzeDefinition({ ...sampleTable(), rows: 'x' })).toThrow(
+      expect(await tables.validate(sampleTable())).toMatchObject({ valid: true });
+      await expect(tables.analyzeDefinition({ ...sampleTable(), rows: 'x' })).rejects.toThrow(
         expect.objectContaining({ code: 'INVALID_TABLE' }),
       );
     });

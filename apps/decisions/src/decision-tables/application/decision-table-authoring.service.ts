@@ -20,7 +20,9 @@ import { CompiledTableCache } from './compiled-table-cache';
 import { loadVersion, requireTable } from './stored-tables';
 import { diffVersions, summarizeChange, VersionDiff } from './table-diff';
 import { DecisionTableView, StoredDefinition, TableSummary, toStoredDefinition } from './table-model';
-import { checkedDefinition, TableLimits, tableLimits, validateDefinition } from './table-validation';
+import { AnalysisWorkers } from './analysis-workers';
+import { DecisionTableEvaluationService } from './decision-table-evaluation.service';
+import { checkedDefinition, TableLimits, tableLimits } from './table-validation';
 import { auditEntryView, tableSummary, tableView, versionView } from './table-views';
 
 export interface Page {
@@ -53,6 +55,8 @@ export class DecisionTableAuthoringService {
     @Inject(EventBus) private readonly bus: EventBus,
     @Inject(CompiledTableCache) private readonly cache: CompiledTableCache,
     @Inject(DecisionTablesSettings) settings: DecisionTablesSettings,
+    @Inject(AnalysisWorkers) private readonly workers: AnalysisWorkers,
+    @Inject(DecisionTableEvaluationService) private readonly evaluation: DecisionTableEvaluationService,
   ) {
     this.limits = tableLimits(settings);
     this.maxImportTables = settings.maxImportTables;
@@ -194,6 +198,7 @@ export class DecisionTableAuthoringService {
       });
     });
     await this.publish(id, tenantId, 1, 'created');
+    this.evaluation.precompile(tenantId, id, 1, definition);
     return { id, name: definition.name, version: 1, createdAt: now.toISOString() };
   }
 
@@ -260,11 +265,12 @@ export class DecisionTableAuthoringService {
         changesSummary: summarizeChange(diffVersions(next - 1, previous.definition, next, definition)),
         timestamp: now,
       });
-      return next;
+      return { next, definition };
     });
     this.cache.invalidate(tenantId, id);
-    await this.publish(id, tenantId, version, 'updated');
-    return { id, version, modifiedAt: now.toISOString() };
+    await this.publish(id, tenantId, version.next, 'updated');
+    this.evaluation.precompile(tenantId, id, version.next, version.definition);
+    return { id, version: version.next, modifiedAt: now.toISOString() };
   }
 
   async remove(id: string): Promise<void> {
@@ -352,12 +358,31 @@ export class DecisionTableAuthoringService {
 
   // ------------------------------------------------------------------ checks of an unsaved definition
 
-  validate(body: unknown): ValidationResult {
-    return validateDefinition(body, this.limits);
+  /** Structure, FEEL and analysis of an unsaved definition (a large one on a worker thread). */
+  validate(body: unknown): Promise<ValidationResult> {
+    return this.workers.validate(body, this.limits);
   }
 
-  analyzeDefinition(body: unknown): AnalysisResult {
-    const result = validateDefinition(body, this.limits);
+  /**
+   * Overlaps, gaps, redundant rows and completeness of a stored version (the latest by default), on a
+   * worker thread for a large table (the stored definition crosses; the compiled table stays here).
+   */
+  async analyzeStored(
+    id: string,
+    version?: number,
+  ): Promise<AnalysisResult & { id: string; version: number }> {
+    const { stored, number } = await this.uow.run((m) => loadVersion(this.repo, m, id, version));
+    // stored tables were checked against MaxRows when saved: a lowered limit must not stop their analysis
+    const result = await this.workers.validate(stored.definition, {
+      ...this.limits,
+      maxRows: Number.MAX_SAFE_INTEGER,
+    });
+    if (!result.valid) throw invalidTable(result.errors);
+    return { id, version: number, ...result.analysis! };
+  }
+
+  async analyzeDefinition(body: unknown): Promise<AnalysisResult> {
+    const result = await this.workers.validate(body, this.limits);
     if (!result.valid) throw invalidTable(result.errors);
     return result.analysis!;
   }

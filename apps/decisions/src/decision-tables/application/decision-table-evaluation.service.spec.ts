@@ -1,3 +1,4 @@
+import { AnalysisWorkers } from './analysis-workers';
 import { InProcessEventBus, RequestContext } from '@arbiter/platform';
 import { DecisionTablesSettings } from '../../settings';
 import {
@@ -22,8 +23,16 @@ describe('DecisionTableEvaluationService', () => {
     const settings = new DecisionTablesSettings();
     const cache = new CompiledTableCache(settings.compiledCacheSize);
     const uow = inMemoryUnitOfWork();
-    authoring = new DecisionTableAuthoringService(uow, repo, bus, cache, settings);
     evaluation = new DecisionTableEvaluationService(uow, repo, bus, cache, settings);
+    authoring = new DecisionTableAuthoringService(
+      uow,
+      repo,
+      bus,
+      cache,
+      settings,
+      new AnalysisWorkers(settings),
+      evaluation,
+    );
     await evaluation.onModuleInit();
   });
   afterEach(() => bus.close());
@@ -51,6 +60,28 @@ describe('DecisionTableEvaluationService', () => {
       RequestContext.run({ tenantId: 'tenant-a', user: operator }, () =>
         expect(evaluation.metrics()).toMatchObject({ evaluations: 2, compiledCache: { compilations: 1 } }),
       );
+    });
+  });
+
+  it('compiles a version when it is saved: the first evaluate after a create or an update is synchronous', async () => {
+    await inTenant(async () => {
+      const { id } = await authoring.create(sampleTable());
+      await new Promise((resolve) => setImmediate(resolve)); // the compile runs after the response
+      const reads = repo.reads;
+      const first = evaluation.evaluate(id, { age: 10 });
+      expect(first).not.toBeInstanceOf(Promise);
+      expect(first).toMatchObject({ outputValues: { risk: 'minor' } });
+      expect(repo.reads).toBe(reads);
+      const changed = sampleTable();
+      changed.rows[0].outputs.risk = 'child';
+      await authoring.update(id, changed);
+      await new Promise((resolve) => setImmediate(resolve));
+      const readsAfterUpdate = repo.reads;
+      const afterUpdate = evaluation.evaluate(id, { age: 10 });
+      expect(afterUpdate).not.toBeInstanceOf(Promise);
+      expect(afterUpdate).toMatchObject({ outputValues: { risk: 'child' } });
+      expect(repo.reads).toBe(readsAfterUpdate);
+      expect(evaluation.precompiled).toBe(2);
     });
   });
 

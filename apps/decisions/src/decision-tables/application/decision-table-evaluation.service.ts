@@ -30,6 +30,8 @@ export class DecisionTableEvaluationService implements OnModuleInit {
   private readonly maxSteps: number;
   private readonly timeoutMs: number;
   private evaluations = 0;
+  /** versions compiled when saved (before any evaluate asked) */
+  precompiled = 0;
 
   constructor(
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
@@ -71,6 +73,25 @@ export class DecisionTableEvaluationService implements OnModuleInit {
     });
     this.cache.put(tenantId, id, number, compiled, number === table.latestVersion);
     return compiled;
+  }
+
+  /**
+   * Compiles a version just saved and caches it as the latest, after the response (`setImmediate`), so
+   * no evaluate pays for compiling it. A failure is left to the first evaluate (which compiles again
+   * and reports it).
+   */
+  precompile(tenantId: string, id: string, version: number, definition: unknown): void {
+    setImmediate(() => {
+      if (this.cache.latestVersion(tenantId, id) !== undefined && this.cache.get(tenantId, id, version))
+        return;
+      try {
+        const compiled = compileDecisionTable(definition, { limits: this.limits, maxSteps: this.maxSteps });
+        this.cache.put(tenantId, id, version, compiled, true);
+        this.precompiled++;
+      } catch {
+        /* the first evaluate compiles and reports */
+      }
+    });
   }
 
   /**

@@ -1,3 +1,5 @@
+import { AnalysisWorkers } from './analysis-workers';
+import { DecisionTableEvaluationService } from './decision-table-evaluation.service';
 import { InProcessEventBus, RequestContext } from '@arbiter/platform';
 import { sampleTable } from '../../../test/helpers';
 import {
@@ -11,12 +13,18 @@ import { TableFeelService } from './table-feel.service';
 
 describe('TableFeelService', () => {
   const bus = new InProcessEventBus('test');
+  const settings = new DecisionTablesSettings();
+  const uow = inMemoryUnitOfWork();
+  const repo = new InMemoryDecisionTableRepository();
+  const cache = new CompiledTableCache(10);
   const tables = new DecisionTableAuthoringService(
-    inMemoryUnitOfWork(),
-    new InMemoryDecisionTableRepository(),
+    uow,
+    repo,
     bus,
-    new CompiledTableCache(10),
-    new DecisionTablesSettings(),
+    cache,
+    settings,
+    new AnalysisWorkers(settings),
+    new DecisionTableEvaluationService(uow, repo, bus, cache, settings),
   );
   const feel = new TableFeelService(tables, new DecisionTablesSettings());
   const inTenant = <T>(fn: () => T) => RequestContext.run({ tenantId: 'tenant-a' }, fn);

@@ -1,4 +1,4 @@
-import { validateDecisionTable, ValidationResult } from '@arbiter/rule-engine';
+import { checkDecisionTable, validateDecisionTable, ValidationResult } from '@arbiter/rule-engine';
 import { DecisionTablesSettings } from '../../settings';
 import { invalidTable } from '../errors';
 import { StoredDefinition, toStoredDefinition } from './table-model';
@@ -28,7 +28,8 @@ export function checkedDefinition(
   limits: TableLimits,
   previous?: StoredDefinition,
 ): StoredDefinition {
-  const result = validateDecisionTable(body, limits);
-  if (!result.valid) throw invalidTable(result.errors);
+  // structure and FEEL only: the overlap/gap analysis is the validate and analyze routes' business
+  const problems = checkDecisionTable(body, limits);
+  if (problems.length) throw invalidTable(problems);
   return toStoredDefinition(body, previous);
 }

@@ -314,7 +314,7 @@ export class DecisionTablesController {
   @ApiOkResponse({ type: StoredTableAnalysisView })
   @ApiErrors(400, 404)
   analyze(@Param('id') id: string, @Query('version') version?: string) {
-    return this.evaluation.analyze(id, optionalVersion(version));
+    return this.tables.analyzeStored(id, optionalVersion(version));
   }
 
   @Get(':id/audit')

@@ -141,6 +141,8 @@ export class DecisionTableDto {
   hitPolicy!: string;
 
   @ArrayField(TableRowBody, {
+    // each row is checked by the rule engine (naming its row id), not element by element by the pipe
+    checkItems: false,
     description: 'Rules, matched in order.',
     example: [
       { id: 'r1', priority: 1, inputConditions: { age: '< 18' }, outputs: { risk: 'minor' } },

@@ -1,0 +1,55 @@
+import { WorkerPool, WorkerTaskTimeout } from '@arbiter/platform';
+import {
+  AUTHORING_TASKS_FILE,
+  validateDecisionTable,
+  type ValidateTableTask,
+  type ValidationResult,
+} from '@arbiter/rule-engine';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { DecisionTablesSettings } from '../../settings';
+import { TableLimits } from './table-validation';
+
+/** Longest a worker may validate one definition before its thread is stopped. */
+const VALIDATION_TIMEOUT_MS = 30_000;
+
+/**
+ * Validation and analysis of unsaved definitions: in the service for small ones, on a worker thread
+ * (`DecisionTables:AnalysisWorkers`) from `DecisionTables:AnalysisWorkerCells` cells, so checking a
+ * 10,000-row table holds no request of anyone else. The threads start on first use.
+ */
+@Injectable()
+export class AnalysisWorkers implements OnModuleDestroy {
+  private pool: WorkerPool | null = null;
+
+  constructor(@Inject(DecisionTablesSettings) private readonly settings: DecisionTablesSettings) {}
+
+  async validate(definition: unknown, limits: TableLimits): Promise<ValidationResult> {
+    if (cells(definition) < this.settings.analysisWorkerCells)
+      return validateDecisionTable(definition, limits);
+    this.pool ??= new WorkerPool({
+      filename: AUTHORING_TASKS_FILE,
+      maxThreads: this.settings.analysisWorkers,
+    });
+    const task: ValidateTableTask = { definition, limits };
+    try {
+      return await this.pool.run<ValidationResult>('validateTable', task, VALIDATION_TIMEOUT_MS);
+    } catch (error) {
+      if (error instanceof WorkerTaskTimeout)
+        return { valid: false, errors: [{ rowId: null, column: null, message: error.message }] };
+      throw error;
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool?.close();
+  }
+}
+
+/** rows × input columns of a definition as sent (0 when it is not one). */
+function cells(definition: unknown): number {
+  const d = definition as { rows?: unknown; inputColumns?: unknown } | null;
+  if (typeof d !== 'object' || d === null) return 0;
+  const rows = Array.isArray(d.rows) ? d.rows.length : 0;
+  const columns = Array.isArray(d.inputColumns) ? d.inputColumns.length : 0;
+  return rows * Math.max(1, columns);
+}

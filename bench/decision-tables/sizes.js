@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+/**
+ * Decision tables at every size (issue 28): for 5, 10, 20, 50, 100, 1,000, 10,000 and 100,000 rows × 5
+ * inputs, First and Collect: compile ms (first compile of that size in this process, and CPU ms), heap
+ * per row of the compiled table, evaluations/s of the compiled table beside closures compiled from the
+ * same cells and run by a plain row loop (the naive scan of run.js), after an equality gate: on 512
+ * inputs both give the same matched rows.
+ *   npm run bench:decision-tables:sizes         (SIZES=5,10,… MS=700 override)
+ * The machine is shared: read a ratio within its own line, never a figure against another run's.
+ */
+const { compileDecisionTable } = require('../../libs/rule-engine/dist');
+const { compileUnaryTests } = require('../../libs/feel/dist');
+const { makeTable, inputs } = require('./run');
+
+const SIZES = (process.env.SIZES ?? '5,10,20,50,100,1000,10000,100000').split(',').map(Number);
+const MS = Number(process.env.MS ?? 700);
+const LIMITS = { maxRows: 100_000, maxColumns: 100, maxCellLength: 10_000 };
+
+/** closures compiled from the same cells, a row loop (matched row indexes: First stops at the first) */
+function closures(def) {
+  const cols = def.inputColumns.map((c) => c.name);
+  const rows = def.rows.map((r) =>
+    cols.map((c) => {
+      const cell = r.inputConditions[c];
+      return cell && cell !== '-' ? compileUnaryTests(cell) : null;
+    }),
+  );
+  const first = def.hitPolicy === 'First';
+  return (input) => {
+    const hits = [];
+    for (let r = 0; r < rows.length; r++) {
+      const tests = rows[r];
+      let ok = true;
+      for (let k = 0; k < tests.length && ok; k++)
+        if (tests[k] && tests[k].test(input[cols[k]]) !== true) ok = false;
+      if (ok) {
+        hits.push(r);
+        if (first) break;
+      }
+    }
+    return hits;
+  };
+}
+
+function perSecond(fn, data) {
+  for (let i = 0; i < 5000; i++) fn(data[i % data.length]);
+  let n = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < MS) {
+    for (let i = 0; i < 20; i++) fn(data[(n + i) % data.length]);
+    n += 20;
+    now = performance.now();
+  }
+  return (n / (now - start)) * 1000;
+}
+
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+
+function main() {
+  const data = inputs(512);
+  console.log(`node ${process.version}; ${MS} ms per measurement; shared machine: compare within a line\n`);
+  console.log('rows     policy   compile ms (cpu)   heap/row   ours eval/s    closures eval/s   ratio');
+  for (const size of SIZES) {
+    for (const policy of ['First', 'Collect']) {
+      const def = makeTable(size, policy);
+      global.gc?.();
+      const heap0 = process.memoryUsage().heapUsed;
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const compiled = compileDecisionTable(def, { limits: LIMITS });
+      const compileMs = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      global.gc?.();
+      const heapPerRow = (process.memoryUsage().heapUsed - heap0) / size;
+      // closures are slow to build and to run at 100,000 rows: the gate and the rate on fewer inputs there
+      const scan = closures(def);
+      const gate = size > 10_000 ? data.slice(0, 32) : data;
+      for (const input of gate) {
+        const ours = compiled.evaluate(input).matchedRows.join();
+        const theirs = scan(input)
+          .map((r) => `r${r}`)
+          .join();
+        if (ours !== theirs) throw new Error(`${size} ${policy}: results differ on ${JSON.stringify(input)}`);
+      }
+      const ours = perSecond((i) => compiled.evaluate(i), data);
+      const base = perSecond(scan, gate);
+      console.log(
+        `${String(size).padEnd(8)} ${policy.padEnd(8)} ${compileMs.toFixed(1).padStart(9)} (${((cpu.user + cpu.system) / 1000).toFixed(0).padStart(5)})` +
+          `${(global.gc ? `${heapPerRow.toFixed(0)} B` : 'n/a').padStart(11)}` +
+          `${fmt(ours).padStart(15)}${fmt(base).padStart(18)}   ×${(ours / base).toFixed(2)}`,
+      );
+      globalThis.keep = compiled;
+    }
+  }
+}
+
+main();

@@ -1,0 +1,83 @@
+/**
+ * Tasks of the authoring worker pool (run in a worker thread; see `AUTHORING_TASKS_FILE`): work whose
+ * cost a rule author controls, done off the service's event loop. Inputs and results are plain data
+ * (structured clone); a compiled rule set or table never crosses.
+ */
+import * as path from 'node:path';
+import { compileRuleSet } from '../rulesets/compile-ruleset';
+import type { Facts, RuleSetEvaluation, RuleSetShapeName } from '../rulesets/types';
+import type { TableLimits } from '../definition';
+import { validateDecisionTable, type ValidationResult } from '../validate';
+import { sharedJavaScriptSandbox } from '../sandbox';
+
+/**
+ * The built task module. The path is the same from the sources (tests) and from the build, so a
+ * worker always runs the built JavaScript (`npm run build` first).
+ */
+export const AUTHORING_TASKS_FILE = path.resolve(__dirname, '../../dist/worker/tasks.js');
+
+/** Said by a resolver the worker cannot serve: the document needs the service (a stored table, another workflow). */
+const NEEDS_HOST = 'ARBITER_WORKER_NEEDS_HOST';
+
+export interface DryRunTask {
+  document: Record<string, unknown>;
+  shape: RuleSetShapeName;
+  workflowName: string;
+  facts: Facts;
+  /** absolute deadline, epoch ms */
+  deadline: number;
+  maxSteps?: number;
+  tenantId?: string;
+  correlationId?: string;
+}
+
+export type DryRunTaskResult =
+  | { ok: true; evaluation: RuleSetEvaluation }
+  | { ok: false; needsHost: true }
+  | { ok: false; needsHost: false; message: string };
+
+/**
+ * Compiles and evaluates an unsaved rule set with side effects off. A document that reaches outside
+ * the process (a stored decision table, a sub flow) answers `needsHost`: the service runs it itself.
+ */
+export async function dryRunDocument(task: DryRunTask): Promise<DryRunTaskResult> {
+  const needsHost = () => Promise.reject(new Error(NEEDS_HOST));
+  let compiled;
+  try {
+    compiled = await compileRuleSet(task.document, task.shape, {
+      workflowName: task.workflowName,
+      resolveDecisionTable: needsHost,
+      resolveSubFlow: needsHost,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message.includes(NEEDS_HOST)) return { ok: false, needsHost: true };
+    return { ok: false, needsHost: false, message };
+  }
+  const evaluation = await compiled.evaluate(task.facts, {
+    sideEffects: false,
+    trace: true,
+    deadline: task.deadline,
+    maxSteps: task.maxSteps,
+    tenantId: task.tenantId,
+    correlationId: task.correlationId,
+  });
+  if (evaluation.errors.some((e) => e.message.includes(NEEDS_HOST))) return { ok: false, needsHost: true };
+  return { ok: true, evaluation };
+}
+
+/** Loads this module (the engine, FEEL, the JavaScript sandbox) in a fresh thread. */
+export async function warmUp(): Promise<boolean> {
+  await sharedJavaScriptSandbox();
+  return true;
+}
+
+export interface ValidateTableTask {
+  definition: unknown;
+  limits: TableLimits;
+}
+
+/** Structure and FEEL of every cell, then the overlap, gap and redundancy analysis (`validateDecisionTable`). */
+export function validateTable(task: ValidateTableTask): ValidationResult {
+  return validateDecisionTable(task.definition, task.limits);
+}
