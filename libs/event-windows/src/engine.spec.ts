@@ -165,3 +165,14 @@ describe('WindowEngine', () => {
     expect(e.bufferedEvents).toBe(0);
   });
 });
+
+describe('partitionOf', () => {
+  it('spreads keys evenly and always maps a key to the same partition', () => {
+    const { partitionOf } = jest.requireActual('./index') as typeof import('./index');
+    const counts = new Array(16).fill(0);
+    for (let i = 0; i < 16_000; i++) counts[partitionOf(`user-${i}`, 16)]++;
+    expect(Math.min(...counts)).toBeGreaterThan(800);
+    expect(Math.max(...counts)).toBeLessThan(1200);
+    expect(partitionOf('user-42', 16)).toBe(partitionOf('user-42', 16));
+  });
+});

@@ -10,3 +10,4 @@ export {
   WindowContents,
   WindowEngine,
 } from './engine';
+export { partitionOf } from './partition';
