@@ -45,7 +45,7 @@ describe('event windows (CEP) API', () => {
     await sut.service.app
       .get(EventBus)
       .subscribe('arbiter.event-window.changed', (e) => void changes.push(e.data));
-  });
+  }, 120_000);
   afterAll(() => sut?.stop());
 
   it('saves (201, then 200 with a new version), reads, lists by name and deletes configurations', async () => {
@@ -158,10 +158,14 @@ describe('event windows (CEP) API', () => {
       },
     });
     expect(r[5].Window.Count).toBe(1); // bob's own window
-    expect(r[7].Window).toMatchObject({ End: at(8, 45), Count: 5 }); // 0..8 and 8:45, not 9:30
+    expect(r[7].Window).toMatchObject({ End: at(8, 45), Count: 6 }); // 0, 2, 4, 6, 8 and 8:45, not 9:30
     expect(r[8]).toEqual({ Index: 8, Key: 'alice', Timestamp: at(7), Status: 'Late' });
-    // at 11:00 the events at 0 (and 1:00 boundary) have slid out: 2,4,6,8,8:45,9:30,11
-    expect(r[9].Window).toMatchObject({ Key: 'alice', Count: 7, Aggregates: { count: 7, sum: 6, last: null } });
+    // at 11:00 the event at 0 has slid out: 2, 4, 6, 8, 8:45, 9:30 and 11 (whose Value is not a number)
+    expect(r[9].Window).toMatchObject({
+      Key: 'alice',
+      Count: 7,
+      Aggregates: { count: 7, sum: 6, max: 1, distinctCount: 2, last: { userId: 'alice' } },
+    });
     // nothing was stored: the live window of alice is empty
     expect((await api.get('/logins/keys/alice/window')).body.Window).toBeNull();
   });
@@ -243,16 +247,20 @@ describe('event windows (CEP) API', () => {
   it('ingests live events and answers a key\'s window as rule facts; metrics count it all', async () => {
     const metrics = sut.service.app.get(EventWindowMetrics);
     const before = { ...metrics.totals };
-    await api.put('/live-logins', { ...failedLogins, WindowSize: 'PT10M', TimeToLive: 'PT1H' });
+    await api.put('/live-logins', { ...failedLogins, AllowedLateness: 'PT2S' });
     const now = Date.now();
     const Events = [1, 2, 3, 4, 5, 6].map((i) => ({
       Key: 'mallory',
-      Timestamp: new Date(now - i * 1000).toISOString(),
+      Timestamp: new Date(now - i * 100).toISOString(),
       Value: 1,
     }));
+    // newest first: within the 2 s of allowed lateness behind the key's watermark
+    // an hour old: behind the live clock (wall clock − EventWindows:ClockDelayMs) → late, not merged
+    Events.push({ Key: 'mallory', Timestamp: new Date(now - 3_600_000).toISOString(), Value: 1 });
     const res = await api.post('/live-logins/events', { Events });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ Processed: 6, Accepted: 6, Late: 0, Forwarded: 0 });
+    expect(res.body).toMatchObject({ Processed: 7, Accepted: 6, Late: 1, Forwarded: 0 });
+    expect(res.body.Results[6].Status).toBe('Late');
     expect(res.body.Results[5].Window.Count).toBe(6); // out of order, all within the window
     const w = await api.get('/live-logins/keys/mallory/window');
     expect(w.status).toBe(200);
@@ -271,7 +279,8 @@ describe('event windows (CEP) API', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect((await api.get('/live-logins/keys/mallory/window')).body.Window).toBeNull();
 
-    expect(metrics.totals.processed - before.processed).toBe(6);
+    expect(metrics.totals.processed - before.processed).toBe(7);
+    expect(metrics.totals.late - before.late).toBe(1);
     expect(metrics.totals.evaluations - before.evaluations).toBeGreaterThanOrEqual(7);
     expect(metrics.totals.writes - before.writes).toBe(2);
     expect(metrics.totals.reads - before.reads).toBeGreaterThanOrEqual(4);

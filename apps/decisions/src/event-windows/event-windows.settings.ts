@@ -39,6 +39,16 @@ export class EventWindowsSettings implements StartupRules {
   @Max(60_000)
   clockIntervalMs: number = 1000;
 
+  /**
+   * The live clock runs this far behind the wall clock: an event is late when it arrives more than this
+   * plus its configuration's `AllowedLateness` after its own `Timestamp`; windows close this much later.
+   */
+  @ConfigKey('EventWindows:ClockDelayMs')
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  clockDelayMs: number = 5000;
+
   owned(): Set<number> {
     return parseOwnedPartitions(this.ownedPartitions, this.partitions);
   }

@@ -71,13 +71,18 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
       this.subscriptions.push(
         await this.bus.subscribe(partitionSubject(p), (e) => this.applyRouted(e.data as PartitionMessage)),
       );
-    this.timer = setInterval(() => this.tick(Date.now()), this.settings.clockIntervalMs);
+    this.timer = setInterval(() => this.tick(this.clock()), this.settings.clockIntervalMs);
     this.timer.unref();
   }
 
   async onApplicationShutdown() {
     if (this.timer) clearInterval(this.timer);
     for (const s of this.subscriptions.splice(0)) await s.unsubscribe().catch(() => undefined);
+  }
+
+  /** The live clock: the wall clock minus `EventWindows:ClockDelayMs`. */
+  clock(): number {
+    return Date.now() - this.settings.clockDelayMs;
   }
 
   /** Advances every live engine to `now`. */
@@ -159,7 +164,7 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
     const config = await this.configs.load(id);
     const partition = this.partitionOf(key);
     const l = this.live.get(liveKey(config.tenantId, config.id));
-    if (l) l.engine.advance(Date.now());
+    if (l) l.engine.advance(this.clock());
     const current = l?.engine.current(key, this.settings.maxContents) ?? null;
     if (current) this.metrics.evaluated('live', current.window.count);
     return {
@@ -233,7 +238,7 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
       sink: null,
       engine: new WindowEngine(windowDefinition(config), (w, contents) => this.closed(l, w, contents)),
     };
-    l.engine.advance(Date.now());
+    l.engine.advance(this.clock());
     this.live.set(key, l);
     return l;
   }

@@ -107,10 +107,9 @@ export class EventBody {
       { type: 'number' },
       { type: 'string' },
       { type: 'boolean' },
-      { type: 'object', additionalProperties: true },
       { type: 'array', items: {} },
+      { type: 'object', additionalProperties: true, nullable: true },
     ],
-    nullable: true,
   } as never)
   Value?: unknown;
 }

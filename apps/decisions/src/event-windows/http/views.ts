@@ -1,6 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-const ANY = { oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }, { type: 'object' }, { type: 'array', items: {} }], nullable: true } as never;
+/** Any JSON value, `null` included. */
+const ANY = {
+  oneOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'array', items: {} },
+    { type: 'object', additionalProperties: true, nullable: true },
+  ],
+} as never;
 
 export class EventWindowConfigView {
   @ApiProperty({ example: 'failed-logins' }) Id!: string;
