@@ -46,7 +46,9 @@ function throughput(label, makeEngine, s, n) {
     if (check === 0) console.log('(no result)');
   }
   const top = Math.max(...best);
-  console.log(`${label}: ${Math.round(top).toLocaleString('en')} events/s (best of ${ROUNDS}; rounds ${best.map((b) => (b / 1e6).toFixed(2)).join(', ')} M/s)`);
+  console.log(
+    `${label}: ${Math.round(top).toLocaleString('en')} events/s (best of ${ROUNDS}; rounds ${best.map((b) => (b / 1e6).toFixed(2)).join(', ')} M/s)`,
+  );
   return top;
 }
 
@@ -74,7 +76,12 @@ function memory() {
     );
   }
   const before = heap();
-  const engine = new WindowEngine({ type: 'Sliding', sizeMs: 60_000, timeToLiveMs: 60_000, retainValues: false });
+  const engine = new WindowEngine({
+    type: 'Sliding',
+    sizeMs: 60_000,
+    timeToLiveMs: 60_000,
+    retainValues: false,
+  });
   const keys = Array.from({ length: 100_000 }, (_, i) => `device-${i}`);
   const withKeys = heap();
   for (let i = 0; i < keys.length; i++) engine.add(keys[i], i, 1);
@@ -150,11 +157,14 @@ async function http() {
 }
 
 async function main() {
-  console.log(`event windows benchmark — node ${process.version}, ${EVENTS.toLocaleString('en')} events per round`);
+  console.log(
+    `event windows benchmark — node ${process.version}, ${EVENTS.toLocaleString('en')} events per round`,
+  );
   const s = stream(EVENTS, KEYS, 1);
   throughput(
     'sliding (10 min), count + sum, 10,000 keys',
-    () => new WindowEngine({ type: 'Sliding', sizeMs: 600_000, timeToLiveMs: 3_600_000, retainValues: false }),
+    () =>
+      new WindowEngine({ type: 'Sliding', sizeMs: 600_000, timeToLiveMs: 3_600_000, retainValues: false }),
     s,
     EVENTS,
   );
@@ -169,7 +179,10 @@ async function main() {
   throughput(
     'session (gap 5 s), 10,000 keys, emitted on close',
     () =>
-      new WindowEngine({ type: 'Session', sizeMs: 5_000, timeToLiveMs: 60_000, retainValues: false }, () => closed++),
+      new WindowEngine(
+        { type: 'Session', sizeMs: 5_000, timeToLiveMs: 60_000, retainValues: false },
+        () => closed++,
+      ),
     s,
     EVENTS,
   );

@@ -23,7 +23,10 @@ export function checkConfigId(id: string): string {
   return id;
 }
 
-export type ConfigFields = Omit<EventWindowConfigEntity, 'tenantId' | 'id' | 'version' | 'createdAt' | 'modifiedAt'>;
+export type ConfigFields = Omit<
+  EventWindowConfigEntity,
+  'tenantId' | 'id' | 'version' | 'createdAt' | 'modifiedAt'
+>;
 
 function duration(field: string, text: string | undefined, fallback?: number): number {
   if (text === undefined && fallback !== undefined) return fallback;
@@ -60,13 +63,18 @@ export function configFields(body: EventWindowConfigBody, tenantId: string): Con
   const unknown = aggregates.filter((a) => !(AGGREGATES as readonly string[]).includes(a));
   if (unknown.length)
     throw AppError.validation([
-      { field: 'Aggregates', message: `unknown aggregate(s) ${unknown.join(', ')}; known: ${AGGREGATES.join(', ')}` },
+      {
+        field: 'Aggregates',
+        message: `unknown aggregate(s) ${unknown.join(', ')}; known: ${AGGREGATES.join(', ')}`,
+      },
     ]);
   const emitMode = body.EmitMode ?? 'OnUpdate';
   if (emitMode === 'OnClose' && body.WindowType === 'Sliding')
-    throw AppError.badRequest(E.EmitModeNotSupported, 'A sliding window never closes: EmitMode OnClose needs Tumbling or Session', [
-      { field: 'EmitMode', message: 'OnClose is for Tumbling and Session windows' },
-    ]);
+    throw AppError.badRequest(
+      E.EmitModeNotSupported,
+      'A sliding window never closes: EmitMode OnClose needs Tumbling or Session',
+      [{ field: 'EmitMode', message: 'OnClose is for Tumbling and Session windows' }],
+    );
   return {
     name: body.Name,
     windowType: body.WindowType,

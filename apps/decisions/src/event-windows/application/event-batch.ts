@@ -57,7 +57,12 @@ export function readBatch(events: unknown[], config: EventWindowConfigEntity, ma
       throw AppError.badRequest(
         E.InvalidTimestamp,
         `Events[${i}].Timestamp must be an ISO 8601 date-time with a zone (2026-11-28T05:00:00Z)`,
-        [{ field: `Events[${i}].Timestamp`, message: 'not an ISO 8601 date-time with a zone, years 0001-9999' }],
+        [
+          {
+            field: `Events[${i}].Timestamp`,
+            message: 'not an ISO 8601 date-time with a zone, years 0001-9999',
+          },
+        ],
       );
     let key = e.Key;
     if (key === undefined || key === null) key = at(e.Value, [config.correlationKey]);

@@ -34,7 +34,8 @@ export class EventWindowConfigService {
     checkConfigId(id);
     this.metrics.read();
     const found = await this.uow.run((m) => this.repo.find(m, tenantId, id), { tenantId });
-    if (!found) throw AppError.notFound(E.ConfigNotFound, `Event-window configuration '${id}' does not exist`);
+    if (!found)
+      throw AppError.notFound(E.ConfigNotFound, `Event-window configuration '${id}' does not exist`);
     return found;
   }
 
@@ -68,12 +69,18 @@ export class EventWindowConfigService {
     checkConfigId(id);
     const tenantId = RequestContext.tenantId();
     const deleted = await this.uow.run((m) => this.repo.delete(m, tenantId, id));
-    if (!deleted) throw AppError.notFound(E.ConfigNotFound, `Event-window configuration '${id}' does not exist`);
+    if (!deleted)
+      throw AppError.notFound(E.ConfigNotFound, `Event-window configuration '${id}' does not exist`);
     this.metrics.wrote('deleted');
     await this.publish(id, tenantId, null, 'deleted');
   }
 
-  private async publish(configId: string, tenantId: string, version: number | null, change: 'created' | 'updated' | 'deleted') {
+  private async publish(
+    configId: string,
+    tenantId: string,
+    version: number | null,
+    change: 'created' | 'updated' | 'deleted',
+  ) {
     try {
       await this.bus.publish(
         Subjects.EventWindowChanged,

@@ -33,7 +33,10 @@ export class EventWindowSimulationService {
       throw AppError.validation([{ field: 'Now', message: 'not an ISO 8601 date-time with a zone' }]);
     const limit = Math.min(body.MaxContents ?? DEFAULT_CONTENTS, this.settings.maxContents);
     const closed: Record<string, unknown>[] = [];
-    const onClose = (w: WindowResult, contents: (n: number) => import('@arbiter/event-windows').WindowContents) => {
+    const onClose = (
+      w: WindowResult,
+      contents: (n: number) => import('@arbiter/event-windows').WindowContents,
+    ) => {
       closed.push(windowView(w, contents(limit)));
       this.metrics.evaluated('simulate', w.count);
     };

@@ -9,7 +9,12 @@ const DURATION_TEXT =
 
 /** `PUT /{id}`: the spec's fields (PascalCase as the spec names them) and ours (marked). */
 export class EventWindowConfigBody {
-  @StringField({ minLength: 1, maxLength: 200, description: 'Name; configurations are listed by it.', example: 'Failed logins' })
+  @StringField({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Name; configurations are listed by it.',
+    example: 'Failed logins',
+  })
   Name!: string;
 
   @EnumField(WINDOW_TYPES, {
@@ -18,7 +23,11 @@ export class EventWindowConfigBody {
   })
   WindowType!: string;
 
-  @StringField({ maxLength: 40, description: `Window length (session: the inactivity gap). ${DURATION_TEXT}`, example: 'PT10M' })
+  @StringField({
+    maxLength: 40,
+    description: `Window length (session: the inactivity gap). ${DURATION_TEXT}`,
+    example: 'PT10M',
+  })
   WindowSize!: string;
 
   @StringField({
@@ -40,7 +49,7 @@ export class EventWindowConfigBody {
 
   @StringField({
     optional: true,
-    description: 'Owning tenant: the caller\'s; another value is a 400 `TENANT_MISMATCH`.',
+    description: "Owning tenant: the caller's; another value is a 400 `TENANT_MISMATCH`.",
     example: 'tenant-a',
   })
   TenantId?: string;
@@ -127,7 +136,8 @@ export class EventBatchBody {
   @StringField({
     optional: true,
     format: 'date-time',
-    description: 'Simulate only: advance the clock to this time after the batch (closes windows, expires keys).',
+    description:
+      'Simulate only: advance the clock to this time after the batch (closes windows, expires keys).',
     example: '2026-11-28T06:00:00Z',
   })
   Now?: string;

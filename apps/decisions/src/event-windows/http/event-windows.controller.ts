@@ -39,7 +39,7 @@ export class EventWindowsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One configuration (404 for an unknown id and for another tenant\'s)' })
+  @ApiOperation({ summary: "One configuration (404 for an unknown id and for another tenant's)" })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: EventWindowConfigView })
   @ApiErrors(400, 404)

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 
 /** Any JSON value, `null` included. */
 const ANY = {
@@ -51,11 +51,17 @@ export class WindowView {
     description: 'Sliding: exclusive (the window is (Start, End]); tumbling and session: inclusive.',
   })
   Start!: string;
-  @ApiProperty({ format: 'date-time', description: 'Sliding: the event time; tumbling and session: exclusive.' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Sliding: the event time; tumbling and session: exclusive.',
+  })
   End!: string;
   @ApiProperty({ description: 'Events in the window.', example: 3 }) Count!: number;
   @ApiProperty({ type: AggregatesView }) Aggregates!: AggregatesView;
-  @ApiPropertyOptional({ type: [WindowEventView], description: 'The most recent events of the window, oldest first.' })
+  @ApiPropertyOptional({
+    type: [WindowEventView],
+    description: 'The most recent events of the window, oldest first.',
+  })
   Events?: WindowEventView[];
   @ApiPropertyOptional({ description: 'Events of the window not listed in `Events`.', example: 0 })
   Truncated?: number;
@@ -68,11 +74,14 @@ export class EventResultView {
   @ApiProperty({
     enum: ['Accepted', 'Late', 'Forwarded'],
     description:
-      '`Late`: behind the key\'s watermark by more than `AllowedLateness`, counted and not merged. `Forwarded` ' +
+      "`Late`: behind the key's watermark by more than `AllowedLateness`, counted and not merged. `Forwarded` " +
       '(ingest only): the key belongs to a partition another replica holds.',
   })
   Status!: string;
-  @ApiPropertyOptional({ type: WindowView, description: 'With `EmitMode` `OnUpdate`: the window the event fell into.' })
+  @ApiPropertyOptional({
+    type: WindowView,
+    description: 'With `EmitMode` `OnUpdate`: the window the event fell into.',
+  })
   Window?: WindowView;
 }
 
@@ -83,20 +92,33 @@ export class BatchResultView {
   @ApiProperty({ example: 3 }) Processed!: number;
   @ApiProperty({ example: 3 }) Accepted!: number;
   @ApiProperty({ example: 0 }) Late!: number;
-  @ApiProperty({ description: 'Events that left memory: slid out, closed, or of an expired key.', example: 0 })
+  @ApiProperty({
+    description: 'Events that left memory: slid out, closed, or of an expired key.',
+    example: 0,
+  })
   Evicted!: number;
-  @ApiPropertyOptional({ description: 'Ingest only: events sent to the replica owning their partition.', example: 0 })
+  @ApiPropertyOptional({
+    description: 'Ingest only: events sent to the replica owning their partition.',
+    example: 0,
+  })
   Forwarded?: number;
 }
 
+@ApiExtraModels(WindowView)
 export class KeyWindowView {
   @ApiProperty({ example: 'failed-logins' }) ConfigId!: string;
   @ApiProperty({ example: 'user-42' }) Key!: string;
-  @ApiProperty({ description: 'Partition of the key (FNV-1a hash modulo `EventWindows:Partitions`).', example: 3 })
+  @ApiProperty({
+    description: 'Partition of the key (FNV-1a hash modulo `EventWindows:Partitions`).',
+    example: 3,
+  })
   Partition!: number;
   @ApiProperty({ description: 'Whether this replica holds the partition (else the window is empty here).' })
   Owned!: boolean;
-  @ApiProperty({ type: WindowView, nullable: true, description: 'The key\'s current window, null when it holds nothing.' })
+  @ApiProperty({
+    oneOf: [{ $ref: getSchemaPath(WindowView) }, { type: 'object', nullable: true, maxProperties: 0 }],
+    description: "The key's current window; null when it holds nothing.",
+  } as never)
   Window!: WindowView | null;
   @ApiProperty({
     type: 'object',
