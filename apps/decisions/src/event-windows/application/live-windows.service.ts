@@ -15,6 +15,9 @@ export const INBOUND_SUBJECTS = 'arbiter.events.*.*';
 /** Events routed to the replica holding their key's partition: `arbiter.cep.partition.<p>`. */
 export const partitionSubject = (p: number) => `arbiter.cep.partition.${p}`;
 
+/** Events per partition message: well under NATS's 1 MiB message limit for ordinary values. */
+const PART_SIZE = 1000;
+
 interface PartitionMessage {
   tenantId: string;
   configId: string;
@@ -146,7 +149,7 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
     let forwarded = 0;
     for (const [p, m] of forward) {
       forwarded += m.keys.length;
-      await this.bus.publish(partitionSubject(p), m, { tenantId });
+      await this.publishPart(p, m);
     }
     return {
       Results: results,
@@ -204,7 +207,25 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
       m.timestamps.push(batch.timestamps[i]);
       m.values.push(batch.values[i]);
     }
-    for (const [p, m] of parts) await this.bus.publish(partitionSubject(p), m, { tenantId });
+    for (const [p, m] of parts) await this.publishPart(p, m);
+  }
+
+  /** One partition's events, in messages of at most `PART_SIZE` events (NATS caps a message at 1 MiB). */
+  private async publishPart(p: number, m: PartitionMessage) {
+    for (let i = 0; i < m.keys.length; i += PART_SIZE) {
+      const end = i + PART_SIZE;
+      await this.bus.publish(
+        partitionSubject(p),
+        {
+          tenantId: m.tenantId,
+          configId: m.configId,
+          keys: m.keys.slice(i, end),
+          timestamps: m.timestamps.slice(i, end),
+          values: m.values.slice(i, end),
+        },
+        { tenantId: m.tenantId },
+      );
+    }
   }
 
   /** Events of an owned partition, from the router or another replica's HTTP ingest. */
