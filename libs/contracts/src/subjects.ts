@@ -6,6 +6,8 @@ export const Subjects = {
   RuleSetChanged: 'arbiter.ruleset.changed',
   CanaryChanged: 'arbiter.canary.changed',
   DecisionTableChanged: 'arbiter.decision-table.changed',
+  EventWindowChanged: 'arbiter.event-window.changed',
+  EventWindowClosed: 'arbiter.event-window.closed',
   TokenRevoked: 'arbiter.auth.token-revoked',
   LicenseRevoked: 'arbiter.license.revoked',
   QuotaChanged: 'arbiter.quota.changed',
@@ -42,6 +44,26 @@ export interface DecisionTableChangedEvent {
   occurredAt: string;
 }
 
+/** An event-window configuration was saved or deleted: every replica drops its live windows of it. */
+export interface EventWindowChangedEvent {
+  configId: string;
+  tenantId: string;
+  version: number | null;
+  change: 'created' | 'updated' | 'deleted';
+  occurredAt: string;
+}
+
+/** A live tumbling or session window closed (configurations with `EmitMode` `OnClose`). */
+export interface EventWindowClosedEvent {
+  configId: string;
+  tenantId: string;
+  key: string;
+  start: string;
+  end: string;
+  count: number;
+  aggregates: Record<string, unknown>;
+}
+
 export interface TokenRevokedEvent {
   jti: string;
   /** ISO timestamp after which the token is expired anyway and the denylist entry can go. */
@@ -66,6 +88,8 @@ export interface EventPayloads {
   'arbiter.ruleset.changed': RuleSetChangedEvent;
   'arbiter.canary.changed': CanaryChangedEvent;
   'arbiter.decision-table.changed': DecisionTableChangedEvent;
+  'arbiter.event-window.changed': EventWindowChangedEvent;
+  'arbiter.event-window.closed': EventWindowClosedEvent;
   'arbiter.auth.token-revoked': TokenRevokedEvent;
   'arbiter.license.revoked': LicenseRevokedEvent;
   'arbiter.quota.changed': QuotaChangedEvent;

@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { DecisionTablesAnalyzeData, DecisionTablesAnalyzeDefinitionData, DecisionTablesAnalyzeDefinitionErrors, DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeErrors, DecisionTablesAnalyzeResponses, DecisionTablesAuditData, DecisionTablesAuditErrors, DecisionTablesAuditResponses, DecisionTablesCreateData, DecisionTablesCreateErrors, DecisionTablesCreateResponses, DecisionTablesDiffData, DecisionTablesDiffErrors, DecisionTablesDiffResponses, DecisionTablesEvaluateData, DecisionTablesEvaluateErrors, DecisionTablesEvaluateResponses, DecisionTablesExecuteData, DecisionTablesExecuteErrors, DecisionTablesExecuteResponses, DecisionTablesGetByNameData, DecisionTablesGetByNameErrors, DecisionTablesGetByNameResponses, DecisionTablesGetData, DecisionTablesGetErrors, DecisionTablesGetResponses, DecisionTablesGlobalAuditData, DecisionTablesGlobalAuditErrors, DecisionTablesGlobalAuditResponses, DecisionTablesListData, DecisionTablesListErrors, DecisionTablesListResponses, DecisionTablesMetricsData, DecisionTablesMetricsErrors, DecisionTablesMetricsResponses, DecisionTablesRemoveData, DecisionTablesRemoveErrors, DecisionTablesRemoveResponses, DecisionTablesUpdateData, DecisionTablesUpdateErrors, DecisionTablesUpdateResponses, DecisionTablesValidateData, DecisionTablesValidateErrors, DecisionTablesValidateForData, DecisionTablesValidateForErrors, DecisionTablesValidateForResponses, DecisionTablesValidateResponses, DecisionTablesVersionData, DecisionTablesVersionErrors, DecisionTablesVersionResponses, DecisionTablesVersionsData, DecisionTablesVersionsErrors, DecisionTablesVersionsResponses, FeelAutocompleteData, FeelAutocompleteErrors, FeelAutocompleteResponses, FeelEvaluateData, FeelEvaluateErrors, FeelEvaluateResponses, FeelValidateExpressionData, FeelValidateExpressionErrors, FeelValidateExpressionResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, ImportExportExportData, ImportExportExportErrors, ImportExportExportResponses, ImportExportImportData, ImportExportImportErrors, ImportExportImportResponses, McpMcpData, McpMcpErrors, McpMcpResponses, McpMcpSessionData, McpMcpSessionErrors, McpMcpStreamData, McpMcpStreamErrors, McpSseData, McpSseErrors, McpSseResponses } from './types.gen';
+import type { DecisionTablesAnalyzeData, DecisionTablesAnalyzeDefinitionData, DecisionTablesAnalyzeDefinitionErrors, DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeErrors, DecisionTablesAnalyzeResponses, DecisionTablesAuditData, DecisionTablesAuditErrors, DecisionTablesAuditResponses, DecisionTablesCreateData, DecisionTablesCreateErrors, DecisionTablesCreateResponses, DecisionTablesDiffData, DecisionTablesDiffErrors, DecisionTablesDiffResponses, DecisionTablesEvaluateData, DecisionTablesEvaluateErrors, DecisionTablesEvaluateResponses, DecisionTablesExecuteData, DecisionTablesExecuteErrors, DecisionTablesExecuteResponses, DecisionTablesGetByNameData, DecisionTablesGetByNameErrors, DecisionTablesGetByNameResponses, DecisionTablesGetData, DecisionTablesGetErrors, DecisionTablesGetResponses, DecisionTablesGlobalAuditData, DecisionTablesGlobalAuditErrors, DecisionTablesGlobalAuditResponses, DecisionTablesListData, DecisionTablesListErrors, DecisionTablesListResponses, DecisionTablesMetricsData, DecisionTablesMetricsErrors, DecisionTablesMetricsResponses, DecisionTablesRemoveData, DecisionTablesRemoveErrors, DecisionTablesRemoveResponses, DecisionTablesUpdateData, DecisionTablesUpdateErrors, DecisionTablesUpdateResponses, DecisionTablesValidateData, DecisionTablesValidateErrors, DecisionTablesValidateForData, DecisionTablesValidateForErrors, DecisionTablesValidateForResponses, DecisionTablesValidateResponses, DecisionTablesVersionData, DecisionTablesVersionErrors, DecisionTablesVersionResponses, DecisionTablesVersionsData, DecisionTablesVersionsErrors, DecisionTablesVersionsResponses, EventWindowsDeleteData, EventWindowsDeleteErrors, EventWindowsDeleteResponses, EventWindowsGetData, EventWindowsGetErrors, EventWindowsGetResponses, EventWindowsIngestData, EventWindowsIngestErrors, EventWindowsIngestResponses, EventWindowsKeyWindowData, EventWindowsKeyWindowErrors, EventWindowsKeyWindowResponses, EventWindowsListData, EventWindowsListErrors, EventWindowsListResponses, EventWindowsSaveData, EventWindowsSaveErrors, EventWindowsSaveResponses, EventWindowsSimulateData, EventWindowsSimulateErrors, EventWindowsSimulateResponses, FeelAutocompleteData, FeelAutocompleteErrors, FeelAutocompleteResponses, FeelEvaluateData, FeelEvaluateErrors, FeelEvaluateResponses, FeelValidateExpressionData, FeelValidateExpressionErrors, FeelValidateExpressionResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, ImportExportExportData, ImportExportExportErrors, ImportExportExportResponses, ImportExportImportData, ImportExportImportErrors, ImportExportImportResponses, McpMcpData, McpMcpErrors, McpMcpResponses, McpMcpSessionData, McpMcpSessionErrors, McpMcpStreamData, McpMcpStreamErrors, McpSseData, McpSseErrors, McpSseResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -412,6 +412,103 @@ export class DecisionsSdk extends HeyApiClient {
                 'Content-Type': 'application/json',
                 ...options.headers
             }
+        });
+    }
+    
+    /**
+     * List the tenant's event-window configurations, ordered by name
+     */
+    public eventWindowsList<ThrowOnError extends boolean = false>(options?: Options<EventWindowsListData, ThrowOnError>): RequestResult<EventWindowsListResponses, EventWindowsListErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<EventWindowsListResponses, EventWindowsListErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/rule-engine/cep',
+            ...options
+        });
+    }
+    
+    /**
+     * Delete a configuration (its live windows are dropped on every replica)
+     */
+    public eventWindowsDelete<ThrowOnError extends boolean = false>(options: Options<EventWindowsDeleteData, ThrowOnError>): RequestResult<EventWindowsDeleteResponses, EventWindowsDeleteErrors, ThrowOnError> {
+        return (options.client ?? this.client).delete<EventWindowsDeleteResponses, EventWindowsDeleteErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/rule-engine/cep/{id}',
+            ...options
+        });
+    }
+    
+    /**
+     * One configuration (404 for an unknown id and for another tenant's)
+     */
+    public eventWindowsGet<ThrowOnError extends boolean = false>(options: Options<EventWindowsGetData, ThrowOnError>): RequestResult<EventWindowsGetResponses, EventWindowsGetErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<EventWindowsGetResponses, EventWindowsGetErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/rule-engine/cep/{id}',
+            ...options
+        });
+    }
+    
+    /**
+     * Save a configuration: create it (201) or replace it (200, `Version` + 1)
+     *
+     * Durations are ISO 8601 or .NET `TimeSpan` text (400 `INVALID_DURATION` naming the field); `WindowSize` must be > 0 (400 `INVALID_WINDOW_SIZE`) and ≤ `TimeToLive` (400 `WINDOW_LONGER_THAN_TTL`). Publishes `arbiter.event-window.changed`.
+     */
+    public eventWindowsSave<ThrowOnError extends boolean = false>(options: Options<EventWindowsSaveData, ThrowOnError>): RequestResult<EventWindowsSaveResponses, EventWindowsSaveErrors, ThrowOnError> {
+        return (options.client ?? this.client).put<EventWindowsSaveResponses, EventWindowsSaveErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/rule-engine/cep/{id}',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Run a batch of events through a fresh window of the configuration; nothing is stored
+     *
+     * Per event: `Status` (`Accepted` or `Late`) and, with `EmitMode` `OnUpdate`, the window it fell into with its aggregates and contents (the most recent `MaxContents` events; `Truncated` counts the others). `Closed` lists the tumbling and session windows closed during the batch (and by `Now`). More than `EventWindows:MaxBatchEvents` events (default 50,000) is a 413 `EVENT_BATCH_TOO_LARGE`; a body past `Http:BodyLimitBytes` is a 413 before it is read.
+     */
+    public eventWindowsSimulate<ThrowOnError extends boolean = false>(options: Options<EventWindowsSimulateData, ThrowOnError>): RequestResult<EventWindowsSimulateResponses, EventWindowsSimulateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<EventWindowsSimulateResponses, EventWindowsSimulateErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/rule-engine/cep/{id}/simulate',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Ingest events into the configuration's live windows
+     *
+     * Keys of partitions this replica holds are applied at once (their windows are in the answer); the others are forwarded on NATS to the replica holding them (`Forwarded`). Same batch rules as simulate.
+     */
+    public eventWindowsIngest<ThrowOnError extends boolean = false>(options: Options<EventWindowsIngestData, ThrowOnError>): RequestResult<EventWindowsIngestResponses, EventWindowsIngestErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<EventWindowsIngestResponses, EventWindowsIngestErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/rule-engine/cep/{id}/events',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A key's current live window and its aggregates as rule input facts
+     *
+     * Sliding: the events of (now − size, now]; tumbling: the open bucket; session: the open session. `Facts` is what a rule or decision table reads: `window.count`, `window.sum`, … .
+     */
+    public eventWindowsKeyWindow<ThrowOnError extends boolean = false>(options: Options<EventWindowsKeyWindowData, ThrowOnError>): RequestResult<EventWindowsKeyWindowResponses, EventWindowsKeyWindowErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<EventWindowsKeyWindowResponses, EventWindowsKeyWindowErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/rule-engine/cep/{id}/keys/{key}/window',
+            ...options
         });
     }
     

@@ -763,6 +763,218 @@ export type PlainToolResultView = {
     } | null;
 };
 
+export type EventWindowConfigView = {
+    Id: string;
+    Name: string;
+    WindowType: 'Sliding' | 'Tumbling' | 'Session';
+    /**
+     * ISO 8601 duration.
+     */
+    WindowSize: string;
+    /**
+     * ISO 8601 duration.
+     */
+    TimeToLive: string;
+    CorrelationKey: string;
+    TenantId: string;
+    /**
+     * ISO 8601 duration.
+     */
+    AllowedLateness: string;
+    ValuePath: string | null;
+    Aggregates: Array<string>;
+    EmitMode: 'OnUpdate' | 'OnClose';
+    /**
+     * Increases with every save.
+     */
+    Version: number;
+    CreatedAt: string;
+    ModifiedAt: string;
+};
+
+export type EventWindowConfigBody = {
+    /**
+     * Name; configurations are listed by it.
+     */
+    Name: string;
+    /**
+     * `Sliding` and `Tumbling` (spec); `Session` (ours: an inactivity gap of `WindowSize`).
+     */
+    WindowType: 'Sliding' | 'Tumbling' | 'Session';
+    /**
+     * Window length (session: the inactivity gap). ISO 8601 (`PT10M`, `P1DT2H`, `PT0.5S`) or .NET `TimeSpan` text (`00:10:00`, `1.02:00:00`); anything else is a 400 `INVALID_DURATION` naming the field.
+     */
+    WindowSize: string;
+    /**
+     * How long a key's events are kept after its last one; at least `WindowSize`. ISO 8601 (`PT10M`, `P1DT2H`, `PT0.5S`) or .NET `TimeSpan` text (`00:10:00`, `1.02:00:00`); anything else is a 400 `INVALID_DURATION` naming the field.
+     */
+    TimeToLive: string;
+    /**
+     * What groups events (for example `userId`): an event without `Key` takes its key from this field of its `Value`, and a rule reads the window of the fact of this name.
+     */
+    CorrelationKey: string;
+    /**
+     * Owning tenant: the caller's; another value is a 400 `TENANT_MISMATCH`.
+     */
+    TenantId?: string;
+    /**
+     * Ours: how far behind its key's watermark an event may arrive and still be merged (default 0). ISO 8601 (`PT10M`, `P1DT2H`, `PT0.5S`) or .NET `TimeSpan` text (`00:10:00`, `1.02:00:00`); anything else is a 400 `INVALID_DURATION` naming the field.
+     */
+    AllowedLateness?: string;
+    /**
+     * Ours: dot path of the number aggregated inside `Value` (default: `Value` itself).
+     */
+    ValuePath?: string;
+    /**
+     * Ours: aggregates computed per window, of `count`, `sum`, `avg`, `min`, `max`, `distinctCount`, `first`, `last` (default `count`, `sum`).
+     */
+    Aggregates?: Array<string>;
+    /**
+     * Ours: `OnUpdate` (default) reports the window of every event; `OnClose` reports tumbling and session windows once, when they close (not for sliding windows).
+     */
+    EmitMode?: 'OnUpdate' | 'OnClose';
+};
+
+export type EventBody = {
+    /**
+     * Correlation key (default: the `CorrelationKey` field of `Value`).
+     */
+    Key?: string;
+    /**
+     * Event time, ISO 8601 with a zone (`Z` or an offset), years 0001–9999.
+     */
+    Timestamp: string;
+    /**
+     * The event value: a number, or an object holding `ValuePath`.
+     */
+    Value?: number | string | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type EventBatchBody = {
+    /**
+     * The events, in arrival order.
+     */
+    Events: Array<EventBody>;
+    /**
+     * Simulate only: advance the clock to this time after the batch (closes windows, expires keys).
+     */
+    Now?: string;
+    /**
+     * Simulate only: events of each window shown (default 10, at most `EventWindows:MaxContents`); the rest are counted in `Truncated`.
+     */
+    MaxContents?: number;
+};
+
+export type AggregatesView = {
+    count?: number;
+    sum?: number;
+    avg?: number | null;
+    min?: number | null;
+    max?: number | null;
+    distinctCount?: number;
+    first?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+    last?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type WindowEventView = {
+    Timestamp: string;
+    Value: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type WindowView = {
+    Key: string;
+    /**
+     * Sliding: exclusive (the window is (Start, End]); tumbling and session: inclusive.
+     */
+    Start: string;
+    /**
+     * Sliding: the event time; tumbling and session: exclusive.
+     */
+    End: string;
+    /**
+     * Events in the window.
+     */
+    Count: number;
+    Aggregates: AggregatesView;
+    /**
+     * The most recent events of the window, oldest first.
+     */
+    Events?: Array<WindowEventView>;
+    /**
+     * Events of the window not listed in `Events`.
+     */
+    Truncated?: number;
+};
+
+export type EventResultView = {
+    /**
+     * Position of the event in the batch.
+     */
+    Index: number;
+    Key: string;
+    Timestamp: string;
+    /**
+     * `Late`: behind the key's watermark by more than `AllowedLateness`, counted and not merged. `Forwarded` (ingest only): the key belongs to a partition another replica holds.
+     */
+    Status: 'Accepted' | 'Late' | 'Forwarded';
+    /**
+     * With `EmitMode` `OnUpdate`: the window the event fell into.
+     */
+    Window?: WindowView;
+};
+
+export type BatchResultView = {
+    Results: Array<EventResultView>;
+    /**
+     * Tumbling and session windows closed during the batch.
+     */
+    Closed: Array<WindowView>;
+    Processed: number;
+    Accepted: number;
+    Late: number;
+    /**
+     * Events that left memory: slid out, closed, or of an expired key.
+     */
+    Evicted: number;
+    /**
+     * Ingest only: events sent to the replica owning their partition.
+     */
+    Forwarded?: number;
+};
+
+export type KeyWindowView = {
+    ConfigId: string;
+    Key: string;
+    /**
+     * Partition of the key (FNV-1a hash modulo `EventWindows:Partitions`).
+     */
+    Partition: number;
+    /**
+     * Whether this replica holds the partition (else the window is empty here).
+     */
+    Owned: boolean;
+    /**
+     * The key's current window; null when it holds nothing.
+     */
+    Window: WindowView | {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The window as rule input facts: `{ window: { key, start, end, count, <aggregates> } }` (zeros and nulls when empty), so a rule or decision table reads `window.count`.
+     */
+    Facts: {
+        [key: string]: unknown;
+    };
+};
+
 export type DependencyStatusView = {
     status: 'up' | 'down';
 };
@@ -822,6 +1034,31 @@ export type DecisionsError = {
      * Stable code naming the problem.
      */
     code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_EMPTY' | 'IMPORT_FAILED' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_FILE_FORMAT' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * An event-window (CEP) failure: `{ error, code, traceId }` (`details`, one entry per bad field, on `VALIDATION_FAILED`, `INVALID_DURATION`, `INVALID_TIMESTAMP` and `INVALID_EVENT`).
+ */
+export type EventWindowError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'EMIT_MODE_NOT_SUPPORTED' | 'EVENT_BATCH_TOO_LARGE' | 'EVENT_WINDOW_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_DURATION' | 'INVALID_EVENT' | 'INVALID_EVENT_WINDOW_ID' | 'INVALID_TENANT_ID' | 'INVALID_TIMESTAMP' | 'INVALID_URL' | 'INVALID_WINDOW_SIZE' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'WINDOW_LONGER_THAN_TTL';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2383,6 +2620,402 @@ export type McpSseResponses = {
 };
 
 export type McpSseResponse = McpSseResponses[keyof McpSseResponses];
+
+export type EventWindowsListData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/rule-engine/cep';
+};
+
+export type EventWindowsListErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsListError = EventWindowsListErrors[keyof EventWindowsListErrors];
+
+export type EventWindowsListResponses = {
+    200: Array<EventWindowConfigView>;
+};
+
+export type EventWindowsListResponse = EventWindowsListResponses[keyof EventWindowsListResponses];
+
+export type EventWindowsDeleteData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}';
+};
+
+export type EventWindowsDeleteErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Not found
+     */
+    404: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsDeleteError = EventWindowsDeleteErrors[keyof EventWindowsDeleteErrors];
+
+export type EventWindowsDeleteResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type EventWindowsDeleteResponse = EventWindowsDeleteResponses[keyof EventWindowsDeleteResponses];
+
+export type EventWindowsGetData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}';
+};
+
+export type EventWindowsGetErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Not found
+     */
+    404: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsGetError = EventWindowsGetErrors[keyof EventWindowsGetErrors];
+
+export type EventWindowsGetResponses = {
+    200: EventWindowConfigView;
+};
+
+export type EventWindowsGetResponse = EventWindowsGetResponses[keyof EventWindowsGetResponses];
+
+export type EventWindowsSaveData = {
+    body: EventWindowConfigBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}';
+};
+
+export type EventWindowsSaveErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Body or upload too large
+     */
+    413: EventWindowError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsSaveError = EventWindowsSaveErrors[keyof EventWindowsSaveErrors];
+
+export type EventWindowsSaveResponses = {
+    /**
+     * Replaced.
+     */
+    200: EventWindowConfigView;
+    /**
+     * Created.
+     */
+    201: EventWindowConfigView;
+};
+
+export type EventWindowsSaveResponse = EventWindowsSaveResponses[keyof EventWindowsSaveResponses];
+
+export type EventWindowsSimulateData = {
+    body: EventBatchBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}/simulate';
+};
+
+export type EventWindowsSimulateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Not found
+     */
+    404: EventWindowError;
+    /**
+     * Body or upload too large
+     */
+    413: EventWindowError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsSimulateError = EventWindowsSimulateErrors[keyof EventWindowsSimulateErrors];
+
+export type EventWindowsSimulateResponses = {
+    200: BatchResultView;
+};
+
+export type EventWindowsSimulateResponse = EventWindowsSimulateResponses[keyof EventWindowsSimulateResponses];
+
+export type EventWindowsIngestData = {
+    body: EventBatchBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}/events';
+};
+
+export type EventWindowsIngestErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Not found
+     */
+    404: EventWindowError;
+    /**
+     * Body or upload too large
+     */
+    413: EventWindowError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsIngestError = EventWindowsIngestErrors[keyof EventWindowsIngestErrors];
+
+export type EventWindowsIngestResponses = {
+    200: BatchResultView;
+};
+
+export type EventWindowsIngestResponse = EventWindowsIngestResponses[keyof EventWindowsIngestResponses];
+
+export type EventWindowsKeyWindowData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+        /**
+         * Correlation key.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}/keys/{key}/window';
+};
+
+export type EventWindowsKeyWindowErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Not found
+     */
+    404: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsKeyWindowError = EventWindowsKeyWindowErrors[keyof EventWindowsKeyWindowErrors];
+
+export type EventWindowsKeyWindowResponses = {
+    200: KeyWindowView;
+};
+
+export type EventWindowsKeyWindowResponse = EventWindowsKeyWindowResponses[keyof EventWindowsKeyWindowResponses];
 
 export type HealthReadinessData = {
     body?: never;
