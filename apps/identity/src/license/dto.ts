@@ -203,7 +203,7 @@ export class FeatureUpdateView {
   @ApiProperty({ type: [String] }) allowedFeatures!: string[];
 }
 
-export class KeyRotationView {
+export class LicenseKeyRotationView {
   @ApiProperty({ description: 'The new active key id' }) kid!: string;
   @ApiProperty({ type: String, nullable: true }) previousKid!: string | null;
 }

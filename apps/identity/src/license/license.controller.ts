@@ -15,7 +15,7 @@ import {
   GenerateKeyView,
   HeartbeatDto,
   HeartbeatView,
-  KeyRotationView,
+  LicenseKeyRotationView,
   LicenseJwksView,
   RevocationSnapshotView,
   RevokeKeyDto,
@@ -100,7 +100,7 @@ export class LicenseAdminController {
       'What the rotation job does every `LicenseServer:KeyRotationDays`, on demand: a new active Ed25519 key; ' +
       'the old one stays published, so proofs it signed stay verifiable.',
   })
-  @ApiOkResponse({ description: 'The new and the previous key id', type: HostedEnvelopeOf(KeyRotationView) })
+  @ApiOkResponse({ description: 'The new and the previous key id', type: HostedEnvelopeOf(LicenseKeyRotationView) })
   @ApiErrorResponse(401, ADMIN_401)
   async rotate() {
     const rotation = await this.signer.rotate();
