@@ -24,7 +24,7 @@ describe('license server', () => {
       overrides: { 'LicenseServer:AdminApiKey': ADMIN_KEY, 'LicenseServer:RevocationGraceHours': 2 },
     });
     base = sut.url;
-  });
+  }, 120_000);
   afterAll(() => sut?.stop());
 
   async function generate(body: Record<string, unknown> = {}) {
@@ -158,6 +158,7 @@ describe('license server', () => {
       headers: admin,
       body: { add: ['pdf.canary', 'pdf.registry'], remove: ['pdf.designer'] },
     });
+    expect(update.body.errors).toEqual([]);
     expect(update.status).toBe(200);
     expect(update.body.result).toEqual({
       licenseKey: key.licenseKey,
@@ -229,6 +230,7 @@ describe('license server', () => {
       headers: admin,
       body: { licenseKey: key.licenseKey, reason: 'contract ended' },
     });
+    expect(revoked.body.errors).toEqual([]);
     expect(revoked.status).toBe(200);
     const deadline = Date.parse(revoked.body.result.graceDeadline);
     expect(deadline - Date.parse(revoked.body.result.revokedAt)).toBe(2 * 3600_000);

@@ -83,7 +83,8 @@ export class LicenseKeyRepository {
     add: string[],
     remove: string[],
   ): Promise<string[] | undefined> {
-    const rows: { allowed_features: string[] }[] = await m.query(
+    // an UPDATE answers [rows, affected count] through TypeORM's postgres driver
+    const [rows]: [{ allowed_features: string[] }[], number] = await m.query(
       `UPDATE license_keys k
           SET allowed_features = ARRAY(
             SELECT f FROM (
@@ -99,7 +100,7 @@ export class LicenseKeyRepository {
 
   /** Marks the key revoked; the row as it was (undefined when unknown). */
   async revoke(m: EntityManager, licenseKey: string, reason: string): Promise<LicenseKeyRow | undefined> {
-    const rows: LicenseKeyRow[] = await m.query(
+    const [rows]: [LicenseKeyRow[], number] = await m.query(
       `UPDATE license_keys SET is_revoked = true, revoked_at = coalesce(revoked_at, now()),
               revoked_reason = coalesce(revoked_reason, $2)
         WHERE license_key = $1 RETURNING *`,
