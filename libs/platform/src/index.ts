@@ -10,3 +10,4 @@ export * from './http';
 export * from './pagination';
 export * from './tool-protocol';
 export * from './openapi';
+export * from './license';

@@ -1,5 +1,5 @@
 import { AuthModule, jwksUrlOf, parseApiKeyConfig, remoteVerification } from '@arbiter/auth';
-import { ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
+import { ENVIRONMENT, EnvironmentName, RuntimeLicenseCheck } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
 import { JwtAuthenticationSettings } from '../settings';
 
@@ -12,6 +12,8 @@ import { JwtAuthenticationSettings } from '../settings';
 @Module({
   imports: [
     AuthModule.forRoot({
+      // the license step of the pipeline (after authentication, before quota): `License:EnforceOnMiddleware`
+      licenseCheck: RuntimeLicenseCheck,
       inject: [JwtAuthenticationSettings, ENVIRONMENT],
       useFactory: (s: JwtAuthenticationSettings, environment: EnvironmentName) => {
         const apiKeys = parseApiKeyConfig(s.apiKeys ?? {}, 'Authentication:ApiKeys');
