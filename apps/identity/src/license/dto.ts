@@ -7,7 +7,7 @@ const LICENSE_KEY = {
   description: 'The license key: `ARB-XXXXX-XXXXX-XXXXX-XXXXX-CC` (the last group is a check code)',
   example: 'ARB-7K3QX-M2P9D-4RWT8-ZC6NB-5H',
 };
-const FINGERPRINT = /^[A-Za-z0-9._:@\/+=-]{1,256}$/;
+const FINGERPRINT = /^[A-Za-z0-9._:@/+=-]{1,256}$/;
 const FEATURE = /^(\*|[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
 
 export class GenerateKeyDto {
