@@ -9,7 +9,15 @@
  * Database: BENCH_DATABASE_URL (a postgres:// URL of a server; a fresh database is created) or embedded PGlite.
  *   npm run build && node bench/license/http.js      (DURATION=10 CONNECTIONS=100 WARMUP=3 ROUNDS=3)
  */
-const { header, load, report, serveBareFastify, settings, startServer, stopServers } = require('../lib/http-bench');
+const {
+  header,
+  load,
+  report,
+  serveBareFastify,
+  settings,
+  startServer,
+  stopServers,
+} = require('../lib/http-bench');
 
 const ADMIN = 'bench-admin-key';
 
@@ -61,21 +69,46 @@ async function serve(kind) {
     },
   });
   const url = service.url;
-  const key = await post(url, '/api/v1/keys/generate', {
-    organizationId: 'bench', organizationName: 'Bench', tier: 'Licensed', validDays: 30, maxActivations: 1000,
-  }, { 'x-admin-api-key': ADMIN });
+  const key = await post(
+    url,
+    '/api/v1/keys/generate',
+    {
+      organizationId: 'bench',
+      organizationName: 'Bench',
+      tier: 'Licensed',
+      validDays: 30,
+      maxActivations: 1000,
+    },
+    { 'x-admin-api-key': ADMIN },
+  );
   const proofs = [];
   for (let i = 0; i < settings.connections; i++) {
     const activation = await post(url, '/api/v1/activate', {
-      licenseKey: key.licenseKey, machineFingerprint: `bench-${i}`, productVersion: '1.0.0', environment: 'Production',
+      licenseKey: key.licenseKey,
+      machineFingerprint: `bench-${i}`,
+      productVersion: '1.0.0',
+      environment: 'Production',
     });
     proofs.push(activation.proof.payload);
   }
-  const bodies = proofs.slice(0, 16).map((p) =>
-    JSON.stringify({ licenseKey: key.licenseKey, machineFingerprint: p.machineFingerprint, actionType: 'api.validate' }),
-  );
+  const bodies = proofs
+    .slice(0, 16)
+    .map((p) =>
+      JSON.stringify({
+        licenseKey: key.licenseKey,
+        machineFingerprint: p.machineFingerprint,
+        actionType: 'api.validate',
+      }),
+    );
   const sample = await post(url, '/api/v1/validate', JSON.parse(bodies[0]));
-  process.send({ url, path: '/api/v1/validate', bodies, sample: { isSuccess: true, result: sample, errors: [], timestamp: new Date().toISOString() }, proofs, database: db.replace(/\/\/[^@]*@/, '//') });
+  process.send({
+    url,
+    path: '/api/v1/validate',
+    bodies,
+    sample: { isSuccess: true, result: sample, errors: [], timestamp: new Date().toISOString() },
+    proofs,
+    database: db.replace(/\/\/[^@]*@/, '//'),
+  });
 }
 
 /** CONNECTIONS chains of heartbeats for `seconds`: each spends its nonce and continues with the answer's. */
@@ -92,7 +125,12 @@ async function heartbeats(target, seconds) {
         const res = await fetch(`${target.url}/api/v1/heartbeat`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ proofId: proof.proofId, licenseId: proof.licenseId, machineFingerprint: proof.machineFingerprint, nonce }),
+          body: JSON.stringify({
+            proofId: proof.proofId,
+            licenseId: proof.licenseId,
+            machineFingerprint: proof.machineFingerprint,
+            nonce,
+          }),
         });
         const json = await res.json();
         latencies.push(performance.now() - t0);
@@ -106,14 +144,21 @@ async function heartbeats(target, seconds) {
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { rps: done / seconds, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0, failed, chains: target.proofs.length };
+  return {
+    rps: done / seconds,
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+    failed,
+    chains: target.proofs.length,
+  };
 }
 
 // ------------------------------------------------------------------ parent
 async function main() {
   const ours = await startServer(__filename, 'identity');
   header(ours.database);
-  const bare = await startServer(__filename, 'fastify', [JSON.stringify({ bodies: ours.bodies, sample: ours.sample })]);
+  const bare = await startServer(__filename, 'fastify', [
+    JSON.stringify({ bodies: ours.bodies, sample: ours.sample }),
+  ]);
   try {
     if (settings.warmup) for (const target of [ours, bare]) await load(target, settings.warmup);
     const runs = { ours: [], bare: [] };

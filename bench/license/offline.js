@@ -30,7 +30,14 @@ const proof = signDocument(
     organizationId: 'org-acme',
     organizationName: 'Acme Corp',
     tier: 'Licensed',
-    allowedFeatures: ['vsix.publish', 'vsix.watch', 'vsix.explorer', 'api.validate', 'cp.publish', 'pdf.canary'],
+    allowedFeatures: [
+      'vsix.publish',
+      'vsix.watch',
+      'vsix.explorer',
+      'api.validate',
+      'cp.publish',
+      'pdf.canary',
+    ],
     machineFingerprint: 'build-agent-01',
     fingerprintScope: 'MachineAndProject',
     environment: 'Production',
@@ -58,11 +65,15 @@ function measure(label, fn) {
   }
   const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
   const rate = n / elapsed;
-  console.log(`${label.padEnd(52)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} /s   ${(1e6 / rate).toFixed(1)} µs each`);
+  console.log(
+    `${label.padEnd(52)} ${Math.round(rate).toLocaleString('en-US').padStart(8)} /s   ${(1e6 / rate).toFixed(1)} µs each`,
+  );
   return rate;
 }
 
-console.log(`node ${process.version}, one core, ${seconds} s per measurement (goal ≥ 20,000 verifications/s)\n`);
+console.log(
+  `node ${process.version}, one core, ${seconds} s per measurement (goal ≥ 20,000 verifications/s)\n`,
+);
 // the floor: OpenSSL's Ed25519 verification of the same bytes alone (what this machine can do right now)
 const crypto = require('node:crypto');
 const { canonicalJson } = require('../../libs/licensing/dist');
@@ -70,7 +81,10 @@ const bytes = Buffer.from(canonicalJson(proof.payload));
 const signature = Buffer.from(proof.signature, 'base64url');
 const publicKey = keys.get(key.kid);
 measure('raw crypto.verify (Ed25519, same bytes)', () => crypto.verify(null, bytes, publicKey, signature));
-const object = measure('verifyActivationProof (proof object)', () => verifyActivationProof(proof, keys, { now, machineFingerprint: 'build-agent-01' }).valid);
+const object = measure(
+  'verifyActivationProof (proof object)',
+  () => verifyActivationProof(proof, keys, { now, machineFingerprint: 'build-agent-01' }).valid,
+);
 measure('verifyActivationProof (base64 string)', () => verifyActivationProof(base64, keys, { now }).valid);
 measure('evaluateLicense (proof + revocation + clock)', () => evaluateLicense({ proof, keys, now }).valid);
 console.log(`\n${object >= 20000 ? 'meets' : 'BELOW'} the goal of 20,000/s (proof object)`);

@@ -34,7 +34,14 @@ describe('arbiter license', () => {
     const res = await fetch(`${sut.url}/api/v1/keys/generate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-admin-api-key': ADMIN_KEY },
-      body: JSON.stringify({ organizationId: 'o', organizationName: 'O', tier: 'Licensed', validDays: 10, maxActivations: 1, allowedFeatures: ['api.validate'] }),
+      body: JSON.stringify({
+        organizationId: 'o',
+        organizationName: 'O',
+        tier: 'Licensed',
+        validDays: 10,
+        maxActivations: 1,
+        allowedFeatures: ['api.validate'],
+      }),
     });
     licenseKey = ((await res.json()) as any).result.licenseKey;
   }, 120_000);
@@ -51,12 +58,25 @@ describe('arbiter license', () => {
 
   it('activates (default fingerprint = machine name), saves the decoded proof, verifies it offline', async () => {
     const output = join(dir, 'proof.json');
-    const run = await cli(['activate', '--key', licenseKey, '--server', sut.url, '--environment', 'Production', '--output', output]);
+    const run = await cli([
+      'activate',
+      '--key',
+      licenseKey,
+      '--server',
+      sut.url,
+      '--environment',
+      'Production',
+      '--output',
+      output,
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Activated license .* on ci-runner-7/);
     const proof = JSON.parse(readFileSync(output, 'utf8'));
-    expect(proof).toMatchObject({ alg: 'EdDSA', payload: { machineFingerprint: 'ci-runner-7', environment: 'Production' } });
+    expect(proof).toMatchObject({
+      alg: 'EdDSA',
+      payload: { machineFingerprint: 'ci-runner-7', environment: 'Production' },
+    });
 
     const verify = await cli(['verify', '--proof', output, '--fingerprint', 'ci-runner-7']);
     expect(verify.code).toBe(0);
@@ -64,7 +84,10 @@ describe('arbiter license', () => {
 
     // tampered: exit 1 with the reason
     const tampered = join(dir, 'tampered.json');
-    writeFileSync(tampered, JSON.stringify({ ...proof, payload: { ...proof.payload, allowedFeatures: ['*'] } }));
+    writeFileSync(
+      tampered,
+      JSON.stringify({ ...proof, payload: { ...proof.payload, allowedFeatures: ['*'] } }),
+    );
     const bad = await cli(['verify', '--proof', tampered, '--keys', `${output}.keys.json`]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/NOT valid: BAD_SIGNATURE/);
@@ -72,21 +95,58 @@ describe('arbiter license', () => {
     expect((await cli(['verify', '--proof', output, '--fingerprint', 'elsewhere'])).code).toBe(1);
 
     // the second machine is over maxActivations 1: rejected, exit 1, one line
-    const second = await cli(['activate', '--key', licenseKey, '--server', sut.url, '--environment', 'Production', '--output', join(dir, 'p2.json'), '--fingerprint', 'other']);
+    const second = await cli([
+      'activate',
+      '--key',
+      licenseKey,
+      '--server',
+      sut.url,
+      '--environment',
+      'Production',
+      '--output',
+      join(dir, 'p2.json'),
+      '--fingerprint',
+      'other',
+    ]);
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/^arbiter license: activation rejected \(409 ACTIVATION_LIMIT_REACHED: .*\)\n$/);
+    expect(second.stderr).toMatch(
+      /^arbiter license: activation rejected \(409 ACTIVATION_LIMIT_REACHED: .*\)\n$/,
+    );
   });
 
   it('features: add/remove with the admin token from the option or SVC_LICENSE_ADMIN_TOKEN', async () => {
-    const added = await cli(['features', '--key', licenseKey, '--add', 'pdf.canary,pdf.registry', '--server', sut.url, '--admin-token', ADMIN_KEY]);
+    const added = await cli([
+      'features',
+      '--key',
+      licenseKey,
+      '--add',
+      'pdf.canary,pdf.registry',
+      '--server',
+      sut.url,
+      '--admin-token',
+      ADMIN_KEY,
+    ]);
     expect(added.code).toBe(0);
     expect(added.stdout).toMatch(`${licenseKey}: api.validate, pdf.canary, pdf.registry`);
-    const removed = await cli(['features', '--key', licenseKey, '--remove', 'pdf.registry', '--server', sut.url], {
-      SVC_LICENSE_ADMIN_TOKEN: ADMIN_KEY,
-    });
+    const removed = await cli(
+      ['features', '--key', licenseKey, '--remove', 'pdf.registry', '--server', sut.url],
+      {
+        SVC_LICENSE_ADMIN_TOKEN: ADMIN_KEY,
+      },
+    );
     expect(removed.code).toBe(0);
     expect(removed.stdout).toMatch(`${licenseKey}: api.validate, pdf.canary `);
-    const wrong = await cli(['features', '--key', licenseKey, '--add', 'x', '--server', sut.url, '--admin-token', 'nope']);
+    const wrong = await cli([
+      'features',
+      '--key',
+      licenseKey,
+      '--add',
+      'x',
+      '--server',
+      sut.url,
+      '--admin-token',
+      'nope',
+    ]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/rejected \(401 ADMIN_KEY_INVALID/);
   });
@@ -98,12 +158,34 @@ describe('arbiter license', () => {
     expect((await cli(['bogus'])).code).toBe(2);
     const typo = licenseKey.slice(0, 4) + (licenseKey[4] === 'A' ? 'B' : 'A') + licenseKey.slice(5);
     // port 9 (discard): nothing listens, but the key is refused before any call
-    const mistyped = await cli(['activate', '--key', typo, '--server', 'http://127.0.0.1:9', '--environment', 'P', '--output', join(dir, 'x.json')]);
+    const mistyped = await cli([
+      'activate',
+      '--key',
+      typo,
+      '--server',
+      'http://127.0.0.1:9',
+      '--environment',
+      'P',
+      '--output',
+      join(dir, 'x.json'),
+    ]);
     expect(mistyped.code).toBe(2);
     expect(mistyped.stderr).toMatch(/mistyped/);
-    const unreachable = await cli(['activate', '--key', licenseKey, '--server', 'http://127.0.0.1:9', '--environment', 'P', '--output', join(dir, 'x.json')]);
+    const unreachable = await cli([
+      'activate',
+      '--key',
+      licenseKey,
+      '--server',
+      'http://127.0.0.1:9',
+      '--environment',
+      'P',
+      '--output',
+      join(dir, 'x.json'),
+    ]);
     expect(unreachable.code).toBe(3);
-    expect(unreachable.stderr).toMatch(/^arbiter license: cannot reach the license server at http:\/\/127.0.0.1:9 /);
+    expect(unreachable.stderr).toMatch(
+      /^arbiter license: cannot reach the license server at http:\/\/127.0.0.1:9 /,
+    );
     expect((await cli(['verify', '--proof', join(dir, 'missing.json')])).code).toBe(2);
   });
 });

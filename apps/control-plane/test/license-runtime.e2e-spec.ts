@@ -50,7 +50,9 @@ describe('control plane under a license proof (License:FilePath, License:Enforce
     for (const s of started) await s.stop();
   });
   async function start(overrides: Record<string, unknown>) {
-    const sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', { overrides });
+    const sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
+      overrides,
+    });
     started.push(sut);
     return sut;
   }
@@ -95,7 +97,10 @@ describe('control plane under a license proof (License:FilePath, License:Enforce
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('LICENSE_INVALID');
 
-    const plain = await start({ 'ControlPlaneRuntimeInfo:Tier': 'Enterprise', 'ControlPlaneRuntimeInfo:IsValid': true });
+    const plain = await start({
+      'ControlPlaneRuntimeInfo:Tier': 'Enterprise',
+      'ControlPlaneRuntimeInfo:IsValid': true,
+    });
     expect((await get(plain.url, '/api/v1/info')).body).toMatchObject({ tier: 'Enterprise', isValid: true });
     // enforcement off: canary is not gated
     expect((await get(plain.url, '/api/v1/canary')).status).toBe(200);

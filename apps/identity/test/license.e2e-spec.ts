@@ -30,13 +30,30 @@ describe('license server', () => {
   async function generate(body: Record<string, unknown> = {}) {
     const res = await call(base, 'POST', '/api/v1/keys/generate', {
       headers: admin,
-      body: { organizationId: 'org-1', organizationName: 'Acme', tier: 'Licensed', validDays: 30, maxActivations: 5, ...body },
+      body: {
+        organizationId: 'org-1',
+        organizationName: 'Acme',
+        tier: 'Licensed',
+        validDays: 30,
+        maxActivations: 5,
+        ...body,
+      },
     });
     expect(res.status).toBe(200);
-    return res.body.result as { licenseKey: string; licenseId: string; expiresAt: string; signingKeyId: string; signedPayload: string };
+    return res.body.result as {
+      licenseKey: string;
+      licenseId: string;
+      expiresAt: string;
+      signingKeyId: string;
+      signedPayload: string;
+    };
   }
 
-  async function activate(licenseKey: string, machineFingerprint: string, extra: Record<string, unknown> = {}) {
+  async function activate(
+    licenseKey: string,
+    machineFingerprint: string,
+    extra: Record<string, unknown> = {},
+  ) {
     return call(base, 'POST', '/api/v1/activate', {
       body: { licenseKey, machineFingerprint, productVersion: '2.4.0', environment: 'Production', ...extra },
     });
@@ -53,7 +70,11 @@ describe('license server', () => {
     expect(free.licenseKey).toMatch(/^ARB-[0-9A-Z]{5}(-[0-9A-Z]{5}){3}-[0-9A-Z]{2}$/);
     expect(free.signingKeyId).toMatch(/^lic-/);
     const record = JSON.parse(Buffer.from(free.signedPayload, 'base64').toString());
-    expect(record.payload).toMatchObject({ typ: 'arbiter.license.key', tier: 'Free', allowedFeatures: ['api.validate'] });
+    expect(record.payload).toMatchObject({
+      typ: 'arbiter.license.key',
+      tier: 'Free',
+      allowedFeatures: ['api.validate'],
+    });
     expect(record.kid).toBe(free.signingKeyId);
     const licensed = await generate();
     const enterprise = await generate({ tier: 'Enterprise' });
@@ -93,7 +114,9 @@ describe('license server', () => {
       for (let wave = 0; wave < 20; wave++) {
         const answers = await Promise.all(
           Array.from({ length: 50 }, (_, i) =>
-            call(base, 'POST', '/api/v1/keys/rotate', { headers: { 'x-admin-api-key': `guess-${wave}-${i}` } }),
+            call(base, 'POST', '/api/v1/keys/rotate', {
+              headers: { 'x-admin-api-key': `guess-${wave}-${i}` },
+            }),
           ),
         );
         wrongStatuses = wrongStatuses.concat(answers.map((r) => r.status));
@@ -127,7 +150,9 @@ describe('license server', () => {
     const keys = await keySet();
     const decoded = JSON.parse(Buffer.from(res.body.result.activationProof, 'base64').toString());
     expect(decoded).toEqual(res.body.result.proof);
-    const verified = verifyActivationProof(res.body.result.activationProof, keys, { machineFingerprint: 'machine-1' });
+    const verified = verifyActivationProof(res.body.result.activationProof, keys, {
+      machineFingerprint: 'machine-1',
+    });
     expect(verified).toMatchObject({ valid: true });
     if (!verified.valid) return;
     expect(verified.payload).toMatchObject({
@@ -151,12 +176,16 @@ describe('license server', () => {
       expiresAt: key.expiresAt,
       error: null,
     });
-    expect((await validate('pdf.canary')).body.result).toMatchObject({ isValid: false, error: 'FEATURE_NOT_ALLOWED' });
+    expect((await validate('pdf.canary')).body.result).toMatchObject({
+      isValid: false,
+      error: 'FEATURE_NOT_ALLOWED',
+    });
     expect((await validate('api.validate', 'machine-2')).body.result).toMatchObject({
       isValid: false,
       error: 'MACHINE_NOT_ACTIVATED',
     });
-    const typo = key.licenseKey.slice(0, 4) + (key.licenseKey[4] === 'A' ? 'B' : 'A') + key.licenseKey.slice(5);
+    const typo =
+      key.licenseKey.slice(0, 4) + (key.licenseKey[4] === 'A' ? 'B' : 'A') + key.licenseKey.slice(5);
     const malformed = await validate('api.validate', 'machine-1', typo);
     expect(malformed.status).toBe(400);
     expect(malformed.body.errors[0].code).toBe('LICENSE_KEY_MALFORMED');
@@ -165,7 +194,12 @@ describe('license server', () => {
     await sut.service.app.get(UsageRecorder).flush();
     const rows = await sut.service.app
       .get(UnitOfWork)
-      .run((m) => m.query(`SELECT action_type, is_valid FROM license_usage_metrics WHERE license_key = $1 ORDER BY id`, [key.licenseKey]));
+      .run((m) =>
+        m.query(
+          `SELECT action_type, is_valid FROM license_usage_metrics WHERE license_key = $1 ORDER BY id`,
+          [key.licenseKey],
+        ),
+      );
     expect(rows).toEqual([
       { action_type: 'api.validate', is_valid: true },
       { action_type: 'pdf.canary', is_valid: false },
@@ -188,16 +222,29 @@ describe('license server', () => {
       payload: { allowedFeatures: ['api.validate', 'pdf.designer'] },
     });
     const again = await activate(key.licenseKey, 'machine-1');
-    expect(again.body.result.proof.payload.allowedFeatures).toEqual(['api.validate', 'pdf.canary', 'pdf.registry']);
+    expect(again.body.result.proof.payload.allowedFeatures).toEqual([
+      'api.validate',
+      'pdf.canary',
+      'pdf.registry',
+    ]);
     expect(
-      (await call(base, 'POST', `/api/v1/keys/${key.licenseKey}/features`, { headers: admin, body: {} })).body.errors[0].code,
+      (await call(base, 'POST', `/api/v1/keys/${key.licenseKey}/features`, { headers: admin, body: {} })).body
+        .errors[0].code,
     ).toBe('FEATURE_UPDATE_EMPTY');
     expect(
-      (await call(base, 'POST', `/api/v1/keys/${key.licenseKey}/features`, { headers: admin, body: { add: ['bad key!'] } })).status,
+      (
+        await call(base, 'POST', `/api/v1/keys/${key.licenseKey}/features`, {
+          headers: admin,
+          body: { add: ['bad key!'] },
+        })
+      ).status,
     ).toBe(400);
     const unknown = await generate();
     const other = unknown.licenseKey; // a real, well-formed key...
-    await call(base, 'POST', '/api/v1/keys/revoke', { headers: admin, body: { licenseKey: other, reason: 'x' } });
+    await call(base, 'POST', '/api/v1/keys/revoke', {
+      headers: admin,
+      body: { licenseKey: other, reason: 'x' },
+    });
     // ...and a well-formed key nobody issued: 404
     const { generateLicenseKey } = await import('@arbiter/licensing');
     const missing = await call(base, 'POST', `/api/v1/keys/${generateLicenseKey()}/features`, {
@@ -214,7 +261,9 @@ describe('license server', () => {
 
   it('100 parallel activations with maxActivations 5: exactly 5 succeed', async () => {
     const key = await generate({ maxActivations: 5 });
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => activate(key.licenseKey, `par-${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => activate(key.licenseKey, `par-${i}`)),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 409)).toHaveLength(95);
@@ -228,17 +277,31 @@ describe('license server', () => {
     const key = await generate();
     const activation = (await activate(key.licenseKey, 'hb-machine')).body.result;
     const proof = activation.proof.payload;
-    const body = { proofId: proof.proofId, licenseId: proof.licenseId, machineFingerprint: 'hb-machine', nonce: proof.nonce };
+    const body = {
+      proofId: proof.proofId,
+      licenseId: proof.licenseId,
+      machineFingerprint: 'hb-machine',
+      nonce: proof.nonce,
+    };
     // a mismatch is refused and does not spend the nonce
-    const wrongMachine = await call(base, 'POST', '/api/v1/heartbeat', { body: { ...body, machineFingerprint: 'other' } });
+    const wrongMachine = await call(base, 'POST', '/api/v1/heartbeat', {
+      body: { ...body, machineFingerprint: 'other' },
+    });
     expect(wrongMachine.status).toBe(403);
     expect(wrongMachine.body.errors[0].code).toBe('HEARTBEAT_MISMATCH');
-    const results = await Promise.all(Array.from({ length: 50 }, () => call(base, 'POST', '/api/v1/heartbeat', { body })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => call(base, 'POST', '/api/v1/heartbeat', { body })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(49);
     expect(results.find((r) => r.status === 409)!.body.errors[0].code).toBe('NONCE_INVALID');
     const answer = results.find((r) => r.status === 200)!.body.result;
-    expect(answer).toMatchObject({ success: true, isRevoked: false, graceDeadline: null, nonce: expect.any(String) });
+    expect(answer).toMatchObject({
+      success: true,
+      isRevoked: false,
+      graceDeadline: null,
+      nonce: expect.any(String),
+    });
     const keys = await keySet();
     const hb = verifyHeartbeatAnswer(answer.signedHeartbeat, keys, proof);
     expect(hb).toMatchObject({ valid: true, payload: { previousNonce: proof.nonce, nonce: answer.nonce } });
@@ -255,13 +318,21 @@ describe('license server', () => {
     expect(deadline - Date.parse(revoked.body.result.revokedAt)).toBe(2 * 3600_000);
     const next = await call(base, 'POST', '/api/v1/heartbeat', { body: { ...body, nonce: answer.nonce } });
     expect(next.status).toBe(200);
-    expect(next.body.result).toMatchObject({ isRevoked: true, graceDeadline: revoked.body.result.graceDeadline });
+    expect(next.body.result).toMatchObject({
+      isRevoked: true,
+      graceDeadline: revoked.body.result.graceDeadline,
+    });
     const hb2 = verifyHeartbeatAnswer(next.body.result.heartbeat, keys, proof);
     if (!hb2.valid) throw new Error(hb2.message);
     // the runtime library: valid during the grace period, refused after it
     const during = evaluateLicense({ proof: activation.proof, keys, heartbeat: hb2.payload });
     expect(during).toMatchObject({ valid: true, graceDeadline: revoked.body.result.graceDeadline });
-    const after = evaluateLicense({ proof: activation.proof, keys, heartbeat: hb2.payload, now: new Date(deadline + 1000) });
+    const after = evaluateLicense({
+      proof: activation.proof,
+      keys,
+      heartbeat: hb2.payload,
+      now: new Date(deadline + 1000),
+    });
     expect(after).toMatchObject({ valid: false, reason: 'REVOKED' });
     // the snapshot lists it, signed, with a sequence that grew; an older snapshot is refused
     const before = (await call(base, 'GET', '/api/v1/revocation/list')).body.result;
@@ -270,7 +341,10 @@ describe('license server', () => {
     );
     expect(verifyRevocationSnapshot(before.signedSnapshot, keys)).toMatchObject({ valid: true });
     const later = await generate();
-    await call(base, 'POST', '/api/v1/keys/revoke', { headers: admin, body: { licenseKey: later.licenseKey, reason: 'x' } });
+    await call(base, 'POST', '/api/v1/keys/revoke', {
+      headers: admin,
+      body: { licenseKey: later.licenseKey, reason: 'x' },
+    });
     const newer = (await call(base, 'GET', '/api/v1/revocation/list')).body.result;
     expect(newer.sequence).toBeGreaterThan(before.sequence);
     expect(verifyRevocationSnapshot(before.snapshot, keys, { lastSequence: newer.sequence })).toMatchObject({
@@ -281,7 +355,14 @@ describe('license server', () => {
     const refused = await activate(key.licenseKey, 'new-machine');
     expect(refused.status).toBe(403);
     expect(refused.body.errors[0].code).toBe('LICENSE_REVOKED');
-    expect((await call(base, 'POST', '/api/v1/keys/revoke', { headers: admin, body: { licenseKey: 'nope', reason: 'x' } })).status).toBe(400);
+    expect(
+      (
+        await call(base, 'POST', '/api/v1/keys/revoke', {
+          headers: admin,
+          body: { licenseKey: 'nope', reason: 'x' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('tampered proofs and proofs of unknown keys fail verification', async () => {
@@ -290,13 +371,21 @@ describe('license server', () => {
     const keys = await keySet();
     const tampered = { ...proof, payload: { ...proof.payload, tier: 'Enterprise', allowedFeatures: ['*'] } };
     expect(verifyActivationProof(tampered, keys)).toMatchObject({ valid: false, reason: 'BAD_SIGNATURE' });
-    expect(verifyActivationProof({ ...proof, kid: 'lic-unknown' }, keys)).toMatchObject({ valid: false, reason: 'UNKNOWN_KEY' });
+    expect(verifyActivationProof({ ...proof, kid: 'lic-unknown' }, keys)).toMatchObject({
+      valid: false,
+      reason: 'UNKNOWN_KEY',
+    });
   });
 
   it('a manifest approved for license X does not activate license Y; an unapproved hash fails; a global approval works', async () => {
     const x = await generate();
     const y = await generate();
-    const entry = (sha256Hash: string) => ({ assemblyName: 'Acme.Fork', version: '1.0.0', sha256Hash, publicKeyToken: null });
+    const entry = (sha256Hash: string) => ({
+      assemblyName: 'Acme.Fork',
+      version: '1.0.0',
+      sha256Hash,
+      publicKeyToken: null,
+    });
     const approve = (body: Record<string, unknown>) =>
       call(base, 'POST', '/api/v1/assembly-whitelist/approve', {
         headers: admin,
@@ -304,17 +393,29 @@ describe('license server', () => {
       });
     const approved = await approve({ sha256Hash: HASH_A, approvalScope: 'License', licenseId: x.licenseId });
     expect(approved.status).toBe(200);
-    expect(approved.body.result).toMatchObject({ approvalScope: 'License', licenseId: x.licenseId, sha256Hash: HASH_A });
+    expect(approved.body.result).toMatchObject({
+      approvalScope: 'License',
+      licenseId: x.licenseId,
+      sha256Hash: HASH_A,
+    });
     expect((await activate(x.licenseKey, 'fork', { assemblyManifest: [entry(HASH_A)] })).status).toBe(200);
     const forY = await activate(y.licenseKey, 'fork', { assemblyManifest: [entry(HASH_A)] });
     expect(forY.status).toBe(403);
     expect(forY.body.errors[0].code).toBe('MANIFEST_NOT_APPROVED');
-    const unapproved = await activate(x.licenseKey, 'fork-2', { assemblyManifest: [entry(HASH_A), entry(HASH_B)] });
+    const unapproved = await activate(x.licenseKey, 'fork-2', {
+      assemblyManifest: [entry(HASH_A), entry(HASH_B)],
+    });
     expect(unapproved.status).toBe(403);
-    expect((await approve({ sha256Hash: HASH_B, approvalScope: 'Global', licenseId: null })).status).toBe(200);
+    expect((await approve({ sha256Hash: HASH_B, approvalScope: 'Global', licenseId: null })).status).toBe(
+      200,
+    );
     expect((await activate(y.licenseKey, 'fork', { assemblyManifest: [entry(HASH_B)] })).status).toBe(200);
-    expect((await approve({ sha256Hash: HASH_B, approvalScope: 'License' })).body.errors[0].code).toBe('APPROVAL_SCOPE_INVALID');
-    expect((await approve({ sha256Hash: HASH_B, approvalScope: 'Global', licenseId: x.licenseId })).status).toBe(400);
+    expect((await approve({ sha256Hash: HASH_B, approvalScope: 'License' })).body.errors[0].code).toBe(
+      'APPROVAL_SCOPE_INVALID',
+    );
+    expect(
+      (await approve({ sha256Hash: HASH_B, approvalScope: 'Global', licenseId: x.licenseId })).status,
+    ).toBe(400);
   });
 
   it('rotation: forced by the admin route, old proofs still verify, new ones carry the new kid; the job rotates once', async () => {
@@ -336,7 +437,9 @@ describe('license server', () => {
     expect(await signer.rotateIfDue(1)).toBeNull();
     await sut.service.app
       .get(UnitOfWork)
-      .run((m) => m.query(`UPDATE license_signing_keys SET created_at = now() - interval '2 days' WHERE is_active`));
+      .run((m) =>
+        m.query(`UPDATE license_signing_keys SET created_at = now() - interval '2 days' WHERE is_active`),
+      );
     const runs = await Promise.all([signer.rotateIfDue(1), signer.rotateIfDue(1)]);
     expect(runs.filter((r) => r !== null)).toHaveLength(1);
     const count = await sut.service.app

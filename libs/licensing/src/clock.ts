@@ -12,7 +12,12 @@ export interface ClockState {
 
 export type ClockCheck =
   | { ok: true; state: ClockState }
-  | { ok: false; reason: 'CLOCK_TAMPERED' | 'REPLAYED_DOCUMENT'; message: string; state: ClockState | undefined };
+  | {
+      ok: false;
+      reason: 'CLOCK_TAMPERED' | 'REPLAYED_DOCUMENT';
+      message: string;
+      state: ClockState | undefined;
+    };
 
 /** Five minutes of tolerated skew between the runtime's clock and the server's. */
 export const DEFAULT_CLOCK_TOLERANCE_MS = 5 * 60_000;
@@ -61,7 +66,9 @@ export function checkClock(
   }
   const newer = !previous || (observed && observed.counter >= previous.counter);
   const serverTime =
-    observed && newer ? observed.serverTime : (previous?.serverTime ?? observed?.serverTime ?? localNow.toISOString());
+    observed && newer
+      ? observed.serverTime
+      : (previous?.serverTime ?? observed?.serverTime ?? localNow.toISOString());
   const counter = observed && newer ? observed.counter : (previous?.counter ?? 0);
   const localTime =
     previous && Date.parse(previous.localTime) > now ? previous.localTime : localNow.toISOString();

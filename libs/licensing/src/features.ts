@@ -29,7 +29,11 @@ export function hasFeature(features: readonly string[] | undefined, feature: str
 export const FEATURE_KEY = /^(\*|[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
 
 /** `features` with `add` added and `remove` removed, de-duplicated, in a stable order. */
-export function updateFeatures(features: readonly string[], add: readonly string[] = [], remove: readonly string[] = []): string[] {
+export function updateFeatures(
+  features: readonly string[],
+  add: readonly string[] = [],
+  remove: readonly string[] = [],
+): string[] {
   const removed = new Set(remove);
   const out: string[] = [];
   for (const f of [...features, ...add]) if (!removed.has(f) && !out.includes(f)) out.push(f);

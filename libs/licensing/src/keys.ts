@@ -72,7 +72,10 @@ export class LicenseKeySet {
         continue;
       }
       try {
-        this.byKid.set(entry.kid, createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: entry.x }, format: 'jwk' }));
+        this.byKid.set(
+          entry.kid,
+          createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: entry.x }, format: 'jwk' }),
+        );
       } catch {
         this.rejected.push(entry.kid);
       }

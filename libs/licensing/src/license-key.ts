@@ -26,7 +26,8 @@ export function generateLicenseKey(random: Uint8Array = randomBytes(13)): string
   return `${LICENSE_KEY_PREFIX}-${groups.join('-')}-${checkCode(groups.join(''))}`;
 }
 
-export type LicenseKeyCheck = { ok: true; licenseKey: string } | { ok: false; reason: 'FORMAT' | 'CHECK_CODE' };
+export type LicenseKeyCheck =
+  { ok: true; licenseKey: string } | { ok: false; reason: 'FORMAT' | 'CHECK_CODE' };
 
 /** Whether `input` is a well-formed key with the right check code; `licenseKey` is its normal form. */
 export function checkLicenseKey(input: unknown): LicenseKeyCheck {

@@ -68,12 +68,21 @@ describe('activation proofs', () => {
   it('refuses a tampered proof, an unknown key, another algorithm, another kind, a wrong machine, an expired one', () => {
     const proof = signDocument(payload(), key.kid, signer);
     const tampered = { ...proof, payload: { ...proof.payload, allowedFeatures: ['*'] } };
-    expect(verifyActivationProof(tampered, keys, { now: NOW })).toMatchObject({ valid: false, reason: 'BAD_SIGNATURE' });
+    expect(verifyActivationProof(tampered, keys, { now: NOW })).toMatchObject({
+      valid: false,
+      reason: 'BAD_SIGNATURE',
+    });
     const foreign = signDocument(payload(), other.kid, privateKeyFromPem(other.privatePem));
-    expect(verifyActivationProof(foreign, keys, { now: NOW })).toMatchObject({ valid: false, reason: 'UNKNOWN_KEY' });
+    expect(verifyActivationProof(foreign, keys, { now: NOW })).toMatchObject({
+      valid: false,
+      reason: 'UNKNOWN_KEY',
+    });
     // a foreign key claiming a trusted kid
     const forged = signDocument(payload(), key.kid, privateKeyFromPem(other.privatePem));
-    expect(verifyActivationProof(forged, keys, { now: NOW })).toMatchObject({ valid: false, reason: 'BAD_SIGNATURE' });
+    expect(verifyActivationProof(forged, keys, { now: NOW })).toMatchObject({
+      valid: false,
+      reason: 'BAD_SIGNATURE',
+    });
     expect(verifyActivationProof({ ...proof, alg: 'none' }, keys, { now: NOW })).toMatchObject({
       reason: 'UNSUPPORTED_ALGORITHM',
     });
@@ -84,7 +93,9 @@ describe('activation proofs', () => {
       reason: 'FINGERPRINT_MISMATCH',
     });
     const projectOnly = signDocument(payload({ fingerprintScope: 'ProjectOnly' }), key.kid, signer);
-    expect(verifyActivationProof(projectOnly, keys, { now: NOW, machineFingerprint: 'other' }).valid).toBe(true);
+    expect(verifyActivationProof(projectOnly, keys, { now: NOW, machineFingerprint: 'other' }).valid).toBe(
+      true,
+    );
     expect(verifyActivationProof(proof, keys, { now: new Date('2027-05-01T00:00:00Z') })).toMatchObject({
       reason: 'EXPIRED',
     });
@@ -99,7 +110,9 @@ describe('activation proofs', () => {
   });
 
   it('skips malformed JWKS entries', () => {
-    const set = new LicenseKeySet({ keys: [{ kty: 'RSA', kid: 'r' }, key.publicJwk, { kty: 'OKP', crv: 'Ed25519', x: '!', kid: 'bad' }] });
+    const set = new LicenseKeySet({
+      keys: [{ kty: 'RSA', kid: 'r' }, key.publicJwk, { kty: 'OKP', crv: 'Ed25519', x: '!', kid: 'bad' }],
+    });
     expect(set.kids).toEqual([key.kid]);
     expect(set.rejected).toEqual(['r', 'bad']);
   });
@@ -108,7 +121,14 @@ describe('activation proofs', () => {
 describe('revocation snapshots and heartbeat answers', () => {
   const snapshot = (sequence: number, revoked: RevocationSnapshotPayload['revoked'] = []) =>
     signDocument<RevocationSnapshotPayload>(
-      { typ: SNAPSHOT_TYPE, sequence, issuedAt: NOW.toISOString(), serverTime: NOW.toISOString(), counter: 20, revoked },
+      {
+        typ: SNAPSHOT_TYPE,
+        sequence,
+        issuedAt: NOW.toISOString(),
+        serverTime: NOW.toISOString(),
+        counter: 20,
+        revoked,
+      },
       key.kid,
       signer,
     );
@@ -124,7 +144,12 @@ describe('revocation snapshots and heartbeat answers', () => {
   it('a revoked license works until its grace deadline, then not', () => {
     const proof = signDocument(payload(), key.kid, signer);
     const s = snapshot(2, [
-      { licenseId: 'l-1', revokedAt: NOW.toISOString(), reason: 'unpaid', graceDeadline: '2026-06-02T12:00:00.000Z' },
+      {
+        licenseId: 'l-1',
+        revokedAt: NOW.toISOString(),
+        reason: 'unpaid',
+        graceDeadline: '2026-06-02T12:00:00.000Z',
+      },
     ]);
     const checked = verifyRevocationSnapshot(s, keys);
     if (!checked.valid) throw new Error('snapshot');
@@ -174,7 +199,12 @@ describe('clock tampering', () => {
     const proof = signDocument(payload(), key.kid, signer);
     const first = evaluateLicense({ proof, keys, now: NOW });
     expect(first.valid).toBe(true);
-    const backwards = evaluateLicense({ proof, keys, now: new Date('2026-05-20T00:00:00Z'), clock: first.clock });
+    const backwards = evaluateLicense({
+      proof,
+      keys,
+      now: new Date('2026-05-20T00:00:00Z'),
+      clock: first.clock,
+    });
     expect(backwards).toMatchObject({ valid: false, reason: 'CLOCK_TAMPERED' });
     // before the server's own signing time
     const early = evaluateLicense({ proof, keys, now: new Date('2026-04-01T00:00:00Z') });
@@ -183,7 +213,10 @@ describe('clock tampering', () => {
       ok: false,
       reason: 'REPLAYED_DOCUMENT',
     });
-    expect(checkClock(first.clock, { serverTime: NOW.toISOString(), counter: 11 }, new Date(NOW.getTime() + 1000)).ok).toBe(true);
+    expect(
+      checkClock(first.clock, { serverTime: NOW.toISOString(), counter: 11 }, new Date(NOW.getTime() + 1000))
+        .ok,
+    ).toBe(true);
   });
 });
 

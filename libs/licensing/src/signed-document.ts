@@ -15,11 +15,17 @@ export interface SignedDocument<P> {
 }
 
 /** Why a document failed verification. */
-export type SignatureFailure = 'MALFORMED' | 'UNSUPPORTED_ALGORITHM' | 'UNKNOWN_KEY' | 'BAD_SIGNATURE' | 'WRONG_TYPE';
+export type SignatureFailure =
+  'MALFORMED' | 'UNSUPPORTED_ALGORITHM' | 'UNKNOWN_KEY' | 'BAD_SIGNATURE' | 'WRONG_TYPE';
 
-export type SignatureCheck<P> = { ok: true; payload: P; kid: string } | { ok: false; reason: SignatureFailure };
+export type SignatureCheck<P> =
+  { ok: true; payload: P; kid: string } | { ok: false; reason: SignatureFailure };
 
-export function signDocument<P extends { typ: string }>(payload: P, kid: string, key: KeyObject): SignedDocument<P> {
+export function signDocument<P extends { typ: string }>(
+  payload: P,
+  kid: string,
+  key: KeyObject,
+): SignedDocument<P> {
   const signature = sign(null, Buffer.from(canonicalJson(payload)), key).toString('base64url');
   return { alg: LICENSE_ALG, kid, payload, signature };
 }
@@ -63,7 +69,8 @@ export function verifyDocument<P extends { typ: string }>(
   let valid: boolean;
   try {
     const signature = Buffer.from(document.signature, 'base64url');
-    valid = signature.length === 64 && verify(null, Buffer.from(canonicalJson(document.payload)), key, signature);
+    valid =
+      signature.length === 64 && verify(null, Buffer.from(canonicalJson(document.payload)), key, signature);
   } catch {
     valid = false;
   }

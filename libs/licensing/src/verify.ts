@@ -20,7 +20,8 @@ export type ProofFailure =
   | 'REPLAYED_DOCUMENT'
   | 'STALE_SEQUENCE';
 
-export type Verified<P> = { valid: true; payload: P; kid: string } | { valid: false; reason: ProofFailure; message: string };
+export type Verified<P> =
+  { valid: true; payload: P; kid: string } | { valid: false; reason: ProofFailure; message: string };
 
 const MESSAGES: Record<SignatureFailure, string> = {
   MALFORMED: 'not a signed license document',
@@ -30,7 +31,10 @@ const MESSAGES: Record<SignatureFailure, string> = {
   WRONG_TYPE: 'a signed document of another kind',
 };
 
-function failed(reason: ProofFailure, message?: string): { valid: false; reason: ProofFailure; message: string } {
+function failed(
+  reason: ProofFailure,
+  message?: string,
+): { valid: false; reason: ProofFailure; message: string } {
   return { valid: false, reason, message: message ?? MESSAGES[reason as SignatureFailure] ?? reason };
 }
 
@@ -55,7 +59,8 @@ export function verifyActivationProof(
   if (!Number.isFinite(expires) || !Number.isFinite(issued) || !Array.isArray(p.allowedFeatures))
     return failed('MALFORMED');
   if (now >= expires) return failed('EXPIRED', `the license expired at ${p.expiresAt}`);
-  if (now + ISSUE_SKEW_MS < issued) return failed('NOT_YET_VALID', `the proof is issued at ${p.issuedAt}, in the future`);
+  if (now + ISSUE_SKEW_MS < issued)
+    return failed('NOT_YET_VALID', `the proof is issued at ${p.issuedAt}, in the future`);
   if (
     options.machineFingerprint !== undefined &&
     p.fingerprintScope !== 'ProjectOnly' &&
@@ -94,7 +99,11 @@ export function verifyHeartbeatAnswer(
   const checked = verifyDocument<HeartbeatAnswerPayload>(input, keys, HEARTBEAT_TYPE);
   if (!checked.ok) return failed(checked.reason);
   const p = checked.payload;
-  if (p.proofId !== proof.proofId || p.licenseId !== proof.licenseId || p.machineFingerprint !== proof.machineFingerprint) {
+  if (
+    p.proofId !== proof.proofId ||
+    p.licenseId !== proof.licenseId ||
+    p.machineFingerprint !== proof.machineFingerprint
+  ) {
     return failed('FINGERPRINT_MISMATCH', 'the heartbeat answer belongs to another proof');
   }
   return { valid: true, payload: p, kid: checked.kid };
@@ -140,7 +149,12 @@ export function evaluateLicense(evidence: LicenseEvidence): LicenseState {
     now,
     machineFingerprint: evidence.machineFingerprint,
   });
-  const invalid = (reason: ProofFailure, message: string, p?: ActivationProofPayload, clock = evidence.clock): LicenseState => ({
+  const invalid = (
+    reason: ProofFailure,
+    message: string,
+    p?: ActivationProofPayload,
+    clock = evidence.clock,
+  ): LicenseState => ({
     valid: false,
     reason,
     message,
@@ -161,12 +175,21 @@ export function evaluateLicense(evidence: LicenseEvidence): LicenseState {
   let graceDeadline: string | null = null;
   const revoked = evidence.snapshot?.revoked.find((r) => r.licenseId === p.licenseId);
   if (revoked) graceDeadline = revoked.graceDeadline;
-  if (evidence.heartbeat?.isRevoked && evidence.heartbeat.licenseId === p.licenseId && evidence.heartbeat.graceDeadline) {
+  if (
+    evidence.heartbeat?.isRevoked &&
+    evidence.heartbeat.licenseId === p.licenseId &&
+    evidence.heartbeat.graceDeadline
+  ) {
     const hb = evidence.heartbeat.graceDeadline;
     graceDeadline = graceDeadline && Date.parse(graceDeadline) < Date.parse(hb) ? graceDeadline : hb;
   }
   if (graceDeadline && now.getTime() >= Date.parse(graceDeadline)) {
-    return invalid('REVOKED', `the license was revoked; the grace period ended at ${graceDeadline}`, p, clock.state);
+    return invalid(
+      'REVOKED',
+      `the license was revoked; the grace period ended at ${graceDeadline}`,
+      p,
+      clock.state,
+    );
   }
   return {
     valid: true,

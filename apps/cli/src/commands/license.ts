@@ -115,7 +115,10 @@ function readJson(file: string, what: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CliFailure(EXIT.usage, `cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CliFailure(
+      EXIT.usage,
+      `cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -156,7 +159,8 @@ export async function licenseActivate(
   writeFileSync(options.output, `${JSON.stringify(proof, null, 2)}\n`);
   const keys = await request(io, server, 'GET', '/api/v1/license/keys');
   const keysFile = options.keysOutput ?? `${options.output}.keys.json`;
-  if (keys.status === 200 && Array.isArray(keys.body?.keys)) writeFileSync(keysFile, `${JSON.stringify(keys.body, null, 2)}\n`);
+  if (keys.status === 200 && Array.isArray(keys.body?.keys))
+    writeFileSync(keysFile, `${JSON.stringify(keys.body, null, 2)}\n`);
   const p = proof.payload;
   io.out(
     `Activated license ${p.licenseId} (${p.tier}: ${p.allowedFeatures.join(', ') || 'no features'}) on ${machineFingerprint}, ` +
@@ -171,9 +175,11 @@ export async function licenseFeatures(
   const licenseKey = requireKey(options.key);
   const add = list(options.add);
   const remove = list(options.remove);
-  if (!add.length && !remove.length) throw new CliFailure(EXIT.usage, 'give --add or --remove (comma-separated capability keys)');
+  if (!add.length && !remove.length)
+    throw new CliFailure(EXIT.usage, 'give --add or --remove (comma-separated capability keys)');
   const token = options.adminToken ?? io.env.SVC_LICENSE_ADMIN_TOKEN;
-  if (!token) throw new CliFailure(EXIT.usage, 'no admin token: pass --admin-token or set SVC_LICENSE_ADMIN_TOKEN');
+  if (!token)
+    throw new CliFailure(EXIT.usage, 'no admin token: pass --admin-token or set SVC_LICENSE_ADMIN_TOKEN');
   const server = serverUrl(options.server);
   const answer = await request(
     io,
@@ -199,19 +205,31 @@ export function licenseVerify(
   const keysFile = options.keys ?? `${options.proof}.keys.json`;
   const keys = new LicenseKeySet(readJson(keysFile, 'public keys') as { keys?: unknown[] });
   const verified = verifyActivationProof(proof, keys, { machineFingerprint: options.fingerprint });
-  const state = verified.valid ? evaluateLicense({ proof, keys, machineFingerprint: options.fingerprint }) : undefined;
+  const state = verified.valid
+    ? evaluateLicense({ proof, keys, machineFingerprint: options.fingerprint })
+    : undefined;
   const valid = verified.valid && !!state?.valid;
   if (options.json) {
     io.out(
       `${JSON.stringify(
-        verified.valid ? { valid, kid: verified.kid, ...state, clock: undefined } : { valid, reason: verified.reason, message: verified.message },
+        verified.valid
+          ? { valid, kid: verified.kid, ...state, clock: undefined }
+          : { valid, reason: verified.reason, message: verified.message },
         null,
         2,
       )}\n`,
     );
   }
-  if (!verified.valid) throw new CliFailure(EXIT.rejected, `proof ${options.proof} is NOT valid: ${verified.reason} (${verified.message})`);
-  if (!state?.valid) throw new CliFailure(EXIT.rejected, `proof ${options.proof} is NOT valid: ${state?.reason} (${state?.message})`);
+  if (!verified.valid)
+    throw new CliFailure(
+      EXIT.rejected,
+      `proof ${options.proof} is NOT valid: ${verified.reason} (${verified.message})`,
+    );
+  if (!state?.valid)
+    throw new CliFailure(
+      EXIT.rejected,
+      `proof ${options.proof} is NOT valid: ${state?.reason} (${state?.message})`,
+    );
   if (!options.json) {
     const p = verified.payload;
     io.out(
@@ -247,7 +265,10 @@ export function createLicenseCommand(io: LicenseCliIo, exit: { code: number }): 
     .requiredOption('--output <file>', 'where to save the proof JSON')
     .option('--fingerprint <id>', 'machine fingerprint (default: the machine name)')
     .option('--product-version <version>', 'product version reported to the server', '1.0.0')
-    .option('--manifest <file>', 'JSON array of assemblies { assemblyName, version, sha256Hash, publicKeyToken } of a custom build')
+    .option(
+      '--manifest <file>',
+      'JSON array of assemblies { assemblyName, version, sha256Hash, publicKeyToken } of a custom build',
+    )
     .option('--keys-output <file>', "where to save the server's public keys (default: <output>.keys.json)")
     .action(guard((o: any) => licenseActivate(io, o)));
   license
@@ -257,7 +278,10 @@ export function createLicenseCommand(io: LicenseCliIo, exit: { code: number }): 
     .option('--add <keys>', 'comma-separated capability keys to grant (e.g. pdf.canary,pdf.registry)')
     .option('--remove <keys>', 'comma-separated capability keys to take away')
     .option('--server <url>', 'license server base URL', DEFAULT_LICENSE_SERVER)
-    .option('--admin-token <token>', 'admin API key, sent as X-Admin-Api-Key (default: $SVC_LICENSE_ADMIN_TOKEN)')
+    .option(
+      '--admin-token <token>',
+      'admin API key, sent as X-Admin-Api-Key (default: $SVC_LICENSE_ADMIN_TOKEN)',
+    )
     .action(guard((o: any) => licenseFeatures(io, o)));
   license
     .command('verify')
@@ -287,7 +311,11 @@ export async function runLicenseCli(args: string[], io: LicenseCliIo = processIo
     await root.parseAsync(['license', ...args], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version')
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.help' ||
+        error.code === 'commander.version'
+      )
         return EXIT.ok;
       return EXIT.usage;
     }

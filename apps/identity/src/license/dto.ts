@@ -118,10 +118,18 @@ export class ValidateDto {
 }
 
 export class HeartbeatDto {
-  @StringField({ format: 'uuid', description: '`proofId` of the activation proof', example: '5b0e8c0e-4a43-4d6e-9d0f-6a1d8b1f2c3d' })
+  @StringField({
+    format: 'uuid',
+    description: '`proofId` of the activation proof',
+    example: '5b0e8c0e-4a43-4d6e-9d0f-6a1d8b1f2c3d',
+  })
   proofId: string;
 
-  @StringField({ format: 'uuid', description: '`licenseId` of the activation proof', example: '0f4e2b9a-1c3d-4e5f-8a7b-6c5d4e3f2a1b' })
+  @StringField({
+    format: 'uuid',
+    description: '`licenseId` of the activation proof',
+    example: '0f4e2b9a-1c3d-4e5f-8a7b-6c5d4e3f2a1b',
+  })
   licenseId: string;
 
   @StringField({ pattern: FINGERPRINT, example: 'build-agent-01' })
@@ -176,13 +184,19 @@ export class GenerateKeyView {
   @ApiProperty({ format: 'date-time' })
   expiresAt!: string;
 
-  @ApiProperty({ description: 'Base64 of the signed license record (`arbiter.license.key`), verifiable with the published keys' })
+  @ApiProperty({
+    description:
+      'Base64 of the signed license record (`arbiter.license.key`), verifiable with the published keys',
+  })
   signedPayload!: string;
 
   @ApiProperty({ example: 'lic-3q2Zq0b1vV9cS4dX' })
   signingKeyId!: string;
 
-  @ApiProperty({ format: 'uuid', description: 'The license id (proofs, heartbeats and license-scoped approvals name it)' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The license id (proofs, heartbeats and license-scoped approvals name it)',
+  })
   licenseId!: string;
 }
 
@@ -192,7 +206,10 @@ export class RevokeKeyView {
   @ApiProperty({ enum: [true] }) isRevoked!: true;
   @ApiProperty({ format: 'date-time' }) revokedAt!: string;
   @ApiProperty() reason!: string;
-  @ApiProperty({ format: 'date-time', description: 'Heartbeat clients may run until then (`RevocationGraceHours`)' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Heartbeat clients may run until then (`RevocationGraceHours`)',
+  })
   graceDeadline!: string;
   @ApiProperty({ type: 'integer', description: 'Sequence of the revocation snapshot that lists it' })
   snapshotSequence!: number;
@@ -211,15 +228,24 @@ export class LicenseKeyRotationView {
 export class SignedDocumentView {
   @ApiProperty({ enum: ['EdDSA'] }) alg!: 'EdDSA';
   @ApiProperty({ description: 'Id of the signing key (see `GET /api/v1/license/keys`)' }) kid!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The signed content (`typ` names its kind)' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The signed content (`typ` names its kind)',
+  })
   payload!: Record<string, unknown>;
-  @ApiProperty({ description: 'Ed25519 signature (base64url) over the canonical JSON (RFC 8785) of `payload`' })
+  @ApiProperty({
+    description: 'Ed25519 signature (base64url) over the canonical JSON (RFC 8785) of `payload`',
+  })
   signature!: string;
 }
 
 export class ActivationView {
   @ApiProperty({ enum: [true] }) success!: true;
-  @ApiProperty({ type: SignedDocumentView, description: 'The activation proof (payload `typ` `arbiter.license.activation-proof`)' })
+  @ApiProperty({
+    type: SignedDocumentView,
+    description: 'The activation proof (payload `typ` `arbiter.license.activation-proof`)',
+  })
   proof!: SignedDocumentView;
   @ApiProperty({ description: 'Base64 of the proof JSON' }) activationProof!: string;
   @ApiProperty({ example: 'Activated' }) message!: string;
@@ -227,7 +253,8 @@ export class ActivationView {
 
 export class ValidateView {
   @ApiProperty() isValid!: boolean;
-  @ApiProperty({ type: String, nullable: true, enum: ['Free', 'Licensed', 'Enterprise'] }) tier!: string | null;
+  @ApiProperty({ type: String, nullable: true, enum: ['Free', 'Licensed', 'Enterprise'] }) tier!:
+    string | null;
   @ApiProperty({ type: [String] }) allowedFeatures!: string[];
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) expiresAt!: string | null;
   @ApiProperty({
@@ -246,14 +273,22 @@ export class HeartbeatView {
   @ApiProperty({ description: 'The nonce of the next heartbeat (single use)' }) nonce!: string;
   @ApiProperty({ format: 'date-time' }) serverTime!: string;
   @ApiProperty({ type: 'integer' }) counter!: number;
-  @ApiProperty({ type: SignedDocumentView, description: 'The signed answer (payload `typ` `arbiter.license.heartbeat`)' })
+  @ApiProperty({
+    type: SignedDocumentView,
+    description: 'The signed answer (payload `typ` `arbiter.license.heartbeat`)',
+  })
   heartbeat!: SignedDocumentView;
   @ApiProperty({ description: 'Base64 of the signed answer' }) signedHeartbeat!: string;
 }
 
 export class RevocationSnapshotView {
-  @ApiProperty({ type: 'integer', description: 'Only grows; a runtime refuses a lower one' }) sequence!: number;
-  @ApiProperty({ type: SignedDocumentView, description: 'Payload `typ` `arbiter.license.revocation-snapshot`: `{ sequence, issuedAt, serverTime, counter, revoked: [{ licenseId, revokedAt, reason, graceDeadline }] }`' })
+  @ApiProperty({ type: 'integer', description: 'Only grows; a runtime refuses a lower one' })
+  sequence!: number;
+  @ApiProperty({
+    type: SignedDocumentView,
+    description:
+      'Payload `typ` `arbiter.license.revocation-snapshot`: `{ sequence, issuedAt, serverTime, counter, revoked: [{ licenseId, revokedAt, reason, graceDeadline }] }`',
+  })
   snapshot!: SignedDocumentView;
   @ApiProperty({ description: 'Base64 of the signed snapshot' }) signedSnapshot!: string;
 }
@@ -280,7 +315,9 @@ export class LicenseJwkView {
 }
 
 export class LicenseJwksView {
-  @ApiProperty({ type: [LicenseJwkView], description: 'Every key the license server signs or signed with, newest first' })
+  @ApiProperty({
+    type: [LicenseJwkView],
+    description: 'Every key the license server signs or signed with, newest first',
+  })
   keys!: LicenseJwkView[];
 }
-

@@ -28,7 +28,10 @@ export class LicenseJobs implements OnApplicationBootstrap, OnApplicationShutdow
     await this.signer.ensureActiveKey();
     await this.snapshots.refresh();
     const rotation = setInterval(() => void this.rotationTick(), ROTATION_CHECK_MS);
-    const refresh = setInterval(() => void this.refreshTick(), this.settings.revocationRefreshMinutes * 60_000);
+    const refresh = setInterval(
+      () => void this.refreshTick(),
+      this.settings.revocationRefreshMinutes * 60_000,
+    );
     for (const timer of [rotation, refresh]) timer.unref();
     this.timers = [rotation, refresh];
   }

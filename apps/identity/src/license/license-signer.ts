@@ -95,7 +95,12 @@ export class LicenseSigner {
 
   private async create(m: EntityManager): Promise<string> {
     const key = generateSigningKey();
-    await this.keys.activate(m, { kid: key.kid, alg: LICENSE_ALG, public_jwk: key.publicJwk, private_pem: key.privatePem });
+    await this.keys.activate(m, {
+      kid: key.kid,
+      alg: LICENSE_ALG,
+      public_jwk: key.publicJwk,
+      private_pem: key.privatePem,
+    });
     return key.kid;
   }
 

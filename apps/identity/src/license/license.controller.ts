@@ -100,7 +100,10 @@ export class LicenseAdminController {
       'What the rotation job does every `LicenseServer:KeyRotationDays`, on demand: a new active Ed25519 key; ' +
       'the old one stays published, so proofs it signed stay verifiable.',
   })
-  @ApiOkResponse({ description: 'The new and the previous key id', type: HostedEnvelopeOf(LicenseKeyRotationView) })
+  @ApiOkResponse({
+    description: 'The new and the previous key id',
+    type: HostedEnvelopeOf(LicenseKeyRotationView),
+  })
   @ApiErrorResponse(401, ADMIN_401)
   async rotate() {
     const rotation = await this.signer.rotate();
@@ -117,7 +120,11 @@ export class LicenseAdminController {
       'Atomic: both lists apply in one update. Proofs already issued keep their features until the machine ' +
       're-activates.',
   })
-  @ApiParam({ name: 'licenseKey', schema: { type: 'string', maxLength: 64 }, example: 'ARB-7K3QX-M2P9D-4RWT8-ZC6NB-5H' })
+  @ApiParam({
+    name: 'licenseKey',
+    schema: { type: 'string', maxLength: 64 },
+    example: 'ARB-7K3QX-M2P9D-4RWT8-ZC6NB-5H',
+  })
   @ApiBody({ type: FeatureUpdateDto })
   @ApiOkResponse({ description: 'The features now', type: HostedEnvelopeOf(FeatureUpdateView) })
   @ApiErrorResponse(400, `Neither \`add\` nor \`remove\` entries (\`${E.FeatureUpdateEmpty}\`); ${MALFORMED}`)
@@ -189,7 +196,8 @@ export class LicenseRuntimeController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Is an action allowed for a license on a machine (online check)?',
-    description: 'Every call records a usage metric (batched). A malformed key is 400; every other answer is 200.',
+    description:
+      'Every call records a usage metric (batched). A malformed key is 400; every other answer is 200.',
   })
   @ApiBody({ type: ValidateDto })
   @ApiOkResponse({ description: 'The answer', type: HostedEnvelopeOf(ValidateView) })
@@ -208,7 +216,10 @@ export class LicenseRuntimeController {
   })
   @ApiBody({ type: HeartbeatDto })
   @ApiOkResponse({ description: 'The signed answer', type: HostedEnvelopeOf(HeartbeatView) })
-  @ApiErrorResponse(403, `The nonce belongs to another proof, license or machine (\`${E.HeartbeatMismatch}\`)`)
+  @ApiErrorResponse(
+    403,
+    `The nonce belongs to another proof, license or machine (\`${E.HeartbeatMismatch}\`)`,
+  )
   @ApiErrorResponse(409, `Unknown or already used nonce (\`${E.NonceInvalid}\`)`)
   async heartbeat(@Body() dto: HeartbeatDto) {
     return ok(await this.heartbeats.execute(dto));

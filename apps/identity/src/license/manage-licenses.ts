@@ -31,7 +31,10 @@ function checkFeatures(field: string, features: string[] | undefined): string[] 
   const bad = list.filter((f) => !FEATURE.test(f));
   if (bad.length) {
     throw AppError.validation([
-      { field, message: `${bad.map((b) => JSON.stringify(b)).join(', ')}: a feature key is 1-64 of letters, digits, . _ - (or *)` },
+      {
+        field,
+        message: `${bad.map((b) => JSON.stringify(b)).join(', ')}: a feature key is 1-64 of letters, digits, . _ - (or *)`,
+      },
     ]);
   }
   return list;
@@ -127,12 +130,19 @@ export class UpdateLicenseFeatures {
     private readonly licenses: LicenseKeyRepository,
   ) {}
 
-  async execute(licenseKey: string, add: string[] | undefined, remove: string[] | undefined): Promise<FeatureUpdateView> {
+  async execute(
+    licenseKey: string,
+    add: string[] | undefined,
+    remove: string[] | undefined,
+  ): Promise<FeatureUpdateView> {
     const key = wellFormedKey(licenseKey);
     const toAdd = checkFeatures('add', add);
     const toRemove = checkFeatures('remove', remove);
     if (!toAdd.length && !toRemove.length) {
-      throw AppError.badRequest(LicenseErrors.FeatureUpdateEmpty, 'Give at least one feature to add or remove');
+      throw AppError.badRequest(
+        LicenseErrors.FeatureUpdateEmpty,
+        'Give at least one feature to add or remove',
+      );
     }
     const features = await this.uow.run((m) => this.licenses.updateFeatures(m, key, toAdd, toRemove));
     if (!features) throw AppError.notFound(LicenseErrors.LicenseNotFound, 'No license with this key');
@@ -152,10 +162,16 @@ export class ApproveAssembly {
   async execute(dto: AssemblyApprovalDto): Promise<AssemblyApprovalView> {
     const licenseId = dto.licenseId ?? null;
     if (dto.approvalScope === 'License' && !licenseId) {
-      throw AppError.badRequest(LicenseErrors.ApprovalScopeInvalid, 'approvalScope License needs a licenseId');
+      throw AppError.badRequest(
+        LicenseErrors.ApprovalScopeInvalid,
+        'approvalScope License needs a licenseId',
+      );
     }
     if (dto.approvalScope === 'Global' && licenseId) {
-      throw AppError.badRequest(LicenseErrors.ApprovalScopeInvalid, 'approvalScope Global takes no licenseId');
+      throw AppError.badRequest(
+        LicenseErrors.ApprovalScopeInvalid,
+        'approvalScope Global takes no licenseId',
+      );
     }
     const row = await this.uow.run(async (m) => {
       if (licenseId && !(await this.licenses.exists(m, licenseId))) {

@@ -1,4 +1,9 @@
-import { encodeDocument, RevocationSnapshot, RevocationSnapshotPayload, SNAPSHOT_TYPE } from '@arbiter/licensing';
+import {
+  encodeDocument,
+  RevocationSnapshot,
+  RevocationSnapshotPayload,
+  SNAPSHOT_TYPE,
+} from '@arbiter/licensing';
 import { UnitOfWork } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
 import { LicenseSigner } from './license-signer';

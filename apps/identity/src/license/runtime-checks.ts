@@ -12,7 +12,14 @@ import { AppError, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { LicenseServerSettings } from '../settings';
-import type { ActivateDto, ActivationView, HeartbeatDto, HeartbeatView, ValidateDto, ValidateView } from './dto';
+import type {
+  ActivateDto,
+  ActivationView,
+  HeartbeatDto,
+  HeartbeatView,
+  ValidateDto,
+  ValidateView,
+} from './dto';
 import { LicenseErrors } from './license-errors';
 import { wellFormedKey } from './license-key-input';
 import { LicenseSigner } from './license-signer';
@@ -56,13 +63,16 @@ export class ActivateLicense {
     const proof = await this.uow.run(async (m) => {
       const license = await this.licenses.byKeyForUpdate(m, key);
       if (!license) throw AppError.notFound(LicenseErrors.LicenseNotFound, 'No license with this key');
-      if (license.is_revoked) throw AppError.forbidden('The license is revoked', LicenseErrors.LicenseRevoked);
+      if (license.is_revoked)
+        throw AppError.forbidden('The license is revoked', LicenseErrors.LicenseRevoked);
       const clock = await this.signer.clock(m);
       if (new Date(license.expires_at).getTime() <= Date.parse(clock.serverTime)) {
         throw AppError.forbidden('The license has expired', LicenseErrors.LicenseExpired);
       }
       if (manifest.length) {
-        const approved = await this.approvals.approved(m, license.id, [...new Set(manifest.map((e) => e.sha256Hash))]);
+        const approved = await this.approvals.approved(m, license.id, [
+          ...new Set(manifest.map((e) => e.sha256Hash)),
+        ]);
         const missing = manifest.filter((e) => !approved.has(e.sha256Hash));
         if (missing.length) {
           throw AppError.forbidden(
@@ -155,7 +165,12 @@ export class ValidateLicense {
     else if (new Date(row.expires_at).getTime() <= Date.now()) error = LicenseErrors.LicenseExpired;
     else if (!row.activated) error = 'MACHINE_NOT_ACTIVATED';
     else if (!hasFeature(row.allowed_features, dto.actionType)) error = 'FEATURE_NOT_ALLOWED';
-    this.usage.record({ licenseKey: key, actionType: dto.actionType, isValid: !error, recordedAt: new Date() });
+    this.usage.record({
+      licenseKey: key,
+      actionType: dto.actionType,
+      isValid: !error,
+      recordedAt: new Date(),
+    });
     return {
       isValid: !error,
       tier: row?.tier ?? null,
@@ -206,7 +221,8 @@ export class Heartbeat {
         previousNonce: dto.nonce,
         nonce,
         isRevoked: target.is_revoked,
-        graceDeadline: target.is_revoked && target.grace_deadline ? new Date(target.grace_deadline).toISOString() : null,
+        graceDeadline:
+          target.is_revoked && target.grace_deadline ? new Date(target.grace_deadline).toISOString() : null,
         ...clock,
       };
       return this.signer.sign(payload);

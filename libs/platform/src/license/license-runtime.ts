@@ -1,11 +1,5 @@
 import { CommonErrorCodes } from '@arbiter/contracts';
-import {
-  ClockState,
-  evaluateLicense,
-  hasFeature,
-  LicenseKeySet,
-  LicenseState,
-} from '@arbiter/licensing';
+import { ClockState, evaluateLicense, hasFeature, LicenseKeySet, LicenseState } from '@arbiter/licensing';
 import {
   applyDecorators,
   CanActivate,
@@ -81,9 +75,10 @@ export class RuntimeLicense implements OnModuleInit {
   onModuleInit(): void {
     if (!this.configured) {
       if (this.enforced) {
-        throw new ConfigurationError('License:FilePath is required when License:EnforceOnMiddleware is true', [
-          'License:FilePath',
-        ]);
+        throw new ConfigurationError(
+          'License:FilePath is required when License:EnforceOnMiddleware is true',
+          ['License:FilePath'],
+        );
       }
       return;
     }
@@ -92,7 +87,8 @@ export class RuntimeLicense implements OnModuleInit {
       throw new ConfigurationError(`License:FilePath: ${this.loadError}`, ['License:FilePath']);
     }
     const state = this.state();
-    if (state.valid) this.logger.log(`license ${state.licenseId} (${state.tier}) valid until ${state.expiresAt}`);
+    if (state.valid)
+      this.logger.log(`license ${state.licenseId} (${state.tier}) valid until ${state.expiresAt}`);
     else this.logger.warn(`license not valid: ${state.reason} (${state.message})`);
   }
 
@@ -138,7 +134,9 @@ export class RuntimeLicense implements OnModuleInit {
   /** The proof as base64 (for the info endpoint), when configured. */
   activationProof(): string | null {
     if (this.proof === undefined) return null;
-    return typeof this.proof === 'string' ? this.proof : Buffer.from(JSON.stringify(this.proof)).toString('base64');
+    return typeof this.proof === 'string'
+      ? this.proof
+      : Buffer.from(JSON.stringify(this.proof)).toString('base64');
   }
 
   /** The pipeline step: with enforcement on, an invalid license refuses the request. */
@@ -146,7 +144,10 @@ export class RuntimeLicense implements OnModuleInit {
     if (!this.enforced) return;
     const state = this.state();
     if (!state.valid) {
-      throw AppError.forbidden(`License not valid: ${state.reason} (${state.message})`, LicenseRuntimeErrors.LicenseInvalid);
+      throw AppError.forbidden(
+        `License not valid: ${state.reason} (${state.message})`,
+        LicenseRuntimeErrors.LicenseInvalid,
+      );
     }
   }
 

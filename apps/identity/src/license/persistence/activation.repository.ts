@@ -23,7 +23,11 @@ export interface HeartbeatTarget extends ActivationRow {
 /** `license_activations` (one per license and machine) and `license_nonces` (single-use heartbeat nonces). */
 @Injectable()
 export class ActivationRepository {
-  async byMachine(m: EntityManager, licenseId: string, fingerprint: string): Promise<ActivationRow | undefined> {
+  async byMachine(
+    m: EntityManager,
+    licenseId: string,
+    fingerprint: string,
+  ): Promise<ActivationRow | undefined> {
     const rows: ActivationRow[] = await m.query(
       `SELECT * FROM license_activations WHERE license_id = $1 AND machine_fingerprint = $2`,
       [licenseId, fingerprint],
@@ -39,7 +43,10 @@ export class ActivationRepository {
     return Number(rows[0].n);
   }
 
-  async insert(m: EntityManager, row: Omit<ActivationRow, 'activated_at' | 'last_heartbeat_at'>): Promise<void> {
+  async insert(
+    m: EntityManager,
+    row: Omit<ActivationRow, 'activated_at' | 'last_heartbeat_at'>,
+  ): Promise<void> {
     await m.query(
       `INSERT INTO license_activations (id, license_id, machine_fingerprint, environment, product_version,
                                         manifest_hash, proof_id, signing_key_id)

@@ -55,7 +55,9 @@ export class LicenseKeyRepository {
   }
 
   async byKey(m: EntityManager, licenseKey: string): Promise<LicenseKeyRow | undefined> {
-    const rows: LicenseKeyRow[] = await m.query(`SELECT * FROM license_keys WHERE license_key = $1`, [licenseKey]);
+    const rows: LicenseKeyRow[] = await m.query(`SELECT * FROM license_keys WHERE license_key = $1`, [
+      licenseKey,
+    ]);
     return rows[0];
   }
 

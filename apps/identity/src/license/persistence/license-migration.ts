@@ -65,7 +65,9 @@ export class LicenseServer1732060000200 implements MigrationInterface {
         is_valid boolean NOT NULL,
         recorded_at timestamptz NOT NULL
       )`);
-    await runner.query(`CREATE INDEX ix_license_usage_key_time ON license_usage_metrics (license_key, recorded_at)`);
+    await runner.query(
+      `CREATE INDEX ix_license_usage_key_time ON license_usage_metrics (license_key, recorded_at)`,
+    );
     await runner.query(`
       CREATE TABLE license_signing_keys (
         kid text PRIMARY KEY,
@@ -77,7 +79,9 @@ export class LicenseServer1732060000200 implements MigrationInterface {
         retired_at timestamptz
       )`);
     // at most one active key: two replicas racing to create one cannot both win
-    await runner.query(`CREATE UNIQUE INDEX ux_license_signing_active ON license_signing_keys (is_active) WHERE is_active`);
+    await runner.query(
+      `CREATE UNIQUE INDEX ux_license_signing_active ON license_signing_keys (is_active) WHERE is_active`,
+    );
     await runner.query(`
       CREATE TABLE license_assembly_approvals (
         id uuid PRIMARY KEY,

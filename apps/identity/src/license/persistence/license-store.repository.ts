@@ -43,13 +43,20 @@ export interface ApprovalRow {
 @Injectable()
 export class RevocationRepository {
   /** Records the revocation once (a second revoke keeps the first row and deadline). */
-  async record(m: EntityManager, licenseId: string, reason: string, graceHours: number): Promise<RevocationRow> {
+  async record(
+    m: EntityManager,
+    licenseId: string,
+    reason: string,
+    graceHours: number,
+  ): Promise<RevocationRow> {
     await m.query(
       `INSERT INTO license_revocations (license_id, reason, grace_deadline)
        VALUES ($1, $2, now() + make_interval(hours => $3)) ON CONFLICT (license_id) DO NOTHING`,
       [licenseId, reason, graceHours],
     );
-    const rows: RevocationRow[] = await m.query(`SELECT * FROM license_revocations WHERE license_id = $1`, [licenseId]);
+    const rows: RevocationRow[] = await m.query(`SELECT * FROM license_revocations WHERE license_id = $1`, [
+      licenseId,
+    ]);
     return rows[0];
   }
 
@@ -97,7 +104,10 @@ export class LicenseSigningKeyRepository {
   }
 
   /** Retires the active key (if any) and makes the given one active. */
-  async activate(m: EntityManager, row: Pick<SigningKeyRow, 'kid' | 'alg' | 'public_jwk' | 'private_pem'>): Promise<void> {
+  async activate(
+    m: EntityManager,
+    row: Pick<SigningKeyRow, 'kid' | 'alg' | 'public_jwk' | 'private_pem'>,
+  ): Promise<void> {
     await m.query(`UPDATE license_signing_keys SET is_active = false, retired_at = now() WHERE is_active`);
     await m.query(
       `INSERT INTO license_signing_keys (kid, alg, public_jwk, private_pem, is_active) VALUES ($1, $2, $3, $4, true)`,
@@ -107,9 +117,10 @@ export class LicenseSigningKeyRepository {
 
   /** A transaction-scoped advisory lock: true for the one transaction that gets it, false for the others. */
   async tryLock(m: EntityManager, name: string): Promise<boolean> {
-    const rows: { locked: boolean }[] = await m.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [
-      name,
-    ]);
+    const rows: { locked: boolean }[] = await m.query(
+      `SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`,
+      [name],
+    );
     return rows[0].locked === true;
   }
 
@@ -123,7 +134,9 @@ export class LicenseSigningKeyRepository {
    * one counter for every replica; the counter never goes back).
    */
   async clock(m: EntityManager): Promise<{ now: Date; counter: number }> {
-    const rows: { now: Date; n: string }[] = await m.query(`SELECT now() AS now, nextval('license_counter') AS n`);
+    const rows: { now: Date; n: string }[] = await m.query(
+      `SELECT now() AS now, nextval('license_counter') AS n`,
+    );
     return { now: new Date(rows[0].now), counter: Number(rows[0].n) };
   }
 }
