@@ -49,7 +49,7 @@ describe('control plane under a license proof (License:FilePath, License:Enforce
   afterAll(async () => {
     for (const s of started) await s.stop();
   });
-  async function start(overrides: Record<string, unknown>) {
+  async function start(overrides: Record<string, string | number | boolean>) {
     const sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       overrides,
     });
