@@ -96,7 +96,12 @@ describe('license server', () => {
   });
 
   it('refuses admin routes without the right key (401, never 500), and 1,000 wrong keys do not slow others', async () => {
-    for (const headers of [{}, { 'x-admin-api-key': 'wrong' }, { 'x-admin-api-key': ADMIN_KEY + 'x' }]) {
+    const variants: Record<string, string>[] = [
+      {},
+      { 'x-admin-api-key': 'wrong' },
+      { 'x-admin-api-key': ADMIN_KEY + 'x' },
+    ];
+    for (const headers of variants) {
       const res = await call(base, 'POST', '/api/v1/keys/generate', {
         headers,
         body: { organizationId: 'o', organizationName: 'O', tier: 'Free', validDays: 1, maxActivations: 1 },

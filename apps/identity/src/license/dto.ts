@@ -233,7 +233,7 @@ export class SignedDocumentView {
     additionalProperties: true,
     description: 'The signed content (`typ` names its kind)',
   })
-  payload!: Record<string, unknown>;
+  payload!: object;
   @ApiProperty({
     description: 'Ed25519 signature (base64url) over the canonical JSON (RFC 8785) of `payload`',
   })
