@@ -15,6 +15,7 @@ import {
 import { RevocationSnapshotCache } from './revocation-snapshot';
 import { ActivateLicense, Heartbeat, ValidateLicense } from './runtime-checks';
 import { UsageRecorder } from './usage-recorder';
+import { ValidationCache } from './validation-cache';
 
 /** The license server (spec 3 part A) on identity's database (`ConnectionStrings:LicenseDb`). */
 @Module({
@@ -28,6 +29,7 @@ import { UsageRecorder } from './usage-recorder';
     LicenseSigner,
     RevocationSnapshotCache,
     UsageRecorder,
+    ValidationCache,
     LicenseJobs,
     AdminKeyGuard,
     GenerateLicense,

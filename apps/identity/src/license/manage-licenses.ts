@@ -23,6 +23,7 @@ import { LicenseSigner } from './license-signer';
 import { LicenseKeyRepository } from './persistence/license-key.repository';
 import { AssemblyApprovalRepository, RevocationRepository } from './persistence/license-store.repository';
 import { RevocationSnapshotCache } from './revocation-snapshot';
+import { ValidationCache } from './validation-cache';
 
 export const LICENSE_RECORD_TYPE = 'arbiter.license.key';
 
@@ -98,6 +99,7 @@ export class RevokeLicense {
     private readonly licenses: LicenseKeyRepository,
     private readonly revocations: RevocationRepository,
     private readonly snapshots: RevocationSnapshotCache,
+    private readonly cache: ValidationCache,
     @Inject(LicenseServerSettings) private readonly settings: LicenseServerSettings,
   ) {}
 
@@ -109,6 +111,7 @@ export class RevokeLicense {
       const revocation = await this.revocations.record(m, row.id, reason, this.settings.revocationGraceHours);
       return { row, revocation };
     });
+    this.cache.clear();
     const snapshot = await this.snapshots.refresh();
     return {
       licenseKey: row.license_key,
@@ -146,6 +149,7 @@ export class UpdateLicenseFeatures {
     }
     const features = await this.uow.run((m) => this.licenses.updateFeatures(m, key, toAdd, toRemove));
     if (!features) throw AppError.notFound(LicenseErrors.LicenseNotFound, 'No license with this key');
+    this.cache.clear();
     return { licenseKey: key, allowedFeatures: features };
   }
 }

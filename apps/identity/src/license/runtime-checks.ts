@@ -27,6 +27,7 @@ import { ActivationRepository } from './persistence/activation.repository';
 import { LicenseKeyRepository } from './persistence/license-key.repository';
 import { AssemblyApprovalRepository } from './persistence/license-store.repository';
 import { UsageRecorder } from './usage-recorder';
+import { ValidationCache } from './validation-cache';
 
 const newNonce = () => randomBytes(24).toString('base64url');
 const hashNonce = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
@@ -44,6 +45,7 @@ export class ActivateLicense {
     private readonly activations: ActivationRepository,
     private readonly approvals: AssemblyApprovalRepository,
     private readonly signer: LicenseSigner,
+    private readonly cache: ValidationCache,
     @Inject(LicenseServerSettings) private readonly settings: LicenseServerSettings,
   ) {}
 
@@ -138,6 +140,7 @@ export class ActivateLicense {
       };
       return this.signer.sign(payload);
     });
+    this.cache.clear();
     return { success: true, proof, activationProof: encodeDocument(proof), message: 'Activated' };
   }
 }
@@ -152,13 +155,20 @@ export class ValidateLicense {
     private readonly uow: UnitOfWork,
     private readonly activations: ActivationRepository,
     private readonly usage: UsageRecorder,
+    private readonly cache: ValidationCache,
     @Inject(LicenseServerSettings) private readonly settings: LicenseServerSettings,
   ) {}
 
   async execute(dto: ValidateDto): Promise<ValidateView> {
     const key = wellFormedKey(dto.licenseKey);
     const fingerprint = this.settings.fingerprintScope === 'ProjectOnly' ? null : dto.machineFingerprint;
-    const row = await this.uow.run((m) => this.activations.validation(m, key, fingerprint));
+    const cacheKey = `${key}\u0000${fingerprint ?? ''}`;
+    const cached = this.cache.get(cacheKey);
+    let row = cached?.row;
+    if (!cached) {
+      row = await this.uow.run((m) => this.activations.validation(m, key, fingerprint));
+      this.cache.set(cacheKey, row);
+    }
     let error: string | null = null;
     if (!row) error = LicenseErrors.LicenseNotFound;
     else if (row.is_revoked) error = LicenseErrors.LicenseRevoked;
