@@ -131,6 +131,7 @@ export class UpdateLicenseFeatures {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly licenses: LicenseKeyRepository,
+    private readonly cache: ValidationCache,
   ) {}
 
   async execute(
