@@ -91,15 +91,13 @@ async function serve(kind) {
     });
     proofs.push(activation.proof.payload);
   }
-  const bodies = proofs
-    .slice(0, 16)
-    .map((p) =>
-      JSON.stringify({
-        licenseKey: key.licenseKey,
-        machineFingerprint: p.machineFingerprint,
-        actionType: 'api.validate',
-      }),
-    );
+  const bodies = proofs.slice(0, 16).map((p) =>
+    JSON.stringify({
+      licenseKey: key.licenseKey,
+      machineFingerprint: p.machineFingerprint,
+      actionType: 'api.validate',
+    }),
+  );
   const sample = await post(url, '/api/v1/validate', JSON.parse(bodies[0]));
   process.send({
     url,
