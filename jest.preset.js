@@ -12,6 +12,7 @@ const libs = [
   'audit-chain',
   'event-windows',
   'client',
+  'licensing',
 ];
 const apps = ['control-plane', 'decisions', 'identity'];
 const tools = ['tck', 'deployables', 'rule-manifest', 'testing', 'openapi'];

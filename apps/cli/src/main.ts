@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { formatAuditReport, runAuditVerify } from './commands/audit';
+import { runLicenseCli } from './commands/license';
 import { runStartCommand } from './commands/start';
 
 const program = new Command();
@@ -34,7 +35,19 @@ program
     process.exitCode = report.valid ? 0 : 2;
   });
 
-program.parseAsync(process.argv).catch((error: Error) => {
-  process.stderr.write(`arbiter: ${error.message}\n`);
-  process.exit(1);
-});
+// `arbiter license …` has its own exit codes (0 ok, 1 rejected, 2 usage, 3 unreachable): run on its own parser
+program
+  .command('license')
+  .description('License activation, capability keys, offline proof verification (`arbiter license --help`)')
+  .helpOption(false)
+  .allowUnknownOption()
+  .argument('[args...]');
+
+if (process.argv[2] === 'license') {
+  runLicenseCli(process.argv.slice(3)).then((code) => process.exit(code));
+} else {
+  program.parseAsync(process.argv).catch((error: Error) => {
+    process.stderr.write(`arbiter: ${error.message}\n`);
+    process.exit(1);
+  });
+}

@@ -2,6 +2,7 @@ import { ServiceContext, ServiceFoundationModule } from '@arbiter/platform';
 import { DynamicModule, Module } from '@nestjs/common';
 import { IdentityAuthModule } from './auth';
 import { IDENTITY_MIGRATIONS } from './database/migrations';
+import { LicenseModule } from './license';
 import { IDENTITY_SETTINGS } from './settings/identity.settings';
 
 @Module({})
@@ -21,6 +22,7 @@ export class IdentityModule {
           },
         }),
         IdentityAuthModule.register(context.configuration.get('ApiVersioning:DefaultApiVersion') ?? '1'),
+        LicenseModule,
       ],
     };
   }

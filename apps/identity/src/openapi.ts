@@ -2,6 +2,7 @@ import { AuthErrorCodes } from '@arbiter/auth';
 import { defineErrorFamily } from '@arbiter/platform';
 import { AuthErrors } from './auth/auth-errors';
 import { CrudErrors } from './crud/crud-errors';
+import { LicenseErrors } from './license/license-errors';
 
 /** Every code identity's hosted endpoints answer with, in the `{ isSuccess, result, errors, timestamp }` body. */
 export const IdentityErrorFamily = defineErrorFamily({
@@ -9,7 +10,7 @@ export const IdentityErrorFamily = defineErrorFamily({
   envelope: 'hosted',
   description:
     'An identity failure in the hosted envelope: `isSuccess: false`, `result: null`, one or more `errors`.',
-  codes: [AuthErrorCodes, AuthErrors, CrudErrors],
+  codes: [AuthErrorCodes, AuthErrors, CrudErrors, LicenseErrors],
 });
 
 /** The tags of identity's operations, as the document describes them. */
@@ -28,6 +29,13 @@ export const IDENTITY_TAGS = [
   {
     name: 'roles',
     description: "The tenant's roles and the permission keys they grant (generic CRUD).",
+  },
+  {
+    name: 'license',
+    description:
+      'License server (spec 3 part A): keys, activation proofs, validation, heartbeats, revocation snapshot, ' +
+      'assembly whitelist, signing keys. Admin routes need `X-Admin-Api-Key`; answers are in the hosted ' +
+      'envelope, except the plain key set.',
   },
   { name: 'health', description: 'Readiness and liveness probes.' },
 ];

@@ -29,6 +29,10 @@ export const CommonErrorCodes = {
   InternalError: 'INTERNAL_ERROR',
   /** A status no other code names (an HTTP error raised by a library). */
   HttpError: 'HTTP_ERROR',
+  /** `License:EnforceOnMiddleware`: the service's license proof is missing, invalid, expired or revoked (403). */
+  LicenseInvalid: 'LICENSE_INVALID',
+  /** `License:EnforceOnMiddleware`: the license does not grant the route's capability key (403). */
+  LicenseFeatureRequired: 'LICENSE_FEATURE_REQUIRED',
 } as const;
 
 /** Body of every decisions-service and control-plane error. */

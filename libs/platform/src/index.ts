@@ -11,3 +11,4 @@ export * from './pagination';
 export * from './tool-protocol';
 export * from './openapi';
 export * from './workers';
+export * from './license';

@@ -1,5 +1,5 @@
 import { AuthModule, HttpPermissionDecisionPoint, remoteVerification } from '@arbiter/auth';
-import { ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
+import { ENVIRONMENT, EnvironmentName, RuntimeLicenseCheck } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
 import { ControlPlaneAuthSettings } from './control-plane-auth.settings';
 import { MeController } from './me.controller';
@@ -13,6 +13,8 @@ import { MeController } from './me.controller';
 @Module({
   imports: [
     AuthModule.forRoot({
+      // the license step of the pipeline (after authentication, before quota): `License:EnforceOnMiddleware`
+      licenseCheck: RuntimeLicenseCheck,
       inject: [ControlPlaneAuthSettings, ENVIRONMENT],
       useFactory: (s: ControlPlaneAuthSettings, environment: EnvironmentName) => {
         if (s.disableAuthorization) {

@@ -1,5 +1,5 @@
 import { Public } from '@arbiter/auth';
-import { ApiErrorFamily, defineErrorFamily } from '@arbiter/platform';
+import { ApiErrorFamily, defineErrorFamily, RuntimeLicense } from '@arbiter/platform';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RuntimeInfoSettings } from './runtime-info.settings';
@@ -58,17 +58,35 @@ export class RuntimeInfoView {
 @Public()
 @Controller('api/v1/info')
 export class RuntimeInfoController {
-  constructor(@Inject(RuntimeInfoSettings) private readonly settings: RuntimeInfoSettings) {}
+  constructor(
+    @Inject(RuntimeInfoSettings) private readonly settings: RuntimeInfoSettings,
+    @Inject(RuntimeLicense) private readonly license: RuntimeLicense,
+  ) {}
 
   @Get()
   @ApiOperation({
     summary: 'Runtime info: version, license tier and allowed features (public)',
-    description: 'No credentials needed; a malformed `x-tenant-id` is still refused (400).',
+    description:
+      'No credentials needed; a malformed `x-tenant-id` is still refused (400). With `License:FilePath` the tier, ' +
+      'validity, license id and features come from that activation proof (verified offline); otherwise from ' +
+      '`ControlPlaneRuntimeInfo:*`.',
   })
   @ApiOkResponse({ type: RuntimeInfoView, description: 'The runtime info' })
   @ApiResponse({ status: 400, description: 'Bad request: `INVALID_TENANT_ID` (a malformed `x-tenant-id`)' })
   info(): RuntimeInfoView {
     const s = this.settings;
+    if (this.license.configured) {
+      // `License:FilePath`: the real license state, from the proof verified offline
+      const state = this.license.state();
+      return {
+        version: s.version.trim() || BUILD_VERSION,
+        activationProof: this.license.activationProof(),
+        tier: state.tier ?? s.tier,
+        isValid: state.valid,
+        licenseId: state.licenseId,
+        allowedFeatures: state.valid ? state.allowedFeatures : [],
+      };
+    }
     return {
       version: s.version.trim() || BUILD_VERSION,
       activationProof: s.activationProof || null,

@@ -1,5 +1,5 @@
 import { AuthModule, jwksUrlOf, remoteVerification, SERVICE_KEY_TENANT } from '@arbiter/auth';
-import { ENVIRONMENT, EnvironmentName } from '@arbiter/platform';
+import { ENVIRONMENT, EnvironmentName, RuntimeLicenseCheck } from '@arbiter/platform';
 import { Module } from '@nestjs/common';
 import { JwtAuthenticationSettings } from '../settings';
 import { DecisionsPermissions } from './decisions-permissions';
@@ -13,6 +13,8 @@ import { DecisionsPermissions } from './decisions-permissions';
 @Module({
   imports: [
     AuthModule.forRoot({
+      // the license step of the pipeline (after authentication, before quota): `License:EnforceOnMiddleware`
+      licenseCheck: RuntimeLicenseCheck,
       inject: [JwtAuthenticationSettings, ENVIRONMENT],
       useFactory: (s: JwtAuthenticationSettings, environment: EnvironmentName) => {
         // A tenant's API key is that tenant's machine credential: `decisions.admin` in its tenant. A service

@@ -4,6 +4,7 @@ import { DatabaseModule } from '../database/database.module';
 import type { EntityClass, MigrationClass } from '../database/database.settings';
 import { EventBusModule } from '../events/event-bus.module';
 import { HealthModule } from '../health/health.module';
+import { LicenseRuntimeModule, LicenseRuntimeSettings } from '../license/license-runtime';
 import { PlatformHttpModule } from './platform-http.module';
 import type { ServiceContext } from './service-host';
 
@@ -32,12 +33,15 @@ export class ServiceFoundationModule {
         ConfigurationModule.forRoot({
           configuration: context.configuration,
           environment: context.environment,
-          settings: options.settings,
+          settings: options.settings.includes(LicenseRuntimeSettings)
+            ? options.settings
+            : [...options.settings, LicenseRuntimeSettings],
         }),
         DatabaseModule.forRoot(options.database),
         EventBusModule.forRoot({ source: `/arbiter/${options.name}`, shared: context.sharedBus }),
         HealthModule.forRoot({ service: options.name, indicators: options.healthIndicators }),
         PlatformHttpModule,
+        LicenseRuntimeModule,
       ],
     };
   }

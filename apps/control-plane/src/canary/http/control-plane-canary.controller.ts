@@ -1,5 +1,5 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
-import { ApiErrorFamily, ApiErrors } from '@arbiter/platform';
+import { ApiErrorFamily, ApiErrors, RequireLicenseFeature } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import {
   ApiBody,
@@ -23,6 +23,7 @@ const WORKFLOW_PARAM = { name: 'workflow', description: 'The workflow name.', ex
 @ApiErrorFamily(CanaryErrorFamily)
 @ApiExtraModels(CanaryRolloutView)
 @ApiParam(WORKFLOW_PARAM)
+@RequireLicenseFeature('pdf.canary')
 @Controller('api/v1/control-plane/canary/:workflow')
 export class ControlPlaneCanaryController {
   constructor(@Inject(CanaryService) private readonly canary: CanaryService) {}

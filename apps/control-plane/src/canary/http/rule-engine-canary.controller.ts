@@ -1,5 +1,5 @@
 import { Policies, RequirePolicy } from '@arbiter/auth';
-import { ApiErrorFamily, ApiErrors } from '@arbiter/platform';
+import { ApiErrorFamily, ApiErrors, RequireLicenseFeature } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CanaryErrorFamily } from '../application/canary-errors';
@@ -16,6 +16,7 @@ import {
 @ApiTags('canary')
 @ApiErrorFamily(CanaryErrorFamily)
 @ApiParam({ name: 'workflowName', description: 'The workflow name.', example: 'loan-approval' })
+@RequireLicenseFeature('pdf.canary')
 @Controller('api/v1/rule-engine/rulesets/:workflowName')
 export class RuleEngineCanaryController {
   constructor(@Inject(CanaryService) private readonly canary: CanaryService) {}

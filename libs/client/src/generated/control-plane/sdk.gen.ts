@@ -60,7 +60,7 @@ export class ControlPlaneSdk extends HeyApiClient {
     /**
      * Runtime info: version, license tier and allowed features (public)
      *
-     * No credentials needed; a malformed `x-tenant-id` is still refused (400).
+     * No credentials needed; a malformed `x-tenant-id` is still refused (400). With `License:FilePath` the tier, validity, license id and features come from that activation proof (verified offline); otherwise from `ControlPlaneRuntimeInfo:*`.
      */
     public runtimeInfoInfo<ThrowOnError extends boolean = false>(options?: Options<RuntimeInfoInfoData, ThrowOnError>): RequestResult<RuntimeInfoInfoResponses, RuntimeInfoInfoErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<RuntimeInfoInfoResponses, RuntimeInfoInfoErrors, ThrowOnError>({ url: '/api/v1/info', ...options });

@@ -230,11 +230,11 @@ export type ImportEntryView = {
      */
     id: string | null;
     /**
-     * `skipped`: a table of that name exists; `failed`: the definition is invalid (see `error`); `ignored`: a part of the file that is no decision table (a DMN decision of another kind), not imported.
+     * `skipped`: a table of that name exists; `failed`: the definition is invalid (see `error`).
      */
-    status: 'success' | 'skipped' | 'failed' | 'ignored';
+    status: 'success' | 'skipped' | 'failed';
     /**
-     * Why the table was skipped, failed or ignored.
+     * Why the table was skipped or failed.
      */
     error?: string;
 };
@@ -242,13 +242,9 @@ export type ImportEntryView = {
 export type ImportResultView = {
     imported: number;
     /**
-     * Tables skipped: a table of that name exists.
+     * Skipped and failed tables.
      */
     skipped: number;
-    /**
-     * Tables not created because they are invalid (each `failed` result says why); 207 when > 0.
-     */
-    failed: number;
     results: Array<ImportEntryView>;
 };
 
@@ -451,29 +447,8 @@ export type RedundancyView = {
 };
 
 export type AnalysisResultView = {
-    /**
-     * Pairs of rows whose conditions intersect on every column: the first 100 (see `overlapCount`).
-     */
     overlaps: Array<OverlapView>;
-    /**
-     * Every overlapping pair of rows, also those past the cut of `overlaps`.
-     */
-    overlapCount: number;
-    /**
-     * True when `overlaps` lists fewer pairs than `overlapCount` (more than 100).
-     */
-    overlapsTruncated: boolean;
-    /**
-     * Inputs no row matches, with an example each: the first 10 found.
-     */
     gaps: Array<GapView>;
-    /**
-     * True when there are more gaps than `gaps` lists (the search found a 11th).
-     */
-    gapsTruncated: boolean;
-    /**
-     * Every row an earlier row subsumes (`First`; never cut).
-     */
     redundantRows: Array<RedundancyView>;
     /**
      * False when opaque FEEL cells or the search budget limit what could be proven.
@@ -532,41 +507,6 @@ export type DecisionTableView = {
      */
     modifiedAt: string;
     tenantId: string;
-};
-
-export type UpdateDecisionTableDto = {
-    /**
-     * Table name, unique in the caller's tenant (a duplicate is 409 `DUPLICATE_TABLE_NAME`).
-     */
-    name: string;
-    /**
-     * What the table decides.
-     */
-    description?: string;
-    /**
-     * Input columns, in the order conditions are written.
-     */
-    inputColumns: Array<InputColumnBody>;
-    /**
-     * Output columns (at least one).
-     */
-    outputColumns: Array<OutputColumnBody>;
-    /**
-     * Hit policy: `Unique`, `Any`, `First`, `All`, `Collect`, `RuleOrder`, `OutputOrder`, `Priority`, `CollectSum`, `CollectMin`, `CollectMax`, `CollectCount`; DMN names and letters (`RULE ORDER`, `U`, `C+`, …) are read as these. Kept as sent.
-     */
-    hitPolicy: string;
-    /**
-     * Rules, matched in order.
-     */
-    rows: Array<TableRowBody>;
-    /**
-     * Comment for the version history.
-     */
-    comment?: string;
-    /**
-     * The version this edit is based on (the `version` of the table as read). When the latest version is another, the update is refused with 409 `CONCURRENT_MODIFICATION` and nothing is written. Absent (and no `If-Match`): the update is based on whatever is latest.
-     */
-    version?: number;
 };
 
 export type UpdatedTableView = {
@@ -662,29 +602,8 @@ export type VersionDiffView = {
 };
 
 export type StoredTableAnalysisView = {
-    /**
-     * Pairs of rows whose conditions intersect on every column: the first 100 (see `overlapCount`).
-     */
     overlaps: Array<OverlapView>;
-    /**
-     * Every overlapping pair of rows, also those past the cut of `overlaps`.
-     */
-    overlapCount: number;
-    /**
-     * True when `overlaps` lists fewer pairs than `overlapCount` (more than 100).
-     */
-    overlapsTruncated: boolean;
-    /**
-     * Inputs no row matches, with an example each: the first 10 found.
-     */
     gaps: Array<GapView>;
-    /**
-     * True when there are more gaps than `gaps` lists (the search found a 11th).
-     */
-    gapsTruncated: boolean;
-    /**
-     * Every row an earlier row subsumes (`First`; never cut).
-     */
     redundantRows: Array<RedundancyView>;
     /**
      * False when opaque FEEL cells or the search budget limit what could be proven.
@@ -763,218 +682,6 @@ export type PlainToolResultView = {
     } | null;
 };
 
-export type EventWindowConfigView = {
-    Id: string;
-    Name: string;
-    WindowType: 'Sliding' | 'Tumbling' | 'Session';
-    /**
-     * ISO 8601 duration.
-     */
-    WindowSize: string;
-    /**
-     * ISO 8601 duration.
-     */
-    TimeToLive: string;
-    CorrelationKey: string;
-    TenantId: string;
-    /**
-     * ISO 8601 duration.
-     */
-    AllowedLateness: string;
-    ValuePath: string | null;
-    Aggregates: Array<string>;
-    EmitMode: 'OnUpdate' | 'OnClose';
-    /**
-     * Increases with every save.
-     */
-    Version: number;
-    CreatedAt: string;
-    ModifiedAt: string;
-};
-
-export type EventWindowConfigBody = {
-    /**
-     * Name; configurations are listed by it.
-     */
-    Name: string;
-    /**
-     * `Sliding` and `Tumbling` (spec); `Session` (ours: an inactivity gap of `WindowSize`).
-     */
-    WindowType: 'Sliding' | 'Tumbling' | 'Session';
-    /**
-     * Window length (session: the inactivity gap). ISO 8601 (`PT10M`, `P1DT2H`, `PT0.5S`) or .NET `TimeSpan` text (`00:10:00`, `1.02:00:00`); anything else is a 400 `INVALID_DURATION` naming the field.
-     */
-    WindowSize: string;
-    /**
-     * How long a key's events are kept after its last one; at least `WindowSize`. ISO 8601 (`PT10M`, `P1DT2H`, `PT0.5S`) or .NET `TimeSpan` text (`00:10:00`, `1.02:00:00`); anything else is a 400 `INVALID_DURATION` naming the field.
-     */
-    TimeToLive: string;
-    /**
-     * What groups events (for example `userId`): an event without `Key` takes its key from this field of its `Value`, and a rule reads the window of the fact of this name.
-     */
-    CorrelationKey: string;
-    /**
-     * Owning tenant: the caller's; another value is a 400 `TENANT_MISMATCH`.
-     */
-    TenantId?: string;
-    /**
-     * Ours: how far behind its key's watermark an event may arrive and still be merged (default 0). ISO 8601 (`PT10M`, `P1DT2H`, `PT0.5S`) or .NET `TimeSpan` text (`00:10:00`, `1.02:00:00`); anything else is a 400 `INVALID_DURATION` naming the field.
-     */
-    AllowedLateness?: string;
-    /**
-     * Ours: dot path of the number aggregated inside `Value` (default: `Value` itself).
-     */
-    ValuePath?: string;
-    /**
-     * Ours: aggregates computed per window, of `count`, `sum`, `avg`, `min`, `max`, `distinctCount`, `first`, `last` (default `count`, `sum`).
-     */
-    Aggregates?: Array<string>;
-    /**
-     * Ours: `OnUpdate` (default) reports the window of every event; `OnClose` reports tumbling and session windows once, when they close (not for sliding windows).
-     */
-    EmitMode?: 'OnUpdate' | 'OnClose';
-};
-
-export type EventBody = {
-    /**
-     * Correlation key (default: the `CorrelationKey` field of `Value`).
-     */
-    Key?: string;
-    /**
-     * Event time, ISO 8601 with a zone (`Z` or an offset), years 0001–9999.
-     */
-    Timestamp: string;
-    /**
-     * The event value: a number, or an object holding `ValuePath`.
-     */
-    Value?: number | string | boolean | Array<unknown> | {
-        [key: string]: unknown;
-    } | null;
-};
-
-export type EventBatchBody = {
-    /**
-     * The events, in arrival order.
-     */
-    Events: Array<EventBody>;
-    /**
-     * Simulate only: advance the clock to this time after the batch (closes windows, expires keys).
-     */
-    Now?: string;
-    /**
-     * Simulate only: events of each window shown (default 10, at most `EventWindows:MaxContents`); the rest are counted in `Truncated`.
-     */
-    MaxContents?: number;
-};
-
-export type AggregatesView = {
-    count?: number;
-    sum?: number;
-    avg?: number | null;
-    min?: number | null;
-    max?: number | null;
-    distinctCount?: number;
-    first?: string | number | boolean | Array<unknown> | {
-        [key: string]: unknown;
-    } | null;
-    last?: string | number | boolean | Array<unknown> | {
-        [key: string]: unknown;
-    } | null;
-};
-
-export type WindowEventView = {
-    Timestamp: string;
-    Value: string | number | boolean | Array<unknown> | {
-        [key: string]: unknown;
-    } | null;
-};
-
-export type WindowView = {
-    Key: string;
-    /**
-     * Sliding: exclusive (the window is (Start, End]); tumbling and session: inclusive.
-     */
-    Start: string;
-    /**
-     * Sliding: the event time; tumbling and session: exclusive.
-     */
-    End: string;
-    /**
-     * Events in the window.
-     */
-    Count: number;
-    Aggregates: AggregatesView;
-    /**
-     * The most recent events of the window, oldest first.
-     */
-    Events?: Array<WindowEventView>;
-    /**
-     * Events of the window not listed in `Events`.
-     */
-    Truncated?: number;
-};
-
-export type EventResultView = {
-    /**
-     * Position of the event in the batch.
-     */
-    Index: number;
-    Key: string;
-    Timestamp: string;
-    /**
-     * `Late`: behind the key's watermark by more than `AllowedLateness`, counted and not merged. `Forwarded` (ingest only): the key belongs to a partition another replica holds.
-     */
-    Status: 'Accepted' | 'Late' | 'Forwarded';
-    /**
-     * With `EmitMode` `OnUpdate`: the window the event fell into.
-     */
-    Window?: WindowView;
-};
-
-export type BatchResultView = {
-    Results: Array<EventResultView>;
-    /**
-     * Tumbling and session windows closed during the batch.
-     */
-    Closed: Array<WindowView>;
-    Processed: number;
-    Accepted: number;
-    Late: number;
-    /**
-     * Events that left memory: slid out, closed, or of an expired key.
-     */
-    Evicted: number;
-    /**
-     * Ingest only: events sent to the replica owning their partition.
-     */
-    Forwarded?: number;
-};
-
-export type KeyWindowView = {
-    ConfigId: string;
-    Key: string;
-    /**
-     * Partition of the key (FNV-1a hash modulo `EventWindows:Partitions`).
-     */
-    Partition: number;
-    /**
-     * Whether this replica holds the partition (else the window is empty here).
-     */
-    Owned: boolean;
-    /**
-     * The key's current window; null when it holds nothing.
-     */
-    Window: WindowView | {
-        [key: string]: unknown;
-    } | null;
-    /**
-     * The window as rule input facts: `{ window: { key, start, end, count, <aggregates> } }` (zeros and nulls when empty), so a rule or decision table reads `window.count`.
-     */
-    Facts: {
-        [key: string]: unknown;
-    };
-};
-
 export type DependencyStatusView = {
     status: 'up' | 'down';
 };
@@ -1008,7 +715,7 @@ export type DecisionTableError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_EMPTY' | 'IMPORT_FAILED' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_FILE_FORMAT' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
+    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -1033,32 +740,7 @@ export type DecisionsError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_EMPTY' | 'IMPORT_FAILED' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_FILE_FORMAT' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
-    /**
-     * Correlation id of the request (also `x-correlation-id`).
-     */
-    traceId: string;
-    /**
-     * One entry per bad field, on validation failures.
-     */
-    details?: Array<{
-        field: string;
-        message: string;
-    }>;
-};
-
-/**
- * An event-window (CEP) failure: `{ error, code, traceId }` (`details`, one entry per bad field, on `VALIDATION_FAILED`, `INVALID_DURATION`, `INVALID_TIMESTAMP` and `INVALID_EVENT`).
- */
-export type EventWindowError = {
-    /**
-     * What went wrong, for a person.
-     */
-    error: string;
-    /**
-     * Stable code naming the problem.
-     */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'EMIT_MODE_NOT_SUPPORTED' | 'EVENT_BATCH_TOO_LARGE' | 'EVENT_WINDOW_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_DURATION' | 'INVALID_EVENT' | 'INVALID_EVENT_WINDOW_ID' | 'INVALID_TENANT_ID' | 'INVALID_TIMESTAMP' | 'INVALID_URL' | 'INVALID_WINDOW_SIZE' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'WINDOW_LONGER_THAN_TTL';
+    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -1137,14 +819,7 @@ export type ImportExportImportErrors = {
 export type ImportExportImportError = ImportExportImportErrors[keyof ImportExportImportErrors];
 
 export type ImportExportImportResponses = {
-    /**
-     * Every table was created or skipped (`failed`: 0).
-     */
     200: ImportResultView;
-    /**
-     * Some tables failed (`failed` > 0, each with its `error`); the others were created or skipped.
-     */
-    207: ImportResultView;
 };
 
 export type ImportExportImportResponse = ImportExportImportResponses[keyof ImportExportImportResponses];
@@ -1891,12 +1566,8 @@ export type DecisionTablesGetResponses = {
 export type DecisionTablesGetResponse = DecisionTablesGetResponses[keyof DecisionTablesGetResponses];
 
 export type DecisionTablesUpdateData = {
-    body: UpdateDecisionTableDto;
+    body: DecisionTableDto;
     headers?: {
-        /**
-         * The `ETag` of the version the edit is based on (`"v<version>"`, as `GET /{id}` answers; `*`: any). Another version is 409 `CONCURRENT_MODIFICATION` (spec 2 maps concurrent modification to 409, where HTTP would say 412).
-         */
-        'If-Match'?: string;
         /**
          * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
          */
@@ -1982,12 +1653,7 @@ export type DecisionTablesExecuteData = {
          */
         id: string;
     };
-    query?: {
-        /**
-         * Version to evaluate (default: the latest).
-         */
-        version?: number;
-    };
+    query?: never;
     url: '/api/v1/decision-tables/{id}/execute';
 };
 
@@ -2620,402 +2286,6 @@ export type McpSseResponses = {
 };
 
 export type McpSseResponse = McpSseResponses[keyof McpSseResponses];
-
-export type EventWindowsListData = {
-    body?: never;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/v1/rule-engine/cep';
-};
-
-export type EventWindowsListErrors = {
-    /**
-     * Bad request: the body, a parameter or the query is invalid
-     */
-    400: EventWindowError;
-    /**
-     * No credential, or one that failed verification
-     */
-    401: EventWindowError;
-    /**
-     * Authenticated, but not allowed
-     */
-    403: EventWindowError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: EventWindowError;
-};
-
-export type EventWindowsListError = EventWindowsListErrors[keyof EventWindowsListErrors];
-
-export type EventWindowsListResponses = {
-    200: Array<EventWindowConfigView>;
-};
-
-export type EventWindowsListResponse = EventWindowsListResponses[keyof EventWindowsListResponses];
-
-export type EventWindowsDeleteData = {
-    body?: never;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path: {
-        /**
-         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
-         */
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/rule-engine/cep/{id}';
-};
-
-export type EventWindowsDeleteErrors = {
-    /**
-     * Bad request: the body, a parameter or the query is invalid
-     */
-    400: EventWindowError;
-    /**
-     * No credential, or one that failed verification
-     */
-    401: EventWindowError;
-    /**
-     * Authenticated, but not allowed
-     */
-    403: EventWindowError;
-    /**
-     * Not found
-     */
-    404: EventWindowError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: EventWindowError;
-};
-
-export type EventWindowsDeleteError = EventWindowsDeleteErrors[keyof EventWindowsDeleteErrors];
-
-export type EventWindowsDeleteResponses = {
-    /**
-     * Deleted.
-     */
-    204: void;
-};
-
-export type EventWindowsDeleteResponse = EventWindowsDeleteResponses[keyof EventWindowsDeleteResponses];
-
-export type EventWindowsGetData = {
-    body?: never;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path: {
-        /**
-         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
-         */
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/rule-engine/cep/{id}';
-};
-
-export type EventWindowsGetErrors = {
-    /**
-     * Bad request: the body, a parameter or the query is invalid
-     */
-    400: EventWindowError;
-    /**
-     * No credential, or one that failed verification
-     */
-    401: EventWindowError;
-    /**
-     * Authenticated, but not allowed
-     */
-    403: EventWindowError;
-    /**
-     * Not found
-     */
-    404: EventWindowError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: EventWindowError;
-};
-
-export type EventWindowsGetError = EventWindowsGetErrors[keyof EventWindowsGetErrors];
-
-export type EventWindowsGetResponses = {
-    200: EventWindowConfigView;
-};
-
-export type EventWindowsGetResponse = EventWindowsGetResponses[keyof EventWindowsGetResponses];
-
-export type EventWindowsSaveData = {
-    body: EventWindowConfigBody;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path: {
-        /**
-         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
-         */
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/rule-engine/cep/{id}';
-};
-
-export type EventWindowsSaveErrors = {
-    /**
-     * Bad request: the body, a parameter or the query is invalid
-     */
-    400: EventWindowError;
-    /**
-     * No credential, or one that failed verification
-     */
-    401: EventWindowError;
-    /**
-     * Authenticated, but not allowed
-     */
-    403: EventWindowError;
-    /**
-     * Body or upload too large
-     */
-    413: EventWindowError;
-    /**
-     * Unsupported media type (JSON bodies only)
-     */
-    415: EventWindowError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: EventWindowError;
-};
-
-export type EventWindowsSaveError = EventWindowsSaveErrors[keyof EventWindowsSaveErrors];
-
-export type EventWindowsSaveResponses = {
-    /**
-     * Replaced.
-     */
-    200: EventWindowConfigView;
-    /**
-     * Created.
-     */
-    201: EventWindowConfigView;
-};
-
-export type EventWindowsSaveResponse = EventWindowsSaveResponses[keyof EventWindowsSaveResponses];
-
-export type EventWindowsSimulateData = {
-    body: EventBatchBody;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path: {
-        /**
-         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
-         */
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/rule-engine/cep/{id}/simulate';
-};
-
-export type EventWindowsSimulateErrors = {
-    /**
-     * Bad request: the body, a parameter or the query is invalid
-     */
-    400: EventWindowError;
-    /**
-     * No credential, or one that failed verification
-     */
-    401: EventWindowError;
-    /**
-     * Authenticated, but not allowed
-     */
-    403: EventWindowError;
-    /**
-     * Not found
-     */
-    404: EventWindowError;
-    /**
-     * Body or upload too large
-     */
-    413: EventWindowError;
-    /**
-     * Unsupported media type (JSON bodies only)
-     */
-    415: EventWindowError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: EventWindowError;
-};
-
-export type EventWindowsSimulateError = EventWindowsSimulateErrors[keyof EventWindowsSimulateErrors];
-
-export type EventWindowsSimulateResponses = {
-    200: BatchResultView;
-};
-
-export type EventWindowsSimulateResponse = EventWindowsSimulateResponses[keyof EventWindowsSimulateResponses];
-
-export type EventWindowsIngestData = {
-    body: EventBatchBody;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path: {
-        /**
-         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
-         */
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/rule-engine/cep/{id}/events';
-};
-
-export type EventWindowsIngestErrors = {
-    /**
-     * Bad request: the body, a parameter or the query is invalid
-     */
-    400: EventWindowError;
-    /**
-     * No credential, or one that failed verification
-     */
-    401: EventWindowError;
-    /**
-     * Authenticated, but not allowed
-     */
-    403: EventWindowError;
-    /**
-     * Not found
-     */
-    404: EventWindowError;
-    /**
-     * Body or upload too large
-     */
-    413: EventWindowError;
-    /**
-     * Unsupported media type (JSON bodies only)
-     */
-    415: EventWindowError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: EventWindowError;
-};
-
-export type EventWindowsIngestError = EventWindowsIngestErrors[keyof EventWindowsIngestErrors];
-
-export type EventWindowsIngestResponses = {
-    200: BatchResultView;
-};
-
-export type EventWindowsIngestResponse = EventWindowsIngestResponses[keyof EventWindowsIngestResponses];
-
-export type EventWindowsKeyWindowData = {
-    body?: never;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path: {
-        /**
-         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
-         */
-        id: string;
-        /**
-         * Correlation key.
-         */
-        key: string;
-    };
-    query?: never;
-    url: '/api/v1/rule-engine/cep/{id}/keys/{key}/window';
-};
-
-export type EventWindowsKeyWindowErrors = {
-    /**
-     * Bad request: the body, a parameter or the query is invalid
-     */
-    400: EventWindowError;
-    /**
-     * No credential, or one that failed verification
-     */
-    401: EventWindowError;
-    /**
-     * Authenticated, but not allowed
-     */
-    403: EventWindowError;
-    /**
-     * Not found
-     */
-    404: EventWindowError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: EventWindowError;
-};
-
-export type EventWindowsKeyWindowError = EventWindowsKeyWindowErrors[keyof EventWindowsKeyWindowErrors];
-
-export type EventWindowsKeyWindowResponses = {
-    200: KeyWindowView;
-};
-
-export type EventWindowsKeyWindowResponse = EventWindowsKeyWindowResponses[keyof EventWindowsKeyWindowResponses];
 
 export type HealthReadinessData = {
     body?: never;

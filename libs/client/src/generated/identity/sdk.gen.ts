@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AuthCreateRoleData, AuthCreateRoleErrors, AuthCreateRoleResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRegisterData, AuthRegisterErrors, AuthRegisterResponses, AuthRevocationListData, AuthRevocationListErrors, AuthRevocationListResponses, AuthRotateData, AuthRotateErrors, AuthRotateResponses, AuthUiManifestData, AuthUiManifestErrors, AuthUiManifestResponses, AuthUserPermissionsData, AuthUserPermissionsErrors, AuthUserPermissionsResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, JwksPublicKeysData, JwksPublicKeysErrors, JwksPublicKeysResponses, RolesCrudCreateData, RolesCrudCreateErrors, RolesCrudCreateResponses, RolesCrudGetData, RolesCrudGetErrors, RolesCrudGetResponses, RolesCrudListData, RolesCrudListErrors, RolesCrudListResponses, RolesCrudRemoveData, RolesCrudRemoveErrors, RolesCrudRemoveResponses, RolesCrudUpdateData, RolesCrudUpdateErrors, RolesCrudUpdateResponses, UsersCrudCreateData, UsersCrudCreateErrors, UsersCrudCreateResponses, UsersCrudGetData, UsersCrudGetErrors, UsersCrudGetResponses, UsersCrudListData, UsersCrudListErrors, UsersCrudListResponses, UsersCrudRemoveData, UsersCrudRemoveErrors, UsersCrudRemoveResponses, UsersCrudUpdateData, UsersCrudUpdateErrors, UsersCrudUpdateResponses } from './types.gen';
+import type { AuthCreateRoleData, AuthCreateRoleErrors, AuthCreateRoleResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRegisterData, AuthRegisterErrors, AuthRegisterResponses, AuthRevocationListData, AuthRevocationListErrors, AuthRevocationListResponses, AuthRotateData, AuthRotateErrors, AuthRotateResponses, AuthUiManifestData, AuthUiManifestErrors, AuthUiManifestResponses, AuthUserPermissionsData, AuthUserPermissionsErrors, AuthUserPermissionsResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, JwksPublicKeysData, JwksPublicKeysErrors, JwksPublicKeysResponses, LicenseAdminApproveData, LicenseAdminApproveErrors, LicenseAdminApproveResponses, LicenseAdminFeaturesData, LicenseAdminFeaturesErrors, LicenseAdminFeaturesResponses, LicenseAdminGenerateData, LicenseAdminGenerateErrors, LicenseAdminGenerateResponses, LicenseAdminRevokeData, LicenseAdminRevokeErrors, LicenseAdminRevokeResponses, LicenseAdminRotateData, LicenseAdminRotateErrors, LicenseAdminRotateResponses, LicenseRuntimeActivateData, LicenseRuntimeActivateErrors, LicenseRuntimeActivateResponses, LicenseRuntimeHeartbeatData, LicenseRuntimeHeartbeatErrors, LicenseRuntimeHeartbeatResponses, LicenseRuntimePublicKeysData, LicenseRuntimePublicKeysErrors, LicenseRuntimePublicKeysResponses, LicenseRuntimeRevocationsData, LicenseRuntimeRevocationsErrors, LicenseRuntimeRevocationsResponses, LicenseRuntimeValidateData, LicenseRuntimeValidateErrors, LicenseRuntimeValidateResponses, RolesCrudCreateData, RolesCrudCreateErrors, RolesCrudCreateResponses, RolesCrudGetData, RolesCrudGetErrors, RolesCrudGetResponses, RolesCrudListData, RolesCrudListErrors, RolesCrudListResponses, RolesCrudRemoveData, RolesCrudRemoveErrors, RolesCrudRemoveResponses, RolesCrudUpdateData, RolesCrudUpdateErrors, RolesCrudUpdateResponses, UsersCrudCreateData, UsersCrudCreateErrors, UsersCrudCreateResponses, UsersCrudGetData, UsersCrudGetErrors, UsersCrudGetResponses, UsersCrudListData, UsersCrudListErrors, UsersCrudListResponses, UsersCrudRemoveData, UsersCrudRemoveErrors, UsersCrudRemoveResponses, UsersCrudUpdateData, UsersCrudUpdateErrors, UsersCrudUpdateResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -337,6 +337,145 @@ export class IdentitySdk extends HeyApiClient {
                 ...options.headers
             }
         });
+    }
+    
+    /**
+     * Issue a license key
+     *
+     * `allowedFeatures` default by tier when omitted. The answer carries the license record signed with the active key (`signedPayload`, base64) and that key id.
+     */
+    public licenseAdminGenerate<ThrowOnError extends boolean = false>(options: Options<LicenseAdminGenerateData, ThrowOnError>): RequestResult<LicenseAdminGenerateResponses, LicenseAdminGenerateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<LicenseAdminGenerateResponses, LicenseAdminGenerateErrors, ThrowOnError>({
+            url: '/api/v1/keys/generate',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Revoke a license
+     *
+     * Marked in the database and listed in the revocation snapshot (this replica at once, the others at their next refresh). Heartbeats answer `isRevoked` with the grace deadline (`LicenseServer:RevocationGraceHours`, 24). Revoking twice keeps the first revocation.
+     */
+    public licenseAdminRevoke<ThrowOnError extends boolean = false>(options: Options<LicenseAdminRevokeData, ThrowOnError>): RequestResult<LicenseAdminRevokeResponses, LicenseAdminRevokeErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<LicenseAdminRevokeResponses, LicenseAdminRevokeErrors, ThrowOnError>({
+            url: '/api/v1/keys/revoke',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Rotate the license signing key now
+     *
+     * What the rotation job does every `LicenseServer:KeyRotationDays`, on demand: a new active Ed25519 key; the old one stays published, so proofs it signed stay verifiable.
+     */
+    public licenseAdminRotate<ThrowOnError extends boolean = false>(options: Options<LicenseAdminRotateData, ThrowOnError>): RequestResult<LicenseAdminRotateResponses, LicenseAdminRotateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<LicenseAdminRotateResponses, LicenseAdminRotateErrors, ThrowOnError>({ url: '/api/v1/keys/rotate', ...options });
+    }
+    
+    /**
+     * Add and remove a license's capability keys
+     *
+     * Atomic: both lists apply in one update. Proofs already issued keep their features until the machine re-activates.
+     */
+    public licenseAdminFeatures<ThrowOnError extends boolean = false>(options: Options<LicenseAdminFeaturesData, ThrowOnError>): RequestResult<LicenseAdminFeaturesResponses, LicenseAdminFeaturesErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<LicenseAdminFeaturesResponses, LicenseAdminFeaturesErrors, ThrowOnError>({
+            url: '/api/v1/keys/{licenseKey}/features',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Approve an assembly hash, globally or for one license
+     *
+     * `Global` for official releases; `License` with a `licenseId` for one customer fork. Needs the admin key (the spec leaves it open; an approval widens what may run, so it is an admin act). Approving the same hash in the same scope again updates it.
+     */
+    public licenseAdminApprove<ThrowOnError extends boolean = false>(options: Options<LicenseAdminApproveData, ThrowOnError>): RequestResult<LicenseAdminApproveResponses, LicenseAdminApproveErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<LicenseAdminApproveResponses, LicenseAdminApproveErrors, ThrowOnError>({
+            url: '/api/v1/assembly-whitelist/approve',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Activate a license on a machine: a signed proof
+     *
+     * The proof (Ed25519 under `kid`) carries the license, tier, capability keys, machine, environment, validity, server time, counter and the first heartbeat nonce. A machine already activated re-activates in place (a new proof, same slot).
+     */
+    public licenseRuntimeActivate<ThrowOnError extends boolean = false>(options: Options<LicenseRuntimeActivateData, ThrowOnError>): RequestResult<LicenseRuntimeActivateResponses, LicenseRuntimeActivateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<LicenseRuntimeActivateResponses, LicenseRuntimeActivateErrors, ThrowOnError>({
+            url: '/api/v1/activate',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Is an action allowed for a license on a machine (online check)?
+     *
+     * Every call records a usage metric (batched). A malformed key is 400; every other answer is 200.
+     */
+    public licenseRuntimeValidate<ThrowOnError extends boolean = false>(options: Options<LicenseRuntimeValidateData, ThrowOnError>): RequestResult<LicenseRuntimeValidateResponses, LicenseRuntimeValidateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<LicenseRuntimeValidateResponses, LicenseRuntimeValidateErrors, ThrowOnError>({
+            url: '/api/v1/validate',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Heartbeat: spend the nonce, get the next one (or the revocation)
+     *
+     * Body `{ proofId, licenseId, machineFingerprint, nonce }`. Each nonce works once (a replay is 409). The answer is signed and binds the new nonce to the proof; after revocation `isRevoked: true` with `graceDeadline`.
+     */
+    public licenseRuntimeHeartbeat<ThrowOnError extends boolean = false>(options: Options<LicenseRuntimeHeartbeatData, ThrowOnError>): RequestResult<LicenseRuntimeHeartbeatResponses, LicenseRuntimeHeartbeatErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<LicenseRuntimeHeartbeatResponses, LicenseRuntimeHeartbeatErrors, ThrowOnError>({
+            url: '/api/v1/heartbeat',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * The signed revocation snapshot
+     *
+     * Every revoked license with its grace deadline, signed, with a `sequence` that only grows (a runtime refuses a lower one). Cached; refreshed every `LicenseServer:RevocationRefreshMinutes`.
+     */
+    public licenseRuntimeRevocations<ThrowOnError extends boolean = false>(options?: Options<LicenseRuntimeRevocationsData, ThrowOnError>): RequestResult<LicenseRuntimeRevocationsResponses, LicenseRuntimeRevocationsErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<LicenseRuntimeRevocationsResponses, LicenseRuntimeRevocationsErrors, ThrowOnError>({ url: '/api/v1/revocation/list', ...options });
+    }
+    
+    /**
+     * The public keys that verify license documents (JWKS-style)
+     *
+     * Plain `{ keys: [...] }` (not enveloped): every Ed25519 key the server signs or signed with, by `kid`. Runtimes keep them to verify proofs offline, also those signed before a rotation.
+     */
+    public licenseRuntimePublicKeys<ThrowOnError extends boolean = false>(options?: Options<LicenseRuntimePublicKeysData, ThrowOnError>): RequestResult<LicenseRuntimePublicKeysResponses, LicenseRuntimePublicKeysErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<LicenseRuntimePublicKeysResponses, LicenseRuntimePublicKeysErrors, ThrowOnError>({ url: '/api/v1/license/keys', ...options });
     }
     
     /**

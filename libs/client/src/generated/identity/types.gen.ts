@@ -651,6 +651,454 @@ export type UpdateRoleDto = {
     permissions?: Array<string>;
 };
 
+export type GenerateKeyDto = {
+    organizationId: string;
+    organizationName: string;
+    tier: 'Free' | 'Licensed' | 'Enterprise';
+    /**
+     * Days from now until the license expires
+     */
+    validDays: number;
+    /**
+     * Machines that may be activated at once
+     */
+    maxActivations: number;
+    /**
+     * Capability keys (`pdf.designer`, `pdf.registry`, `pdf.canary`, …; `*` passes every gate). Omitted: the tier's defaults (Free `api.validate`; Licensed `vsix.publish`, `vsix.watch`, `vsix.explorer`, `api.validate`, `cp.publish`; Enterprise `*`).
+     */
+    allowedFeatures?: Array<string>;
+};
+
+export type GenerateKeyView = {
+    licenseKey: string;
+    expiresAt: string;
+    /**
+     * Base64 of the signed license record (`arbiter.license.key`), verifiable with the published keys
+     */
+    signedPayload: string;
+    signingKeyId: string;
+    /**
+     * The license id (proofs, heartbeats and license-scoped approvals name it)
+     */
+    licenseId: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `GenerateKeyView`.
+ */
+export type GenerateKeyEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: GenerateKeyView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type RevokeKeyDto = {
+    /**
+     * The license key: `ARB-XXXXX-XXXXX-XXXXX-XXXXX-CC` (the last group is a check code)
+     */
+    licenseKey: string;
+    reason: string;
+};
+
+export type RevokeKeyView = {
+    licenseKey: string;
+    licenseId: string;
+    isRevoked: true;
+    revokedAt: string;
+    reason: string;
+    /**
+     * Heartbeat clients may run until then (`RevocationGraceHours`)
+     */
+    graceDeadline: string;
+    /**
+     * Sequence of the revocation snapshot that lists it
+     */
+    snapshotSequence: number;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `RevokeKeyView`.
+ */
+export type RevokeKeyEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: RevokeKeyView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type LicenseKeyRotationView = {
+    /**
+     * The new active key id
+     */
+    kid: string;
+    previousKid: string | null;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `LicenseKeyRotationView`.
+ */
+export type LicenseKeyRotationEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: LicenseKeyRotationView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type FeatureUpdateDto = {
+    add?: Array<string>;
+    remove?: Array<string>;
+};
+
+export type FeatureUpdateView = {
+    licenseKey: string;
+    allowedFeatures: Array<string>;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `FeatureUpdateView`.
+ */
+export type FeatureUpdateEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: FeatureUpdateView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type AssemblyApprovalDto = {
+    assemblyName: string;
+    version: string;
+    sha256Hash: string;
+    publicKeyToken?: string | null;
+    /**
+     * `Global` (official releases) or `License` (one customer fork: `licenseId` required)
+     */
+    approvalScope: 'Global' | 'License';
+    licenseId?: string | null;
+    source: string;
+};
+
+export type AssemblyApprovalView = {
+    id: string;
+    assemblyName: string;
+    version: string;
+    sha256Hash: string;
+    publicKeyToken: string | null;
+    approvalScope: 'Global' | 'License';
+    licenseId: string | null;
+    source: string;
+    approvedAt: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `AssemblyApprovalView`.
+ */
+export type AssemblyApprovalEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: AssemblyApprovalView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type ManifestEntryDto = {
+    assemblyName: string;
+    version: string;
+    /**
+     * SHA-256 of the assembly, 64 hexadecimal digits
+     */
+    sha256Hash: string;
+    publicKeyToken?: string | null;
+};
+
+export type ActivateDto = {
+    /**
+     * The license key: `ARB-XXXXX-XXXXX-XXXXX-XXXXX-CC` (the last group is a check code)
+     */
+    licenseKey: string;
+    /**
+     * The machine (or, with `LicenseConfigs:FingerprintScope` = `ProjectOnly`, the project) the proof is bound to
+     */
+    machineFingerprint: string;
+    productVersion: string;
+    environment: string;
+    /**
+     * The assemblies of a custom build; each hash must be approved globally or for this license, else 403 `MANIFEST_NOT_APPROVED`. Omitted or empty: an official build, no check.
+     */
+    assemblyManifest?: Array<ManifestEntryDto>;
+};
+
+export type SignedDocumentView = {
+    alg: 'EdDSA';
+    /**
+     * Id of the signing key (see `GET /api/v1/license/keys`)
+     */
+    kid: string;
+    /**
+     * The signed content (`typ` names its kind)
+     */
+    payload: {
+        [key: string]: unknown;
+    };
+    /**
+     * Ed25519 signature (base64url) over the canonical JSON (RFC 8785) of `payload`
+     */
+    signature: string;
+};
+
+export type ActivationView = {
+    success: true;
+    /**
+     * The activation proof (payload `typ` `arbiter.license.activation-proof`)
+     */
+    proof: SignedDocumentView;
+    /**
+     * Base64 of the proof JSON
+     */
+    activationProof: string;
+    message: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `ActivationView`.
+ */
+export type ActivationEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: ActivationView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type ValidateDto = {
+    /**
+     * The license key: `ARB-XXXXX-XXXXX-XXXXX-XXXXX-CC` (the last group is a check code)
+     */
+    licenseKey: string;
+    machineFingerprint: string;
+    /**
+     * The action asked about: a feature key the license must grant (e.g. `api.validate`)
+     */
+    actionType: string;
+};
+
+export type ValidateView = {
+    isValid: boolean;
+    tier: 'Free' | 'Licensed' | 'Enterprise';
+    allowedFeatures: Array<string>;
+    expiresAt: string | null;
+    /**
+     * Why not valid: `LICENSE_NOT_FOUND`, `LICENSE_REVOKED`, `LICENSE_EXPIRED`, `MACHINE_NOT_ACTIVATED`, `FEATURE_NOT_ALLOWED`
+     */
+    error: string | null;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `ValidateView`.
+ */
+export type ValidateEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: ValidateView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type HeartbeatDto = {
+    /**
+     * `proofId` of the activation proof
+     */
+    proofId: string;
+    /**
+     * `licenseId` of the activation proof
+     */
+    licenseId: string;
+    machineFingerprint: string;
+    /**
+     * The nonce of the proof (first heartbeat) or of the last heartbeat answer; single use
+     */
+    nonce: string;
+};
+
+export type HeartbeatView = {
+    success: true;
+    isRevoked: boolean;
+    graceDeadline: string | null;
+    /**
+     * The nonce of the next heartbeat (single use)
+     */
+    nonce: string;
+    serverTime: string;
+    counter: number;
+    /**
+     * The signed answer (payload `typ` `arbiter.license.heartbeat`)
+     */
+    heartbeat: SignedDocumentView;
+    /**
+     * Base64 of the signed answer
+     */
+    signedHeartbeat: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `HeartbeatView`.
+ */
+export type HeartbeatEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: HeartbeatView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type RevocationSnapshotView = {
+    /**
+     * Only grows; a runtime refuses a lower one
+     */
+    sequence: number;
+    /**
+     * Payload `typ` `arbiter.license.revocation-snapshot`: `{ sequence, issuedAt, serverTime, counter, revoked: [{ licenseId, revokedAt, reason, graceDeadline }] }`
+     */
+    snapshot: SignedDocumentView;
+    /**
+     * Base64 of the signed snapshot
+     */
+    signedSnapshot: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `RevocationSnapshotView`.
+ */
+export type RevocationSnapshotEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: RevocationSnapshotView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type LicenseJwkView = {
+    kty: 'OKP';
+    crv: 'Ed25519';
+    /**
+     * The public key (base64url)
+     */
+    x: string;
+    kid: string;
+    alg: 'EdDSA';
+    use: 'sig';
+};
+
+export type LicenseJwksView = {
+    /**
+     * Every key the license server signs or signed with, newest first
+     */
+    keys: Array<LicenseJwkView>;
+};
+
 export type DependencyStatusView = {
     status: 'up' | 'down';
 };
@@ -688,7 +1136,7 @@ export type IdentityError = {
         /**
          * Stable code naming the problem.
          */
-        code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
+        code: 'ACTIVATION_BINDING_MISMATCH' | 'ACTIVATION_LIMIT_REACHED' | 'ADMIN_KEY_INVALID' | 'ADMIN_KEY_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'APPROVAL_SCOPE_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FEATURE_UPDATE_EMPTY' | 'FORBIDDEN' | 'HEARTBEAT_MISMATCH' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'LICENSE_EXPIRED' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'LICENSE_KEY_MALFORMED' | 'LICENSE_NOT_FOUND' | 'LICENSE_REVOKED' | 'MALFORMED_JSON' | 'MANIFEST_NOT_APPROVED' | 'METHOD_NOT_ALLOWED' | 'NONCE_INVALID' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
         /**
          * What went wrong, for a person.
          */
@@ -1804,6 +2252,526 @@ export type RolesCrudUpdateResponses = {
 };
 
 export type RolesCrudUpdateResponse = RolesCrudUpdateResponses[keyof RolesCrudUpdateResponses];
+
+export type LicenseAdminGenerateData = {
+    body: GenerateKeyDto;
+    headers: {
+        /**
+         * Equal to `LicenseServer:AdminApiKey` (compared in constant time)
+         */
+        'X-Admin-Api-Key': string;
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/keys/generate';
+};
+
+export type LicenseAdminGenerateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
+    /**
+     * Missing or wrong `X-Admin-Api-Key` (`ADMIN_KEY_INVALID`), or no admin key configured (`ADMIN_KEY_NOT_CONFIGURED`)
+     */
+    401: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseAdminGenerateError = LicenseAdminGenerateErrors[keyof LicenseAdminGenerateErrors];
+
+export type LicenseAdminGenerateResponses = {
+    /**
+     * The new key
+     */
+    200: GenerateKeyEnvelope;
+};
+
+export type LicenseAdminGenerateResponse = LicenseAdminGenerateResponses[keyof LicenseAdminGenerateResponses];
+
+export type LicenseAdminRevokeData = {
+    body: RevokeKeyDto;
+    headers: {
+        /**
+         * Equal to `LicenseServer:AdminApiKey` (compared in constant time)
+         */
+        'X-Admin-Api-Key': string;
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/keys/revoke';
+};
+
+export type LicenseAdminRevokeErrors = {
+    /**
+     * Malformed license key or wrong check code (`LICENSE_KEY_MALFORMED`), or a field out of range
+     */
+    400: IdentityError;
+    /**
+     * Missing or wrong `X-Admin-Api-Key` (`ADMIN_KEY_INVALID`), or no admin key configured (`ADMIN_KEY_NOT_CONFIGURED`)
+     */
+    401: IdentityError;
+    /**
+     * No license with this key (`LICENSE_NOT_FOUND`)
+     */
+    404: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseAdminRevokeError = LicenseAdminRevokeErrors[keyof LicenseAdminRevokeErrors];
+
+export type LicenseAdminRevokeResponses = {
+    /**
+     * The revocation
+     */
+    200: RevokeKeyEnvelope;
+};
+
+export type LicenseAdminRevokeResponse = LicenseAdminRevokeResponses[keyof LicenseAdminRevokeResponses];
+
+export type LicenseAdminRotateData = {
+    body?: never;
+    headers: {
+        /**
+         * Equal to `LicenseServer:AdminApiKey` (compared in constant time)
+         */
+        'X-Admin-Api-Key': string;
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/keys/rotate';
+};
+
+export type LicenseAdminRotateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
+    /**
+     * Missing or wrong `X-Admin-Api-Key` (`ADMIN_KEY_INVALID`), or no admin key configured (`ADMIN_KEY_NOT_CONFIGURED`)
+     */
+    401: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseAdminRotateError = LicenseAdminRotateErrors[keyof LicenseAdminRotateErrors];
+
+export type LicenseAdminRotateResponses = {
+    /**
+     * The new and the previous key id
+     */
+    200: LicenseKeyRotationEnvelope;
+};
+
+export type LicenseAdminRotateResponse = LicenseAdminRotateResponses[keyof LicenseAdminRotateResponses];
+
+export type LicenseAdminFeaturesData = {
+    body: FeatureUpdateDto;
+    headers: {
+        /**
+         * Equal to `LicenseServer:AdminApiKey` (compared in constant time)
+         */
+        'X-Admin-Api-Key': string;
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        licenseKey: string;
+    };
+    query?: never;
+    url: '/api/v1/keys/{licenseKey}/features';
+};
+
+export type LicenseAdminFeaturesErrors = {
+    /**
+     * Neither `add` nor `remove` entries (`FEATURE_UPDATE_EMPTY`); Malformed license key or wrong check code (`LICENSE_KEY_MALFORMED`), or a field out of range
+     */
+    400: IdentityError;
+    /**
+     * Missing or wrong `X-Admin-Api-Key` (`ADMIN_KEY_INVALID`), or no admin key configured (`ADMIN_KEY_NOT_CONFIGURED`)
+     */
+    401: IdentityError;
+    /**
+     * No license with this key (`LICENSE_NOT_FOUND`)
+     */
+    404: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseAdminFeaturesError = LicenseAdminFeaturesErrors[keyof LicenseAdminFeaturesErrors];
+
+export type LicenseAdminFeaturesResponses = {
+    /**
+     * The features now
+     */
+    200: FeatureUpdateEnvelope;
+};
+
+export type LicenseAdminFeaturesResponse = LicenseAdminFeaturesResponses[keyof LicenseAdminFeaturesResponses];
+
+export type LicenseAdminApproveData = {
+    body: AssemblyApprovalDto;
+    headers: {
+        /**
+         * Equal to `LicenseServer:AdminApiKey` (compared in constant time)
+         */
+        'X-Admin-Api-Key': string;
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/assembly-whitelist/approve';
+};
+
+export type LicenseAdminApproveErrors = {
+    /**
+     * Scope and licenseId do not fit (`APPROVAL_SCOPE_INVALID`)
+     */
+    400: IdentityError;
+    /**
+     * Missing or wrong `X-Admin-Api-Key` (`ADMIN_KEY_INVALID`), or no admin key configured (`ADMIN_KEY_NOT_CONFIGURED`)
+     */
+    401: IdentityError;
+    /**
+     * No license with this licenseId (`LICENSE_NOT_FOUND`)
+     */
+    404: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseAdminApproveError = LicenseAdminApproveErrors[keyof LicenseAdminApproveErrors];
+
+export type LicenseAdminApproveResponses = {
+    /**
+     * The approval
+     */
+    200: AssemblyApprovalEnvelope;
+};
+
+export type LicenseAdminApproveResponse = LicenseAdminApproveResponses[keyof LicenseAdminApproveResponses];
+
+export type LicenseRuntimeActivateData = {
+    body: ActivateDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/activate';
+};
+
+export type LicenseRuntimeActivateErrors = {
+    /**
+     * Malformed license key or wrong check code (`LICENSE_KEY_MALFORMED`), or a field out of range
+     */
+    400: IdentityError;
+    /**
+     * Revoked (`LICENSE_REVOKED`), expired (`LICENSE_EXPIRED`) or a manifest not approved for this license (`MANIFEST_NOT_APPROVED`)
+     */
+    403: IdentityError;
+    /**
+     * No license with this key (`LICENSE_NOT_FOUND`)
+     */
+    404: IdentityError;
+    /**
+     * All activations in use (`ACTIVATION_LIMIT_REACHED`) or the machine is bound to another environment (`ACTIVATION_BINDING_MISMATCH`)
+     */
+    409: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseRuntimeActivateError = LicenseRuntimeActivateErrors[keyof LicenseRuntimeActivateErrors];
+
+export type LicenseRuntimeActivateResponses = {
+    /**
+     * The proof
+     */
+    200: ActivationEnvelope;
+};
+
+export type LicenseRuntimeActivateResponse = LicenseRuntimeActivateResponses[keyof LicenseRuntimeActivateResponses];
+
+export type LicenseRuntimeValidateData = {
+    body: ValidateDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/validate';
+};
+
+export type LicenseRuntimeValidateErrors = {
+    /**
+     * Malformed license key or wrong check code (`LICENSE_KEY_MALFORMED`), or a field out of range
+     */
+    400: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseRuntimeValidateError = LicenseRuntimeValidateErrors[keyof LicenseRuntimeValidateErrors];
+
+export type LicenseRuntimeValidateResponses = {
+    /**
+     * The answer
+     */
+    200: ValidateEnvelope;
+};
+
+export type LicenseRuntimeValidateResponse = LicenseRuntimeValidateResponses[keyof LicenseRuntimeValidateResponses];
+
+export type LicenseRuntimeHeartbeatData = {
+    body: HeartbeatDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/heartbeat';
+};
+
+export type LicenseRuntimeHeartbeatErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
+    /**
+     * The nonce belongs to another proof, license or machine (`HEARTBEAT_MISMATCH`)
+     */
+    403: IdentityError;
+    /**
+     * Unknown or already used nonce (`NONCE_INVALID`)
+     */
+    409: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseRuntimeHeartbeatError = LicenseRuntimeHeartbeatErrors[keyof LicenseRuntimeHeartbeatErrors];
+
+export type LicenseRuntimeHeartbeatResponses = {
+    /**
+     * The signed answer
+     */
+    200: HeartbeatEnvelope;
+};
+
+export type LicenseRuntimeHeartbeatResponse = LicenseRuntimeHeartbeatResponses[keyof LicenseRuntimeHeartbeatResponses];
+
+export type LicenseRuntimeRevocationsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/revocation/list';
+};
+
+export type LicenseRuntimeRevocationsErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseRuntimeRevocationsError = LicenseRuntimeRevocationsErrors[keyof LicenseRuntimeRevocationsErrors];
+
+export type LicenseRuntimeRevocationsResponses = {
+    /**
+     * The snapshot
+     */
+    200: RevocationSnapshotEnvelope;
+};
+
+export type LicenseRuntimeRevocationsResponse = LicenseRuntimeRevocationsResponses[keyof LicenseRuntimeRevocationsResponses];
+
+export type LicenseRuntimePublicKeysData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/license/keys';
+};
+
+export type LicenseRuntimePublicKeysErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseRuntimePublicKeysError = LicenseRuntimePublicKeysErrors[keyof LicenseRuntimePublicKeysErrors];
+
+export type LicenseRuntimePublicKeysResponses = {
+    /**
+     * The key set
+     */
+    200: LicenseJwksView;
+};
+
+export type LicenseRuntimePublicKeysResponse = LicenseRuntimePublicKeysResponses[keyof LicenseRuntimePublicKeysResponses];
 
 export type HealthReadinessData = {
     body?: never;

@@ -1,0 +1,252 @@
+import {
+  ActivationProofPayload,
+  canonicalJson,
+  encodeDocument,
+  hasFeature,
+  HEARTBEAT_TYPE,
+  HeartbeatAnswerPayload,
+  licenseKeyHint,
+  PROOF_TYPE,
+} from '@arbiter/licensing';
+import { AppError, UnitOfWork } from '@arbiter/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { LicenseServerSettings } from '../settings';
+import type {
+  ActivateDto,
+  ActivationView,
+  HeartbeatDto,
+  HeartbeatView,
+  ValidateDto,
+  ValidateView,
+} from './dto';
+import { LicenseErrors } from './license-errors';
+import { wellFormedKey } from './license-key-input';
+import { LicenseSigner } from './license-signer';
+import { ActivationRepository } from './persistence/activation.repository';
+import { LicenseKeyRepository } from './persistence/license-key.repository';
+import { AssemblyApprovalRepository } from './persistence/license-store.repository';
+import { UsageRecorder } from './usage-recorder';
+import { ValidationCache } from './validation-cache';
+
+const newNonce = () => randomBytes(24).toString('base64url');
+const hashNonce = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
+
+/**
+ * `POST /api/v1/activate`: a signed proof for a machine. The key row is locked for the transaction, so
+ * activations of one key run one after the other and `maxActivations` holds under any concurrency (a
+ * machine already activated re-activates without taking another slot).
+ */
+@Injectable()
+export class ActivateLicense {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly licenses: LicenseKeyRepository,
+    private readonly activations: ActivationRepository,
+    private readonly approvals: AssemblyApprovalRepository,
+    private readonly signer: LicenseSigner,
+    private readonly cache: ValidationCache,
+    @Inject(LicenseServerSettings) private readonly settings: LicenseServerSettings,
+  ) {}
+
+  async execute(dto: ActivateDto): Promise<ActivationView> {
+    const key = wellFormedKey(dto.licenseKey);
+    const manifest = (dto.assemblyManifest ?? []).map((e) => ({
+      assemblyName: e.assemblyName,
+      version: e.version,
+      sha256Hash: e.sha256Hash.toLowerCase(),
+      publicKeyToken: e.publicKeyToken ?? null,
+    }));
+    manifest.sort((a, b) => (a.sha256Hash < b.sha256Hash ? -1 : a.sha256Hash > b.sha256Hash ? 1 : 0));
+    const manifestHash = manifest.length
+      ? createHash('sha256').update(canonicalJson(manifest)).digest('hex')
+      : null;
+    const scope = this.settings.fingerprintScope === 'ProjectOnly' ? 'ProjectOnly' : 'MachineAndProject';
+    const proof = await this.uow.run(async (m) => {
+      const license = await this.licenses.byKeyForUpdate(m, key);
+      if (!license) throw AppError.notFound(LicenseErrors.LicenseNotFound, 'No license with this key');
+      if (license.is_revoked)
+        throw AppError.forbidden('The license is revoked', LicenseErrors.LicenseRevoked);
+      const clock = await this.signer.clock(m);
+      if (new Date(license.expires_at).getTime() <= Date.parse(clock.serverTime)) {
+        throw AppError.forbidden('The license has expired', LicenseErrors.LicenseExpired);
+      }
+      if (manifest.length) {
+        const approved = await this.approvals.approved(m, license.id, [
+          ...new Set(manifest.map((e) => e.sha256Hash)),
+        ]);
+        const missing = manifest.filter((e) => !approved.has(e.sha256Hash));
+        if (missing.length) {
+          throw AppError.forbidden(
+            `Not approved for this license: ${missing.map((e) => `${e.assemblyName} ${e.version} (${e.sha256Hash.slice(0, 12)}…)`).join(', ')}`,
+            LicenseErrors.ManifestNotApproved,
+          );
+        }
+      }
+      const existing = await this.activations.byMachine(m, license.id, dto.machineFingerprint);
+      if (existing && existing.environment !== dto.environment) {
+        throw AppError.conflict(
+          LicenseErrors.ActivationBindingMismatch,
+          `This machine is activated for the environment '${existing.environment}'`,
+        );
+      }
+      if (!existing && (await this.activations.count(m, license.id)) >= license.max_activations) {
+        throw AppError.conflict(
+          LicenseErrors.ActivationLimitReached,
+          `All ${license.max_activations} activations of this license are in use`,
+        );
+      }
+      const proofId = randomUUID();
+      const activationId = existing?.id ?? randomUUID();
+      if (existing) {
+        await this.activations.reissue(m, existing.id, {
+          product_version: dto.productVersion,
+          manifest_hash: manifestHash,
+          proof_id: proofId,
+          signing_key_id: this.signer.kid,
+        });
+      } else {
+        await this.activations.insert(m, {
+          id: activationId,
+          license_id: license.id,
+          machine_fingerprint: dto.machineFingerprint,
+          environment: dto.environment,
+          product_version: dto.productVersion,
+          manifest_hash: manifestHash,
+          proof_id: proofId,
+          signing_key_id: this.signer.kid,
+        });
+      }
+      const nonce = newNonce();
+      await this.activations.issueNonce(m, activationId, hashNonce(nonce));
+      const payload: ActivationProofPayload = {
+        typ: PROOF_TYPE,
+        proofId,
+        licenseId: license.id,
+        licenseKeyHint: licenseKeyHint(license.license_key),
+        organizationId: license.organization_id,
+        organizationName: license.organization_name,
+        tier: license.tier,
+        allowedFeatures: license.allowed_features,
+        machineFingerprint: dto.machineFingerprint,
+        fingerprintScope: scope,
+        environment: dto.environment,
+        productVersion: dto.productVersion,
+        manifestHash,
+        issuedAt: clock.serverTime,
+        expiresAt: new Date(license.expires_at).toISOString(),
+        nonce,
+        ...clock,
+      };
+      return this.signer.sign(payload);
+    });
+    this.cache.clear();
+    return { success: true, proof, activationProof: encodeDocument(proof), message: 'Activated' };
+  }
+}
+
+/**
+ * `POST /api/v1/validate`: is the action allowed for the license on this machine? One read; the usage
+ * metric goes to the recorder (batched, off the request path).
+ */
+@Injectable()
+export class ValidateLicense {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly activations: ActivationRepository,
+    private readonly usage: UsageRecorder,
+    private readonly cache: ValidationCache,
+    @Inject(LicenseServerSettings) private readonly settings: LicenseServerSettings,
+  ) {}
+
+  async execute(dto: ValidateDto): Promise<ValidateView> {
+    const key = wellFormedKey(dto.licenseKey);
+    const fingerprint = this.settings.fingerprintScope === 'ProjectOnly' ? null : dto.machineFingerprint;
+    const cacheKey = `${key}\u0000${fingerprint ?? ''}`;
+    const cached = this.cache.get(cacheKey);
+    let row = cached?.row;
+    if (!cached) {
+      row = await this.uow.run((m) => this.activations.validation(m, key, fingerprint));
+      this.cache.set(cacheKey, row);
+    }
+    let error: string | null = null;
+    if (!row) error = LicenseErrors.LicenseNotFound;
+    else if (row.is_revoked) error = LicenseErrors.LicenseRevoked;
+    else if (new Date(row.expires_at).getTime() <= Date.now()) error = LicenseErrors.LicenseExpired;
+    else if (!row.activated) error = 'MACHINE_NOT_ACTIVATED';
+    else if (!hasFeature(row.allowed_features, dto.actionType)) error = 'FEATURE_NOT_ALLOWED';
+    this.usage.record({
+      licenseKey: key,
+      actionType: dto.actionType,
+      isValid: !error,
+      recordedAt: new Date(),
+    });
+    return {
+      isValid: !error,
+      tier: row?.tier ?? null,
+      allowedFeatures: row?.allowed_features ?? [],
+      expiresAt: row ? new Date(row.expires_at).toISOString() : null,
+      error,
+    };
+  }
+}
+
+/**
+ * `POST /api/v1/heartbeat`: spends the server-issued nonce (exactly once, whatever the concurrency), checks
+ * it belongs to the proof, license and machine named, and answers a signed document with the next nonce;
+ * after revocation `isRevoked` with the grace deadline. A mismatch rolls back: the nonce stays usable by
+ * its holder.
+ */
+@Injectable()
+export class Heartbeat {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly activations: ActivationRepository,
+    private readonly signer: LicenseSigner,
+  ) {}
+
+  async execute(dto: HeartbeatDto): Promise<HeartbeatView> {
+    const answer = await this.uow.run(async (m) => {
+      const target = await this.activations.spendNonce(m, hashNonce(dto.nonce));
+      if (!target) throw AppError.conflict(LicenseErrors.NonceInvalid, 'Unknown or already used nonce');
+      if (
+        target.proof_id !== dto.proofId ||
+        target.license_id !== dto.licenseId ||
+        target.machine_fingerprint !== dto.machineFingerprint
+      ) {
+        throw AppError.forbidden(
+          'The nonce belongs to another proof, license or machine',
+          LicenseErrors.HeartbeatMismatch,
+        );
+      }
+      const nonce = newNonce();
+      await this.activations.issueNonce(m, target.id, hashNonce(nonce));
+      await this.activations.touch(m, target.id);
+      const clock = await this.signer.clock(m);
+      const payload: HeartbeatAnswerPayload = {
+        typ: HEARTBEAT_TYPE,
+        proofId: target.proof_id,
+        licenseId: target.license_id,
+        machineFingerprint: target.machine_fingerprint,
+        previousNonce: dto.nonce,
+        nonce,
+        isRevoked: target.is_revoked,
+        graceDeadline:
+          target.is_revoked && target.grace_deadline ? new Date(target.grace_deadline).toISOString() : null,
+        ...clock,
+      };
+      return this.signer.sign(payload);
+    });
+    const p = answer.payload;
+    return {
+      success: true,
+      isRevoked: p.isRevoked,
+      graceDeadline: p.graceDeadline,
+      nonce: p.nonce,
+      serverTime: p.serverTime,
+      counter: p.counter,
+      heartbeat: answer,
+      signedHeartbeat: encodeDocument(answer),
+    };
+  }
+}
