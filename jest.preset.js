@@ -2,7 +2,17 @@
 // Nest's ESM packages transformed, and @arbiter/* resolved to library sources so tests never need a build.
 const path = require('node:path');
 
-const libs = ['platform', 'contracts', 'feel', 'rule-engine', 'auth', 'dmn', 'audit-chain', 'client'];
+const libs = [
+  'platform',
+  'contracts',
+  'feel',
+  'rule-engine',
+  'auth',
+  'dmn',
+  'audit-chain',
+  'client',
+  'scenarios',
+];
 const apps = ['control-plane', 'decisions', 'identity'];
 const tools = ['tck', 'deployables', 'rule-manifest', 'testing', 'openapi'];
 
