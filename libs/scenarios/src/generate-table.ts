@@ -11,7 +11,7 @@ import { EvaluationError, type EvaluationResult } from '@arbiter/rule-engine';
 import { canonicalJson, hashFacts } from './canonical';
 import { pairwise } from './pairwise';
 import { Prng } from './prng';
-import { TableModel, buildTableModel, cellAccepts } from './table-model';
+import { TableModel, buildTableModel, cellAccepts, isTableModel } from './table-model';
 import { ExpectedBehavior, GeneratedPlan, GeneratedScenario, ScenarioOrigin, ScenarioType } from './types';
 
 export interface TableGenerationOptions {
@@ -73,13 +73,16 @@ export function expectationFor(
   };
 }
 
-export function generateTableScenarios(definition: unknown, options: TableGenerationOptions): GeneratedPlan {
+export function generateTableScenarios(
+  definition: unknown | TableModel,
+  options: TableGenerationOptions,
+): GeneratedPlan {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const seed = (options.seed ?? 1) >>> 0;
   const prng = new Prng(seed);
   const max = options.maxScenarios ?? 50_000;
-  const model = buildTableModel(definition);
+  const model = isTableModel(definition) ? definition : buildTableModel(definition);
   const { columns, cells, rowIds } = model;
 
   // the domain of each column: every probe of every cell, in first-seen order (distinct)
@@ -132,15 +135,15 @@ export function generateTableScenarios(definition: unknown, options: TableGenera
         if (!cell.test) continue;
         if (pass === 1 && !cell.usesNames) continue;
         const name = columns[c].name;
-        const tries = [
-          ...cell.probes
-            .filter((p) => p.kind === 'on' || p.kind === 'listed' || p.kind === 'boolean')
-            .map((p) => p.value),
-          ...cell.probes.map((p) => p.value),
-          ...domainValues[c],
-        ];
+        // the probes on the boundary first, then every probe, then the column's whole domain (lazily)
+        function* tries() {
+          for (const p of cell.probes)
+            if (p.kind === 'on' || p.kind === 'listed' || p.kind === 'boolean') yield p.value;
+          for (const p of cell.probes) yield p.value;
+          yield* domainValues[c];
+        }
         let found = false;
-        for (const v of tries) {
+        for (const v of tries()) {
           facts[name] = v;
           if (cellAccepts(model, r, c, facts) === true) {
             found = true;
@@ -148,7 +151,7 @@ export function generateTableScenarios(definition: unknown, options: TableGenera
           }
         }
         if (!found) {
-          facts[name] = tries[0] ?? FALLBACK[columns[c].type];
+          facts[name] = cell.probes[0]?.value ?? FALLBACK[columns[c].type];
           if (pass === 1 || !cell.usesNames) satisfied = false;
         }
       }

@@ -2,19 +2,23 @@
  * Mutation testing of a decision table: small faults a person could make are injected one at a time —
  * a comparison flipped (`<` ↔ `>=`, `<=` ↔ `>`, `=` ↔ `!=`, a range end's bracket turned), a boundary moved
  * by one step either way, a row dropped — each mutant is compiled by the engine and the scenarios run
- * against it; a mutant is killed when some scenario no longer gets its expected behaviour. The score
+ * against it; a mutant is killed when some scenario that passes on the table no longer does. The score
  * (killed / mutants) is the honest measure of whether the scenarios test anything.
  */
 import { compileUnaryTests, type Node } from '@arbiter/feel';
 import {
+  EvaluationError,
   compileDecisionTable,
+  shapeAccepts,
+  shapeOfAst,
   type CompiledDecisionTable,
   type DecisionTableDefinition,
 } from '@arbiter/rule-engine';
 import { feelLiteralAt, orderedLiteral } from './literals';
 import { Prng } from './prng';
 import { RunnableScenario, outcomeMatches } from './run-table';
-import { EvaluationError } from '@arbiter/rule-engine';
+import { canonicalJson } from './canonical';
+import { buildTableModel, cellAccepts, coerceFor } from './table-model';
 
 export type MutationOperator = 'flip-comparison' | 'move-boundary' | 'flip-inclusion' | 'drop-row';
 
@@ -186,57 +190,153 @@ function apply(definition: DecisionTableDefinition, mutant: Mutant): DecisionTab
   };
 }
 
-function killedBy(table: CompiledDecisionTable, scenario: RunnableScenario): boolean {
+function outcomeOf(table: CompiledDecisionTable, facts: Record<string, unknown>) {
   try {
-    const result = table.evaluate(scenario.inputFacts);
-    return !outcomeMatches({ result, errorCode: null, message: null }, scenario.expectedBehavior);
+    return { result: table.evaluate(facts), errorCode: null, message: null };
   } catch (e) {
-    const code = e instanceof EvaluationError ? e.code : 'UNEXPECTED';
-    return !outcomeMatches({ result: null, errorCode: code, message: null }, scenario.expectedBehavior);
+    return { result: null, errorCode: e instanceof EvaluationError ? e.code : 'UNEXPECTED', message: null };
   }
 }
 
 export interface MutationOptions {
   seed?: number;
-  /** run at most this many mutants (a seeded sample); default 2,000 */
+  /** run at most this many mutants (a seeded sample); default: all */
   maxMutants?: number;
   now?: () => number;
 }
 
-/** Runs every mutant (or a seeded sample) against the scenarios; scenarios aimed at the mutated row go first. */
+/**
+ * Runs every mutant (or a seeded sample) against the scenarios. A mutant changes one row, so it can only
+ * change the outcome of a scenario whose verdict on that row changes: those scenarios are found first
+ * (the mutated condition tested on each distinct value of its column, the row's other conditions on the
+ * few scenarios left), then the mutant table — restricted to the mutated row and the rows that match
+ * those scenarios, which decide them exactly as the whole table would — is compiled by the engine and
+ * the scenarios run on it. A scenario kills the mutant when it passes on the original table and not on
+ * the mutant. A mutant no scenario can reach survives without being compiled.
+ */
 export function mutationRun(
   definition: DecisionTableDefinition,
-  scenarios: (RunnableScenario & { origin?: { rowId?: string } })[],
+  scenarios: RunnableScenario[],
   options: MutationOptions = {},
 ): MutationReport {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const all = tableMutants(definition);
-  const max = options.maxMutants ?? 2000;
+  const max = options.maxMutants ?? Infinity;
   const sampled = all.length > max;
   const mutants = sampled ? new Prng(options.seed ?? 1).shuffle(all).slice(0, max) : all;
-  const byRow = new Map<string, RunnableScenario[]>();
-  for (const s of scenarios) {
-    const rowId = s.origin?.rowId ?? s.expectedBehavior.targetRowId ?? null;
-    if (!rowId) continue;
-    const list = byRow.get(rowId) ?? [];
-    list.push(s);
-    byRow.set(rowId, list);
-  }
+
+  const model = buildTableModel(definition);
+  const { columns, rowIds } = model;
+  const rowIndex = new Map(rowIds.map((id, i) => [id, i]));
+  const rows = definition.rows.map((row, r) => ({ ...row, id: rowIds[r] }));
+  // every row each scenario matches (the engine, multi-hit), and whether it passes on the original
+  const everyMatch = compileDecisionTable({ ...definition, rows, hitPolicy: 'RuleOrder' });
+  const matchedBy = new Map<number, number[]>(); // row → scenarios
+  const matches: number[][] = scenarios.map((s, i) => {
+    let ids: string[] = [];
+    try {
+      ids = everyMatch.evaluate(s.inputFacts).matchedRows;
+    } catch {
+      ids = [];
+    }
+    const list = ids.map((id) => rowIndex.get(id) as number);
+    for (const r of list) {
+      const l = matchedBy.get(r) ?? [];
+      l.push(i);
+      matchedBy.set(r, l);
+    }
+    return list;
+  });
+  const passes = scenarios.map((s) =>
+    outcomeMatches(outcomeOf(model.compiled, s.inputFacts), s.expectedBehavior),
+  );
+  // per column: distinct values (coerced) and the scenarios holding each
+  const byValue = columns.map((col) => {
+    const m = new Map<string, { value: unknown; scenarios: number[] }>();
+    scenarios.forEach((s, i) => {
+      const key = canonicalJson(s.inputFacts[col.name]);
+      let e = m.get(key);
+      if (!e) m.set(key, (e = { value: coerceFor(col, s.inputFacts[col.name]), scenarios: [] }));
+      e.scenarios.push(i);
+    });
+    return [...m.values()];
+  });
+  const names = columns.map((c) => c.name);
+  const verdicts = new Map<string, (value: unknown) => boolean | null>();
+  const verdictOf = (text: string) => {
+    const known = verdicts.get(text);
+    if (known) return known;
+    const test = compileUnaryTests(text, { scope: names });
+    const shape = shapeOfAst(test.ast);
+    const verdict = (value: unknown): boolean | null => {
+      if (value === undefined) return null;
+      const fast = shape.kind === 'opaque' ? null : shapeAccepts(shape, value);
+      return fast ?? test.test(value, null);
+    };
+    verdicts.set(text, verdict);
+    return verdict;
+  };
+
   let killed = 0;
   let invalid = 0;
   const survivors: Mutant[] = [];
   for (const mutant of mutants) {
+    const r = rowIndex.get(mutant.rowId) as number;
+    const c = mutant.column === null ? -1 : names.indexOf(mutant.column);
+    // the scenarios whose verdict on the mutated row changes
+    let reached: number[];
+    if (mutant.operator === 'drop-row') reached = matchedBy.get(r) ?? [];
+    else {
+      let after: (v: unknown) => boolean | null;
+      try {
+        after = verdictOf(mutant.to as string);
+      } catch {
+        invalid++;
+        continue;
+      }
+      const cell = model.cells[r][c];
+      reached = [];
+      if (cell.usesNames) {
+        // the condition reads other columns: test it on each scenario with the whole input
+        const mutated = compileUnaryTests(mutant.to as string, { scope: names });
+        scenarios.forEach((s, i) => {
+          const ctx: Record<string, unknown> = {};
+          for (const col of columns) ctx[col.name] = coerceFor(col, s.inputFacts[col.name]) ?? null;
+          const before = cellAccepts(model, r, c, s.inputFacts) === true;
+          if (before !== (mutated.test(ctx[names[c]], ctx) === true)) reached.push(i);
+        });
+      } else {
+        const before = verdictOf(cell.text);
+        for (const entry of byValue[c])
+          if ((before(entry.value) === true) !== (after(entry.value) === true))
+            reached.push(...entry.scenarios);
+      }
+      reached = reached.filter((i) =>
+        columns.every((_, k) => k === c || cellAccepts(model, r, k, scenarios[i].inputFacts) === true),
+      );
+    }
+    reached = reached.filter((i) => passes[i]);
+    if (reached.length === 0) {
+      if (survivors.length < 100) survivors.push(mutant);
+      continue;
+    }
+    const keep = new Set<number>([r]);
+    for (const i of reached) for (const k of matches[i]) keep.add(k);
+    const mutated = apply({ ...definition, rows }, mutant);
     let table: CompiledDecisionTable;
     try {
-      table = compileDecisionTable(apply(definition, mutant));
+      table = compileDecisionTable({
+        ...mutated,
+        rows: mutated.rows.filter((row) => keep.has(rowIndex.get(row.id as string) as number)),
+      });
     } catch {
       invalid++;
       continue;
     }
-    const first = byRow.get(mutant.rowId) ?? [];
-    let dead = first.some((s) => killedBy(table, s));
-    if (!dead) dead = scenarios.some((s) => killedBy(table, s));
+    const dead = reached.some(
+      (i) => !outcomeMatches(outcomeOf(table, scenarios[i].inputFacts), scenarios[i].expectedBehavior),
+    );
     if (dead) killed++;
     else if (survivors.length < 100) survivors.push(mutant);
   }

@@ -6,7 +6,7 @@
  */
 import { EvaluationError, type EvaluationResult } from '@arbiter/rule-engine';
 import { canonicalJson, sameJson } from './canonical';
-import { TableModel, buildTableModel, cellAccepts, coerceFor } from './table-model';
+import { TableModel, buildTableModel, cellAccepts, coerceFor, isTableModel } from './table-model';
 import { ExpectedBehavior, ScenarioStatus } from './types';
 
 export interface RunnableScenario {
@@ -229,13 +229,13 @@ export interface RunOptions {
 
 /** Runs the scenarios against a table definition (the candidate version) and reports results and coverage. */
 export function runTableScenarios(
-  definition: unknown,
+  definition: unknown | TableModel,
   scenarios: RunnableScenario[],
   options: RunOptions = {},
 ): TableRunReport {
   const now = options.now ?? (() => performance.now());
   const started = now();
-  const model = buildTableModel(definition);
+  const model = isTableModel(definition) ? definition : buildTableModel(definition);
   const hit = new Set<string>();
   let passed = 0;
   let failed = 0;

@@ -3,12 +3,14 @@
  * row and column the cell text, its FEEL unary test compiled by @arbiter/feel (the compiler the engine
  * uses) and its probes. Cells reading other columns are tested with the other input values as context.
  */
-import { compileUnaryTests, type CompiledUnaryTests, type Node } from '@arbiter/feel';
+import type { CompiledUnaryTests, Node } from '@arbiter/feel';
 import {
   ColumnType,
   CompiledDecisionTable,
+  DEFAULT_LIMITS,
+  TableCompileError,
   coerceInput,
-  compileDecisionTable,
+  normalizeDefinition,
   type CompileOptions,
 } from '@arbiter/rule-engine';
 import { Probe, probesOf } from './probes';
@@ -49,34 +51,28 @@ function usesNames(node: unknown, depth = 0): boolean {
   );
 }
 
+/** Compiles the table once (the engine's compiler) and keeps every cell's compiled test. Throws TableCompileError. */
 export function buildTableModel(definition: unknown, options: CompileOptions = {}): TableModel {
-  const compiled = compileDecisionTable(definition, options);
-  const table = compiled.table;
+  const normalized = normalizeDefinition(definition, options.limits ?? DEFAULT_LIMITS);
+  if (!normalized.table) throw new TableCompileError(normalized.problems);
+  const table = normalized.table;
+  const compiled = new CompiledDecisionTable(table, options.maxSteps);
   const columns = table.inputs.map((i) => ({
     name: i.name,
     type: i.type,
     required: i.required,
     computed: i.expression !== undefined,
   }));
-  const scope = columns.map((c) => c.name);
   const listed = columns.map(() => new Set<string>());
-  const cache = new Map<string, { test: CompiledUnaryTests; usesNames: boolean; ast: Node }>();
-  const compiledCell = (text: string) => {
-    let hit = cache.get(text);
-    if (!hit) {
-      const test = compileUnaryTests(text, { scope });
-      hit = { test, usesNames: usesNames(test.ast), ast: test.ast };
-      cache.set(text, hit);
-    }
-    return hit;
-  };
+  const names = new Map<CompiledUnaryTests, boolean>();
   const rows = table.rows.map((row) =>
-    row.cells.map((raw) => {
+    row.cells.map((raw, c) => {
       const text = (raw ?? '').trim();
-      if (text === '' || text === '-') return { text: '-', test: null, usesNames: false, ast: null };
-      const hit = compiledCell(text);
-      if (hit.ast.t === 'uany') return { text, test: null, usesNames: false, ast: null };
-      return { text, test: hit.test, usesNames: hit.usesNames, ast: hit.ast };
+      const test = row.tests[c];
+      if (!test || test.ast.t === 'uany') return { text: '-', test: null, usesNames: false, ast: null };
+      let uses = names.get(test);
+      if (uses === undefined) names.set(test, (uses = usesNames(test.ast)));
+      return { text, test, usesNames: uses, ast: test.ast };
     }),
   );
   // an unlisted string per column: longer than every listed one, so it is never listed
@@ -131,4 +127,13 @@ export function cellAccepts(
     }
   }
   return cell.test.test(value, context);
+}
+
+/** A model built by buildTableModel (rather than a table definition). */
+export function isTableModel(value: unknown): value is TableModel {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as TableModel).compiled instanceof CompiledDecisionTable
+  );
 }
