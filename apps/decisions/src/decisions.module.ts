@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DecisionsAuthModule } from './auth/decisions-auth.module';
 import { DECISIONS_MIGRATIONS } from './database/migrations';
 import { DECISION_TABLE_ENTITIES, DecisionTablesModule } from './decision-tables';
+import { SCENARIO_ENTITIES, ScenariosModule } from './scenarios';
 import { DECISIONS_SETTINGS } from './settings/decisions.settings';
 
 @Module({})
@@ -17,12 +18,13 @@ export class DecisionsModule {
           settings: DECISIONS_SETTINGS,
           database: {
             connectionStringKey: 'ConnectionStrings:DecisionTablesDb',
-            entities: [...DECISION_TABLE_ENTITIES],
+            entities: [...DECISION_TABLE_ENTITIES, ...SCENARIO_ENTITIES],
             migrations: DECISIONS_MIGRATIONS,
           },
         }),
         DecisionsAuthModule,
         DecisionTablesModule,
+        ScenariosModule,
       ],
     };
   }
