@@ -29,7 +29,10 @@ function scenariosApi(base: string, tenant = 'tenant-a') {
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}/api/v1/scenarios${path}`, {
       method,
-      headers: { 'x-tenant-id': tenant, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        'x-tenant-id': tenant,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
@@ -41,6 +44,9 @@ function scenariosApi(base: string, tenant = 'tenant-a') {
     put: (p: string, b: unknown) => call('PUT', p, b),
   };
 }
+
+// the machine running the suites is shared: starting a service on PGlite can take long
+jest.setTimeout(180_000);
 
 describe('scenarios API', () => {
   let sut: ServiceUnderTest;
@@ -58,7 +64,14 @@ describe('scenarios API', () => {
     const generated = await api.post('/plans', { tableId, seed: 7 });
     expect(generated.status).toBe(201);
     const plan = generated.body;
-    expect(plan).toMatchObject({ tableId, tableVersion: 1, seedRuleCode: 'Loan scenarios', scope: 'Rule', seed: 7, aiModelUsed: null });
+    expect(plan).toMatchObject({
+      tableId,
+      tableVersion: 1,
+      seedRuleCode: 'Loan scenarios',
+      scope: 'Rule',
+      seed: 7,
+      aiModelUsed: null,
+    });
     expect(plan.scenarioCount).toBeGreaterThan(20);
     expect(plan.duplicatesRemoved).toBeGreaterThan(0);
     const all = (await api.get(`/plans/${plan.id}/scenarios?pageSize=200`)).body;
@@ -82,28 +95,47 @@ describe('scenarios API', () => {
     // the table as written passes every scenario, all rows hit
     const run = await api.post(`/plans/${plan.id}/runs`);
     expect(run.status).toBe(201);
-    expect(run.body).toMatchObject({ kind: 'Run', tableVersion: 1, total: plan.scenarioCount, failed: 0, errored: 0 });
+    expect(run.body).toMatchObject({
+      kind: 'Run',
+      tableVersion: 1,
+      total: plan.scenarioCount,
+      failed: 0,
+      errored: 0,
+    });
     expect(run.body.coverage.rows).toMatchObject({ total: 3, hit: 3, percent: 100 });
     expect(run.body.coverage.conditions.percent).toBe(100);
     const results = (await api.get(`/runs/${run.body.id}/results?pageSize=5`)).body;
     expect(results).toHaveLength(5);
-    expect(results[0]).toMatchObject({ status: 'Passed', isSuccess: true, matchesExpectation: true, duration: expect.any(Number) });
+    expect(results[0]).toMatchObject({
+      status: 'Passed',
+      isSuccess: true,
+      matchesExpectation: true,
+      duration: expect.any(Number),
+    });
 
     // a person confirms an expectation: regeneration keeps it
-    const target = all.find((s: any) => s.type === 'RowMatch' && s.origin.rowId === 'r3');
+    // (regenerating gave the unconfirmed scenarios new ids)
+    const target = allAgain.find((s: any) => s.type === 'RowMatch' && s.origin.rowId === 'r3');
     const edited = await api.put(`/${target.id}/expectation`, {
       matchedRows: ['r3'],
       outputs: { decision: 'fast-track' },
       description: 'agreed with underwriting',
     });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ confirmed: true, confirmedBy: expect.any(String), status: 'Pending' });
+    expect(edited.body).toMatchObject({
+      confirmed: true,
+      confirmedBy: expect.any(String),
+      status: 'Pending',
+    });
     expect(edited.body.expectedBehavior.description).toBe('agreed with underwriting');
     const regenerated = (await api.post('/plans', { tableId, seed: 99 })).body;
     expect(regenerated.confirmedKept).toBe(1);
     const kept = await api.get(`/${target.id}`);
     expect(kept.status).toBe(200);
-    expect(kept.body).toMatchObject({ confirmed: true, expectedBehavior: { description: 'agreed with underwriting' } });
+    expect(kept.body).toMatchObject({
+      confirmed: true,
+      expectedBehavior: { description: 'agreed with underwriting' },
+    });
     await api.post('/plans', { tableId, seed: 7 });
 
     // version 2 moves r1's boundary by one: the scenario on 5000 fails and the analysis names it
@@ -113,12 +145,17 @@ describe('scenarios API', () => {
     const failing = (await api.post(`/plans/${plan.id}/runs`, {})).body;
     expect(failing.tableVersion).toBe(2);
     expect(failing.failed).toBeGreaterThan(0);
-    const onBoundary = failing.failures.find((f: any) => f.inputFacts.amount === 5000 && f.expected.matchedRows[0] === 'r1');
+    const onBoundary = failing.failures.find(
+      (f: any) => f.inputFacts.amount === 5000 && f.expected.matchedRows[0] === 'r1',
+    );
     expect(onBoundary.analysis).toContainEqual(
       expect.objectContaining({ rowId: 'r1', column: 'amount', value: 5000, cell: '>= 5001' }),
     );
     const failedOne = await api.get(`/${onBoundary.scenarioId}`);
-    expect(failedOne.body).toMatchObject({ status: 'Failed', lastResult: { status: 'Failed', matchesExpectation: false } });
+    expect(failedOne.body).toMatchObject({
+      status: 'Failed',
+      lastResult: { status: 'Failed', matchesExpectation: false },
+    });
 
     // the gate against version 2 fails; against version 1 it passes with its mutation score
     const red = await api.post('/gate', { tableId, minCoverage: 90 });
@@ -126,7 +163,12 @@ describe('scenarios API', () => {
     expect(red.body).toMatchObject({ passed: false, tableVersion: 2, planVersion: 1 });
     expect(red.body.reasons[0]).toMatch(/scenario\(s\) failed/);
     const green = await api.post('/gate', { tableId, version: 1, minCoverage: 90, minMutationScore: 90 });
-    expect(green.body).toMatchObject({ passed: true, reasons: [], tableVersion: 1, scenarios: { failed: 0, errored: 0 } });
+    expect(green.body).toMatchObject({
+      passed: true,
+      reasons: [],
+      tableVersion: 1,
+      scenarios: { failed: 0, errored: 0 },
+    });
     expect(green.body.coverage.rows.percent).toBe(100);
     expect(green.body.mutation.mutants).toBeGreaterThan(10);
     expect(green.body.mutation.score).toBeGreaterThanOrEqual(90);
@@ -227,7 +269,10 @@ describe('scenarios API with an AI model endpoint', () => {
     answer =
       '```json\n' +
       JSON.stringify([
-        { scenarioName: 'huge loan, low risk', inputFacts: { amount: 1e9, risk: 'low', since: '2010-01-01' } },
+        {
+          scenarioName: 'huge loan, low risk',
+          inputFacts: { amount: 1e9, risk: 'low', since: '2010-01-01' },
+        },
         { scenarioName: 'already there', inputFacts: existing },
         'not a scenario',
       ]) +
@@ -239,9 +284,13 @@ describe('scenarios API with an AI model endpoint', () => {
     expect(res.body.added[0]).toMatchObject({
       type: 'AiProposed',
       scenarioName: 'huge loan, low risk',
-      expectedBehavior: { matchedRows: [], outputs: { decision: null } },
+      expectedBehavior: { matchedRows: [], outputs: null },
     });
-    expect(requests[0]).toMatchObject({ url: '/v1/chat/completions', auth: 'Bearer k-123', body: { model: 'stub-model' } });
+    expect(requests[0]).toMatchObject({
+      url: '/v1/chat/completions',
+      auth: 'Bearer k-123',
+      body: { model: 'stub-model' },
+    });
     expect(requests[0].body.messages[1].content).toContain('Loan scenarios');
     expect((await api.get(`/plans/${plan.id}`)).body.aiModelUsed).toBe('stub-model');
 

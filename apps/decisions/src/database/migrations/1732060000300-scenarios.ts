@@ -68,7 +68,9 @@ export class Scenarios1732060000300 implements MigrationInterface {
         created_by text NOT NULL,
         created_at timestamptz NOT NULL
       )`);
-    await runner.query(`CREATE INDEX IF NOT EXISTS ix_scenario_runs_plan ON scenario_runs (plan_id, created_at DESC)`);
+    await runner.query(
+      `CREATE INDEX IF NOT EXISTS ix_scenario_runs_plan ON scenario_runs (plan_id, created_at DESC)`,
+    );
     await runner.query(`
       CREATE TABLE IF NOT EXISTS scenario_results (
         run_id uuid NOT NULL REFERENCES scenario_runs(id) ON DELETE CASCADE,
@@ -85,7 +87,9 @@ export class Scenarios1732060000300 implements MigrationInterface {
         analysis jsonb NOT NULL,
         PRIMARY KEY (run_id, scenario_id)
       )`);
-    await runner.query(`CREATE INDEX IF NOT EXISTS ix_scenario_results_run ON scenario_results (run_id, position)`);
+    await runner.query(
+      `CREATE INDEX IF NOT EXISTS ix_scenario_results_run ON scenario_results (run_id, position)`,
+    );
     for (const table of ['scenario_plans', 'scenarios', 'scenario_runs', 'scenario_results'])
       await enableTenantIsolation(runner, table, role);
   }

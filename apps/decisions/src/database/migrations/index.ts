@@ -3,4 +3,8 @@ import { DecisionTables1732060000200 } from './1732060000200-decision-tables';
 import { Scenarios1732060000300 } from './1732060000300-scenarios';
 
 /** Every migration of the decisions service, in order. */
-export const DECISIONS_MIGRATIONS = [ApplicationRole1732060000001, DecisionTables1732060000200, Scenarios1732060000300];
+export const DECISIONS_MIGRATIONS = [
+  ApplicationRole1732060000001,
+  DecisionTables1732060000200,
+  Scenarios1732060000300,
+];

@@ -81,7 +81,10 @@ export class AiProposalsService {
           planId: plan.id,
           position: ++position,
           seedRuleCode: plan.seedRuleCode,
-          scenarioName: (typeof name === 'string' && name.trim() ? name : `AI proposal ${added.length + 1}`).slice(0, 500),
+          scenarioName: (typeof name === 'string' && name.trim()
+            ? name
+            : `AI proposal ${added.length + 1}`
+          ).slice(0, 500),
           type: 'AiProposed',
           scope: 'Rule',
           inputFacts,
@@ -97,7 +100,13 @@ export class AiProposalsService {
       }
       await this.repo.insertScenarios(m, added);
       await this.repo.savePlan(m, { ...plan, aiModelUsed: modelName, modifiedAt: new Date() });
-      return { aiModelUsed: modelName, proposed: proposals.length, duplicates, rejected, added: added.map((s) => scenarioView(s)) };
+      return {
+        aiModelUsed: modelName,
+        proposed: proposals.length,
+        duplicates,
+        rejected,
+        added: added.map((s) => scenarioView(s)),
+      };
     });
   }
 
@@ -121,7 +130,10 @@ export class AiProposalsService {
                 '{"scenarioName": string, "inputFacts": {<input column>: value}}: inputs a tester would try ' +
                 '(edge cases, boundaries, unusual combinations). Dates and durations are ISO strings.',
             },
-            { role: 'user', content: `Propose ${count} scenarios for this decision table:\n${JSON.stringify(definition)}` },
+            {
+              role: 'user',
+              content: `Propose ${count} scenarios for this decision table:\n${JSON.stringify(definition)}`,
+            },
           ],
         }),
         signal: AbortSignal.timeout(this.settings.aiTimeoutMs),
@@ -130,14 +142,22 @@ export class AiProposalsService {
       const body = (await res.json()) as { choices?: { message?: { content?: unknown } }[] };
       content = body.choices?.[0]?.message?.content;
     } catch (e) {
-      throw new AppError(502, E.AiModelFailed, `The AI model endpoint failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw new AppError(
+        502,
+        E.AiModelFailed,
+        `The AI model endpoint failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     if (typeof content !== 'string')
       throw new AppError(502, E.AiModelFailed, 'The AI model answered no message content');
     const text = content.replace(/^\s*```(?:json)?\s*/i, '').replace(/\s*```\s*$/, '');
     try {
       const parsed = JSON.parse(text);
-      const list = Array.isArray(parsed) ? parsed : Array.isArray(parsed?.scenarios) ? parsed.scenarios : null;
+      const list = Array.isArray(parsed)
+        ? parsed
+        : Array.isArray(parsed?.scenarios)
+          ? parsed.scenarios
+          : null;
       if (!list) throw new Error('not an array');
       return list;
     } catch {

@@ -82,27 +82,25 @@ export class ScenarioPlansService {
       let position = confirmed.reduce((max, s) => Math.max(max, s.position), 0);
       const fresh = generated.scenarios
         .filter((s) => !kept.has(s.hash))
-        .map(
-          (s): ScenarioEntity => ({
-            id: randomUUID(),
-            tenantId: plan.tenantId,
-            planId: plan.id,
-            position: ++position,
-            seedRuleCode: generated.seedRuleCode,
-            scenarioName: s.scenarioName.slice(0, 500),
-            type: s.type,
-            scope: s.scope,
-            inputFacts: s.inputFacts,
-            inputHash: s.hash,
-            expectedBehavior: s.expectedBehavior,
-            origin: s.origin,
-            status: 'Pending',
-            confirmed: false,
-            confirmedBy: null,
-            confirmedAt: null,
-            createdAt: now,
-          }),
-        );
+        .map((s): ScenarioEntity => ({
+          id: randomUUID(),
+          tenantId: plan.tenantId,
+          planId: plan.id,
+          position: ++position,
+          seedRuleCode: generated.seedRuleCode,
+          scenarioName: s.scenarioName.slice(0, 500),
+          type: s.type,
+          scope: s.scope,
+          inputFacts: s.inputFacts,
+          inputHash: s.hash,
+          expectedBehavior: s.expectedBehavior,
+          origin: s.origin,
+          status: 'Pending',
+          confirmed: false,
+          confirmedBy: null,
+          confirmedAt: null,
+          createdAt: now,
+        }));
       await this.repo.insertScenarios(m, fresh);
       return this.view(m, plan, confirmed.length);
     });
@@ -111,8 +109,7 @@ export class ScenarioPlansService {
   private async view(m: EntityManager, plan: ScenarioPlanEntity, confirmedKept?: number): Promise<PlanView> {
     const count = await this.repo.countScenarios(m, plan.id);
     const first = await this.repo.scenarioPage(m, plan.id, 0, FIRST_SCENARIOS, {});
-    const kept =
-      confirmedKept ?? (await this.repo.scenarios(m, plan.id)).filter((s) => s.confirmed).length;
+    const kept = confirmedKept ?? (await this.repo.scenarios(m, plan.id)).filter((s) => s.confirmed).length;
     return planView(plan, count, kept, first);
   }
 

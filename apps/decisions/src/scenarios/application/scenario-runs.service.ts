@@ -75,7 +75,12 @@ export interface StatisticsView extends TenantStatistics {
   passed: number;
   failed: number;
   /** latest run of each plan: mean row and condition coverage (percent), plans at 100 % rows */
-  coverage: { plansMeasured: number; meanRowCoverage: number; meanConditionCoverage: number; fullRowCoverage: number };
+  coverage: {
+    plansMeasured: number;
+    meanRowCoverage: number;
+    meanConditionCoverage: number;
+    fullRowCoverage: number;
+  };
 }
 
 /**
@@ -103,18 +108,30 @@ export class ScenarioRunsService {
     }
   }
 
-  private async execute(plan: ScenarioPlanEntity, version: number | undefined, kind: 'Run' | 'Gate', gate?: GateRequest) {
+  private async execute(
+    plan: ScenarioPlanEntity,
+    version: number | undefined,
+    kind: 'Run' | 'Gate',
+    gate?: GateRequest,
+  ) {
     const { table, definition } = await loadTable(this.tables, plan.tableId, version);
     const scenarios = await this.uow.run((m) => this.repo.scenarios(m, plan.id));
     const started = performance.now();
     const model = this.model(definition);
-    const report = runTableScenarios(model, scenarios.map((s) => ({ id: s.id, inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })));
+    const report = runTableScenarios(
+      model,
+      scenarios.map((s) => ({ id: s.id, inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })),
+    );
     let mutation: MutationReport | null = null;
     if (kind === 'Gate' && gate?.mutation !== false)
-      mutation = mutationRun(definition, scenarios.map((s) => ({ inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })), {
-        maxMutants: this.settings.maxMutants,
-        seed: plan.seed,
-      });
+      mutation = mutationRun(
+        definition,
+        scenarios.map((s) => ({ inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })),
+        {
+          maxMutants: this.settings.maxMutants,
+          seed: plan.seed,
+        },
+      );
     const duration = Math.round((performance.now() - started) * 1000) / 1000;
     const failures: FailureView[] = [];
     report.results.forEach((r, i) => {
@@ -179,7 +196,10 @@ export class ScenarioRunsService {
     }));
     await this.uow.run(async (m) => {
       await this.repo.insertRun(m, run, results);
-      await this.repo.setStatuses(m, results.map((r) => ({ id: r.scenarioId, status: r.status })));
+      await this.repo.setStatuses(
+        m,
+        results.map((r) => ({ id: r.scenarioId, status: r.status })),
+      );
     });
     return { table, run, report, failures, mutation, gate: gateResult };
   }
@@ -195,10 +215,19 @@ export class ScenarioRunsService {
   async gate(request: GateRequest): Promise<CiRunResult> {
     let plan = await this.uow.run((m) => this.repo.planOfTable(m, request.tableId));
     if (!plan) {
-      const generated = await this.plans.generate({ tableId: request.tableId, version: request.version, seed: request.seed });
+      const generated = await this.plans.generate({
+        tableId: request.tableId,
+        version: request.version,
+        seed: request.seed,
+      });
       plan = await this.requirePlan(generated.id);
     }
-    const { table, run, report, failures, mutation, gate } = await this.execute(plan, request.version, 'Gate', request);
+    const { table, run, report, failures, mutation, gate } = await this.execute(
+      plan,
+      request.version,
+      'Gate',
+      request,
+    );
     return {
       runId: run.id,
       planId: plan.id,
@@ -210,7 +239,12 @@ export class ScenarioRunsService {
       reasons: gate!.reasons,
       gate: gate!,
       coverage: report.coverage,
-      scenarios: { total: report.results.length, passed: report.passed, failed: report.failed, errored: report.errored },
+      scenarios: {
+        total: report.results.length,
+        passed: report.passed,
+        failed: report.failed,
+        errored: report.errored,
+      },
       failures,
       mutation,
       duration: run.duration,
@@ -229,7 +263,8 @@ export class ScenarioRunsService {
   async results(runId: string, page: PageRequest): Promise<ScenarioResultView[]> {
     requireUuid(runId, E.RunNotFound, 'Scenario run');
     return this.uow.run(async (m) => {
-      if (!(await this.repo.run(m, runId))) throw AppError.notFound(E.RunNotFound, `Scenario run '${runId}' does not exist`);
+      if (!(await this.repo.run(m, runId)))
+        throw AppError.notFound(E.RunNotFound, `Scenario run '${runId}' does not exist`);
       return (await this.repo.results(m, runId, page.offset, page.pageSize)).map(resultView);
     });
   }
@@ -238,7 +273,8 @@ export class ScenarioRunsService {
     return this.uow.run(async (m) => {
       const stats = await this.repo.statistics(m);
       const latest = await this.repo.latestCoverages(m);
-      const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 100) / 100 : 0);
+      const mean = (xs: number[]) =>
+        xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 100) / 100 : 0;
       return {
         ...stats,
         passed: stats.byStatus.Passed ?? 0,

@@ -1,5 +1,10 @@
 import type { CiRunResult } from './scenario-runs.service';
-import { ScenarioEntity, ScenarioPlanEntity, ScenarioResultEntity, ScenarioRunEntity } from '../persistence/entities';
+import {
+  ScenarioEntity,
+  ScenarioPlanEntity,
+  ScenarioResultEntity,
+  ScenarioRunEntity,
+} from '../persistence/entities';
 
 /** What the routes answer: records of spec 2 "Scenario records", camelCase. */
 
@@ -109,7 +114,12 @@ export function resultView(r: ScenarioResultEntity): ScenarioResultView {
   };
 }
 
-export function planView(p: ScenarioPlanEntity, count: number, confirmedKept: number, first: ScenarioEntity[]): PlanView {
+export function planView(
+  p: ScenarioPlanEntity,
+  count: number,
+  confirmedKept: number,
+  first: ScenarioEntity[],
+): PlanView {
   return {
     id: p.id,
     tableId: p.tableId,

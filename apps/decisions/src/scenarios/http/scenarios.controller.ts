@@ -1,7 +1,14 @@
 import { ApiErrorFamily, ApiErrors, AppError, readPage } from '@arbiter/platform';
 import { SCENARIO_STATUSES, SCENARIO_TYPES } from '@arbiter/scenarios';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AiProposalsService } from '../application/ai-proposals.service';
 import { ScenarioPlansService } from '../application/scenario-plans.service';
 import { ScenarioRunsService } from '../application/scenario-runs.service';
@@ -23,12 +30,19 @@ const RESULT_PAGE = { defaultSize: 100, maxSize: 1000 };
 
 const pageQueries = (limits: { defaultSize: number; maxSize: number }) => [
   ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }),
-  ApiQuery({ name: 'pageSize', required: false, schema: { type: 'integer', minimum: 1, maximum: limits.maxSize, default: limits.defaultSize } }),
+  ApiQuery({
+    name: 'pageSize',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: limits.maxSize, default: limits.defaultSize },
+  }),
 ];
-const apply = (decorators: MethodDecorator[]): MethodDecorator => (target, key, descriptor) => {
-  for (const d of decorators) d(target, key, descriptor);
-};
-const id = (name: string, what: string) => ApiParam({ name, description: `${what} id (a UUID).`, schema: { type: 'string' } });
+const apply =
+  (decorators: MethodDecorator[]): MethodDecorator =>
+  (target, key, descriptor) => {
+    for (const d of decorators) d(target, key, descriptor);
+  };
+const id = (name: string, what: string) =>
+  ApiParam({ name, description: `${what} id (a UUID).`, schema: { type: 'string' } });
 
 /** Generated test scenarios of decision tables (spec 2 item 9, "Scenario records"). */
 @ApiTags('scenarios')
@@ -58,7 +72,12 @@ export class ScenariosController {
 
   @Get('plans')
   @ApiOperation({ summary: "List the tenant's plans (newest first; `scenarios` left empty)" })
-  @ApiQuery({ name: 'tableId', required: false, schema: { type: 'string' }, description: 'Only the plan of this table.' })
+  @ApiQuery({
+    name: 'tableId',
+    required: false,
+    schema: { type: 'string' },
+    description: 'Only the plan of this table.',
+  })
   @apply(pageQueries(PAGE))
   @ApiOkResponse({ type: [PlanRecordView] })
   listPlans(@Query() query: Record<string, unknown>) {
@@ -179,7 +198,8 @@ export class ScenariosController {
   @Put(':scenarioId/expectation')
   @ApiOperation({
     summary: "Edit a scenario's expectation",
-    description: 'The scenario becomes confirmed by a person (`confirmed`, `confirmedBy`): regeneration never replaces it.',
+    description:
+      'The scenario becomes confirmed by a person (`confirmed`, `confirmedBy`): regeneration never replaces it.',
   })
   @id('scenarioId', 'Scenario')
   @ApiOkResponse({ type: ScenarioRecordView })

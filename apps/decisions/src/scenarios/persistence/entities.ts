@@ -70,11 +70,19 @@ export class ScenarioResultEntity {
   @Column({ type: 'text' }) status!: string;
   @Column({ name: 'is_success', type: 'boolean' }) isSuccess!: boolean;
   @Column({ name: 'matches_expectation', type: 'boolean' }) matchesExpectation!: boolean;
-  @Column({ name: 'output_facts', type: 'jsonb', nullable: true }) outputFacts!: Record<string, unknown> | null;
+  @Column({ name: 'output_facts', type: 'jsonb', nullable: true }) outputFacts!: Record<
+    string,
+    unknown
+  > | null;
   @Column({ name: 'matched_rows', type: 'jsonb' }) matchedRows!: string[];
   @Column({ type: 'jsonb' }) errors!: string[];
   @Column({ type: 'double precision' }) duration!: number;
   @Column({ type: 'jsonb' }) analysis!: FailureFinding[];
 }
 
-export const SCENARIO_ENTITIES = [ScenarioPlanEntity, ScenarioEntity, ScenarioRunEntity, ScenarioResultEntity];
+export const SCENARIO_ENTITIES = [
+  ScenarioPlanEntity,
+  ScenarioEntity,
+  ScenarioRunEntity,
+  ScenarioResultEntity,
+];

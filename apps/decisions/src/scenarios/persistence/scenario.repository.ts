@@ -16,7 +16,12 @@ export interface TenantStatistics {
 export abstract class ScenarioRepository {
   abstract planOfTable(m: EntityManager, tableId: string): Promise<ScenarioPlanEntity | null>;
   abstract plan(m: EntityManager, id: string): Promise<ScenarioPlanEntity | null>;
-  abstract plans(m: EntityManager, offset: number, limit: number, tableId?: string): Promise<ScenarioPlanEntity[]>;
+  abstract plans(
+    m: EntityManager,
+    offset: number,
+    limit: number,
+    tableId?: string,
+  ): Promise<ScenarioPlanEntity[]>;
   abstract savePlan(m: EntityManager, plan: ScenarioPlanEntity): Promise<void>;
   abstract scenarios(m: EntityManager, planId: string): Promise<ScenarioEntity[]>;
   abstract scenarioPage(
@@ -32,10 +37,24 @@ export abstract class ScenarioRepository {
   abstract insertScenarios(m: EntityManager, scenarios: ScenarioEntity[]): Promise<void>;
   abstract updateScenario(m: EntityManager, scenario: ScenarioEntity): Promise<void>;
   abstract setStatuses(m: EntityManager, statuses: { id: string; status: string }[]): Promise<void>;
-  abstract insertRun(m: EntityManager, run: ScenarioRunEntity, results: ScenarioResultEntity[]): Promise<void>;
+  abstract insertRun(
+    m: EntityManager,
+    run: ScenarioRunEntity,
+    results: ScenarioResultEntity[],
+  ): Promise<void>;
   abstract run(m: EntityManager, id: string): Promise<ScenarioRunEntity | null>;
-  abstract runs(m: EntityManager, planId: string, offset: number, limit: number): Promise<ScenarioRunEntity[]>;
-  abstract results(m: EntityManager, runId: string, offset: number, limit: number): Promise<ScenarioResultEntity[]>;
+  abstract runs(
+    m: EntityManager,
+    planId: string,
+    offset: number,
+    limit: number,
+  ): Promise<ScenarioRunEntity[]>;
+  abstract results(
+    m: EntityManager,
+    runId: string,
+    offset: number,
+    limit: number,
+  ): Promise<ScenarioResultEntity[]>;
   abstract lastResult(m: EntityManager, scenarioId: string): Promise<ScenarioResultEntity | null>;
   abstract statistics(m: EntityManager): Promise<TenantStatistics>;
   /** row and condition coverage (percent) of each plan's latest run */
@@ -74,7 +93,11 @@ export class TypeOrmScenarioRepository extends ScenarioRepository {
     filter: { status?: string; type?: string },
   ) {
     return m.getRepository(ScenarioEntity).find({
-      where: { planId, ...(filter.status ? { status: filter.status } : {}), ...(filter.type ? { type: filter.type } : {}) },
+      where: {
+        planId,
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.type ? { type: filter.type } : {}),
+      },
       order: { position: 'ASC' },
       skip: offset,
       take: limit,
