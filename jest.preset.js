@@ -13,6 +13,7 @@ const libs = [
   'event-windows',
   'client',
   'licensing',
+  'scenarios',
 ];
 const apps = ['control-plane', 'decisions', 'identity'];
 const tools = ['tck', 'deployables', 'rule-manifest', 'testing', 'openapi'];

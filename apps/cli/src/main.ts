@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { formatAuditReport, runAuditVerify } from './commands/audit';
 import { runLicenseCli } from './commands/license';
+import { runScenariosGate } from './commands/scenarios';
 import { runStartCommand } from './commands/start';
 
 const program = new Command();
@@ -33,6 +34,28 @@ program
     const report = await runAuditVerify(options);
     process.stdout.write(`${options.json ? JSON.stringify(report, null, 2) : formatAuditReport(report)}\n`);
     process.exitCode = report.valid ? 0 : 2;
+  });
+
+program
+  .command('scenarios')
+  .description('Generated test scenarios of decision tables')
+  .command('gate')
+  .description(
+    'Run the scenario gate of a table on a decisions service: prints coverage and failures, exits 1 when it fails',
+  )
+  .requiredOption('--server <url>', 'decisions service base URL (e.g. http://localhost:3001)')
+  .requiredOption('--table <id>', 'decision table id')
+  .option('--version <n>', 'candidate table version (default: the latest)')
+  .option('--min-coverage <percent>', 'minimum row coverage', '90')
+  .option('--min-mutation-score <percent>', 'minimum mutation score (default: reported only)')
+  .option('--no-mutation', 'skip the mutation analysis')
+  .option('--token <jwt>', 'bearer token when authentication is enabled')
+  .option('--tenant <tenant>', 'tenant id (x-tenant-id header)')
+  .option('--junit <file>', 'write JUnit XML here')
+  .option('--sarif <file>', 'write SARIF 2.1.0 here')
+  .option('--json', 'print the gate result as JSON')
+  .action(async (options) => {
+    process.exitCode = await runScenariosGate(options, (text) => process.stdout.write(`${text}\n`));
   });
 
 // `arbiter license …` has its own exit codes (0 ok, 1 rejected, 2 usage, 3 unreachable): run on its own parser

@@ -4,6 +4,7 @@ import { DecisionsAuthModule } from './auth/decisions-auth.module';
 import { DECISIONS_MIGRATIONS } from './database/migrations';
 import { DECISION_TABLE_ENTITIES, DecisionTablesModule } from './decision-tables';
 import { EVENT_WINDOW_ENTITIES, EventWindowsModule } from './event-windows';
+import { SCENARIO_ENTITIES, ScenariosModule } from './scenarios';
 import { DECISIONS_SETTINGS } from './settings/decisions.settings';
 
 @Module({})
@@ -18,13 +19,14 @@ export class DecisionsModule {
           settings: DECISIONS_SETTINGS,
           database: {
             connectionStringKey: 'ConnectionStrings:DecisionTablesDb',
-            entities: [...DECISION_TABLE_ENTITIES, ...EVENT_WINDOW_ENTITIES],
+            entities: [...DECISION_TABLE_ENTITIES, ...EVENT_WINDOW_ENTITIES, ...SCENARIO_ENTITIES],
             migrations: DECISIONS_MIGRATIONS,
           },
         }),
         DecisionsAuthModule,
         DecisionTablesModule,
         EventWindowsModule,
+        ScenariosModule,
       ],
     };
   }

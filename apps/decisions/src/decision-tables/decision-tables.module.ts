@@ -37,5 +37,7 @@ import {
     TableFeelService,
     EvaluateHotRoute,
   ],
+  // the scenarios module reads stored versions through it
+  exports: [DecisionTableAuthoringService],
 })
 export class DecisionTablesModule {}

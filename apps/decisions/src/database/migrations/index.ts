@@ -1,10 +1,12 @@
 import { ApplicationRole1732060000001 } from './1732060000001-application-role';
 import { DecisionTables1732060000200 } from './1732060000200-decision-tables';
+import { Scenarios1732060000300 } from './1732060000300-scenarios';
 import { EventWindows1732060000900 } from '../../event-windows';
 
 /** Every migration of the decisions service, in order. */
 export const DECISIONS_MIGRATIONS = [
   ApplicationRole1732060000001,
   DecisionTables1732060000200,
+  Scenarios1732060000300,
   EventWindows1732060000900,
 ];

@@ -1,0 +1,297 @@
+import { AppError, RequestContext, UnitOfWork, type PageRequest } from '@arbiter/platform';
+import { TableCompileError, type DecisionTableDefinition } from '@arbiter/rule-engine';
+import {
+  buildTableModel,
+  mutationRun,
+  runTableScenarios,
+  type FailureFinding,
+  type MutationReport,
+  type TableCoverage,
+  type TableModel,
+} from '@arbiter/scenarios';
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DecisionTableAuthoringService } from '../../decision-tables';
+import { ScenarioErrors as E } from '../errors';
+import { ScenarioPlanEntity, ScenarioResultEntity, ScenarioRunEntity } from '../persistence/entities';
+import { ScenarioRepository, TenantStatistics } from '../persistence/scenario.repository';
+import { ScenariosSettings } from '../scenarios.settings';
+import { ScenarioPlansService } from './scenario-plans.service';
+import { RunView, ScenarioResultView, resultView, runView } from './scenario-views';
+import { loadTable, requireUuid } from './stored-table';
+
+const REPORTED_FAILURES = 100;
+
+export interface GateRequest {
+  tableId: string;
+  /** the candidate version (default: the latest) */
+  version?: number;
+  /** minimum row coverage in percent (default 90) */
+  minCoverage?: number;
+  /** run the mutation analysis (default true) */
+  mutation?: boolean;
+  /** minimum mutation score in percent (default: not gated, reported only) */
+  minMutationScore?: number;
+  /** seed when the table has no plan yet and one is generated */
+  seed?: number;
+}
+
+export interface FailureView {
+  scenarioId: string;
+  scenarioName: string;
+  status: string;
+  inputFacts: Record<string, unknown>;
+  expected: { matchedRows: string[]; outputs: Record<string, unknown> | null; errorCode: string | null };
+  actual: { matchedRows: string[]; outputs: Record<string, unknown> | null; errors: string[] };
+  analysis: FailureFinding[];
+}
+
+/** The CI run result (spec 2): the gate's verdict with the coverage thresholds. */
+export interface CiRunResult {
+  runId: string;
+  planId: string;
+  tableId: string;
+  tableName: string;
+  tableVersion: number;
+  /** the version the plan's expectations were generated from */
+  planVersion: number;
+  passed: boolean;
+  reasons: string[];
+  gate: { passed: boolean; minCoverage: number; minMutationScore: number | null; reasons: string[] };
+  coverage: TableCoverage;
+  scenarios: { total: number; passed: number; failed: number; errored: number };
+  failures: FailureView[];
+  mutation: MutationReport | null;
+  /** milliseconds */
+  duration: number;
+}
+
+export interface RunReport extends RunView {
+  tableId: string;
+  failures: FailureView[];
+}
+
+export interface StatisticsView extends TenantStatistics {
+  passed: number;
+  failed: number;
+  /** latest run of each plan: mean row and condition coverage (percent), plans at 100 % rows */
+  coverage: {
+    plansMeasured: number;
+    meanRowCoverage: number;
+    meanConditionCoverage: number;
+    fullRowCoverage: number;
+  };
+}
+
+/**
+ * Runs of scenario plans against a table version through the engine the runtime uses, with results,
+ * coverage and failure analysis recorded; the CI gate (run + coverage threshold + mutation score); the
+ * tenant's statistics.
+ */
+@Injectable()
+export class ScenarioRunsService {
+  constructor(
+    @Inject(UnitOfWork) private readonly uow: UnitOfWork,
+    @Inject(ScenarioRepository) private readonly repo: ScenarioRepository,
+    @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
+    @Inject(ScenarioPlansService) private readonly plans: ScenarioPlansService,
+    @Inject(ScenariosSettings) private readonly settings: ScenariosSettings,
+  ) {}
+
+  private model(definition: DecisionTableDefinition): TableModel {
+    try {
+      return buildTableModel(definition);
+    } catch (e) {
+      if (e instanceof TableCompileError)
+        throw AppError.unprocessable(E.InvalidTable, `The stored table does not compile: ${e.message}`);
+      throw e;
+    }
+  }
+
+  private async execute(
+    plan: ScenarioPlanEntity,
+    version: number | undefined,
+    kind: 'Run' | 'Gate',
+    gate?: GateRequest,
+  ) {
+    const { table, definition } = await loadTable(this.tables, plan.tableId, version);
+    const scenarios = await this.uow.run((m) => this.repo.scenarios(m, plan.id));
+    const started = performance.now();
+    const model = this.model(definition);
+    const report = runTableScenarios(
+      model,
+      scenarios.map((s) => ({ id: s.id, inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })),
+    );
+    let mutation: MutationReport | null = null;
+    if (kind === 'Gate' && gate?.mutation !== false)
+      mutation = mutationRun(
+        definition,
+        scenarios.map((s) => ({ inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })),
+        {
+          maxMutants: this.settings.maxMutants,
+          seed: plan.seed,
+        },
+      );
+    const duration = Math.round((performance.now() - started) * 1000) / 1000;
+    const failures: FailureView[] = [];
+    report.results.forEach((r, i) => {
+      if (r.status === 'Passed' || failures.length >= REPORTED_FAILURES) return;
+      const s = scenarios[i];
+      failures.push({
+        scenarioId: s.id,
+        scenarioName: s.scenarioName,
+        status: r.status,
+        inputFacts: s.inputFacts,
+        expected: {
+          matchedRows: s.expectedBehavior.matchedRows,
+          outputs: s.expectedBehavior.outputs,
+          errorCode: s.expectedBehavior.errorCode ?? null,
+        },
+        actual: { matchedRows: r.matchedRows, outputs: r.outputFacts, errors: r.errors },
+        analysis: r.analysis,
+      });
+    });
+    let gateResult: CiRunResult['gate'] | null = null;
+    if (kind === 'Gate') {
+      const minCoverage = gate?.minCoverage ?? 90;
+      const minMutationScore = gate?.minMutationScore ?? null;
+      const reasons: string[] = [];
+      if (report.failed) reasons.push(`${report.failed} scenario(s) failed`);
+      if (report.errored) reasons.push(`${report.errored} scenario(s) ended in an error`);
+      if (report.coverage.rows.percent < minCoverage)
+        reasons.push(`row coverage ${report.coverage.rows.percent} % is below ${minCoverage} %`);
+      if (minMutationScore !== null && mutation && mutation.score < minMutationScore)
+        reasons.push(`mutation score ${mutation.score} % is below ${minMutationScore} %`);
+      gateResult = { passed: reasons.length === 0, minCoverage, minMutationScore, reasons };
+    }
+    const run: ScenarioRunEntity = {
+      id: randomUUID(),
+      tenantId: RequestContext.tenantId(),
+      planId: plan.id,
+      tableVersion: table.version,
+      kind,
+      passed: report.passed,
+      failed: report.failed,
+      errored: report.errored,
+      coverage: report.coverage as unknown as Record<string, unknown>,
+      mutation: mutation as unknown as Record<string, unknown> | null,
+      gate: gateResult,
+      duration,
+      createdBy: RequestContext.actor(),
+      createdAt: new Date(),
+    };
+    const results: ScenarioResultEntity[] = report.results.map((r, i) => ({
+      runId: run.id,
+      scenarioId: scenarios[i].id,
+      tenantId: run.tenantId,
+      position: scenarios[i].position,
+      status: r.status,
+      isSuccess: r.isSuccess,
+      matchesExpectation: r.matchesExpectation,
+      outputFacts: r.outputFacts,
+      matchedRows: r.matchedRows,
+      errors: r.errors,
+      duration: r.duration,
+      analysis: r.analysis,
+    }));
+    await this.uow.run(async (m) => {
+      await this.repo.insertRun(m, run, results);
+      await this.repo.setStatuses(
+        m,
+        results.map((r) => ({ id: r.scenarioId, status: r.status })),
+      );
+    });
+    return { table, run, report, failures, mutation, gate: gateResult };
+  }
+
+  async runPlan(planId: string, version?: number): Promise<RunReport> {
+    requireUuid(planId, E.PlanNotFound, 'Scenario plan');
+    const plan = await this.requirePlan(planId);
+    const { table, run, failures } = await this.execute(plan, version, 'Run');
+    return { ...runView(run), tableId: table.id, failures };
+  }
+
+  /** The CI gate: the table's plan (generated from the candidate when it has none) run against the candidate. */
+  async gate(request: GateRequest): Promise<CiRunResult> {
+    let plan = await this.uow.run((m) => this.repo.planOfTable(m, request.tableId));
+    if (!plan) {
+      const generated = await this.plans.generate({
+        tableId: request.tableId,
+        version: request.version,
+        seed: request.seed,
+      });
+      plan = await this.requirePlan(generated.id);
+    }
+    const { table, run, report, failures, mutation, gate } = await this.execute(
+      plan,
+      request.version,
+      'Gate',
+      request,
+    );
+    return {
+      runId: run.id,
+      planId: plan.id,
+      tableId: table.id,
+      tableName: table.name,
+      tableVersion: table.version,
+      planVersion: plan.tableVersion,
+      passed: gate!.passed,
+      reasons: gate!.reasons,
+      gate: gate!,
+      coverage: report.coverage,
+      scenarios: {
+        total: report.results.length,
+        passed: report.passed,
+        failed: report.failed,
+        errored: report.errored,
+      },
+      failures,
+      mutation,
+      duration: run.duration,
+    };
+  }
+
+  async run(runId: string): Promise<RunView> {
+    requireUuid(runId, E.RunNotFound, 'Scenario run');
+    return this.uow.run(async (m) => {
+      const run = await this.repo.run(m, runId);
+      if (!run) throw AppError.notFound(E.RunNotFound, `Scenario run '${runId}' does not exist`);
+      return runView(run);
+    });
+  }
+
+  async results(runId: string, page: PageRequest): Promise<ScenarioResultView[]> {
+    requireUuid(runId, E.RunNotFound, 'Scenario run');
+    return this.uow.run(async (m) => {
+      if (!(await this.repo.run(m, runId)))
+        throw AppError.notFound(E.RunNotFound, `Scenario run '${runId}' does not exist`);
+      return (await this.repo.results(m, runId, page.offset, page.pageSize)).map(resultView);
+    });
+  }
+
+  async statistics(): Promise<StatisticsView> {
+    return this.uow.run(async (m) => {
+      const stats = await this.repo.statistics(m);
+      const latest = await this.repo.latestCoverages(m);
+      const mean = (xs: number[]) =>
+        xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 100) / 100 : 0;
+      return {
+        ...stats,
+        passed: stats.byStatus.Passed ?? 0,
+        failed: (stats.byStatus.Failed ?? 0) + (stats.byStatus.Error ?? 0),
+        coverage: {
+          plansMeasured: latest.length,
+          meanRowCoverage: mean(latest.map((c) => c.rows)),
+          meanConditionCoverage: mean(latest.map((c) => c.conditions)),
+          fullRowCoverage: latest.filter((c) => c.rows >= 100).length,
+        },
+      };
+    });
+  }
+
+  private async requirePlan(planId: string): Promise<ScenarioPlanEntity> {
+    const plan = await this.uow.run((m) => this.repo.plan(m, planId));
+    if (!plan) throw AppError.notFound(E.PlanNotFound, `Scenario plan '${planId}' does not exist`);
+    return plan;
+  }
+}

@@ -1,0 +1,30 @@
+import { AuthErrorCodes } from '@arbiter/auth';
+import { defineErrorFamily } from '@arbiter/platform';
+import { DecisionTableErrors } from '../decision-tables';
+
+/** Stable `code` values of the scenario routes (the spec leaves them open). */
+export const ScenarioErrors = {
+  PlanNotFound: 'SCENARIO_PLAN_NOT_FOUND',
+  ScenarioNotFound: 'SCENARIO_NOT_FOUND',
+  RunNotFound: 'SCENARIO_RUN_NOT_FOUND',
+  /** 404: the plan's table (or the version asked for) is gone */
+  TableNotFound: DecisionTableErrors.TableNotFound,
+  VersionNotFound: DecisionTableErrors.VersionNotFound,
+  InvalidVersion: DecisionTableErrors.InvalidVersion,
+  /** 422: the stored table no longer compiles (it did when saved; a stricter engine may refuse it) */
+  InvalidTable: DecisionTableErrors.InvalidTable,
+  /** 400: an edited expectation names a row the table does not have */
+  UnknownRow: 'UNKNOWN_ROW',
+  /** 503: no OpenAI-compatible endpoint is configured (`Scenarios:Ai:Endpoint`): no proposals are made up */
+  AiModelNotConfigured: 'AI_MODEL_NOT_CONFIGURED',
+  /** 502: the configured model endpoint failed or answered something that is not a list of scenarios */
+  AiModelFailed: 'AI_MODEL_FAILED',
+} as const;
+
+export const ScenarioErrorFamily = defineErrorFamily({
+  name: 'ScenarioError',
+  envelope: 'trace',
+  description:
+    'A scenario-route failure: `{ error, code, traceId }` (`details`, one entry per bad field, on `VALIDATION_FAILED`).',
+  codes: [AuthErrorCodes, ScenarioErrors],
+});

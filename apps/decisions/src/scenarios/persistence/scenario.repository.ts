@@ -1,0 +1,187 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+import { ScenarioEntity, ScenarioPlanEntity, ScenarioResultEntity, ScenarioRunEntity } from './entities';
+
+export interface TenantStatistics {
+  plans: number;
+  scenarios: number;
+  confirmed: number;
+  byStatus: Record<string, number>;
+  runs: number;
+  gateRuns: number;
+  gatesPassed: number;
+}
+
+/** Storage of plans, scenarios, runs and results. Every method runs inside the caller's unit of work. */
+export abstract class ScenarioRepository {
+  abstract planOfTable(m: EntityManager, tableId: string): Promise<ScenarioPlanEntity | null>;
+  abstract plan(m: EntityManager, id: string): Promise<ScenarioPlanEntity | null>;
+  abstract plans(
+    m: EntityManager,
+    offset: number,
+    limit: number,
+    tableId?: string,
+  ): Promise<ScenarioPlanEntity[]>;
+  abstract savePlan(m: EntityManager, plan: ScenarioPlanEntity): Promise<void>;
+  abstract scenarios(m: EntityManager, planId: string): Promise<ScenarioEntity[]>;
+  abstract scenarioPage(
+    m: EntityManager,
+    planId: string,
+    offset: number,
+    limit: number,
+    filter: { status?: string; type?: string },
+  ): Promise<ScenarioEntity[]>;
+  abstract countScenarios(m: EntityManager, planId: string): Promise<number>;
+  abstract scenario(m: EntityManager, id: string): Promise<ScenarioEntity | null>;
+  abstract deleteUnconfirmed(m: EntityManager, planId: string): Promise<void>;
+  abstract insertScenarios(m: EntityManager, scenarios: ScenarioEntity[]): Promise<void>;
+  abstract updateScenario(m: EntityManager, scenario: ScenarioEntity): Promise<void>;
+  abstract setStatuses(m: EntityManager, statuses: { id: string; status: string }[]): Promise<void>;
+  abstract insertRun(
+    m: EntityManager,
+    run: ScenarioRunEntity,
+    results: ScenarioResultEntity[],
+  ): Promise<void>;
+  abstract run(m: EntityManager, id: string): Promise<ScenarioRunEntity | null>;
+  abstract runs(
+    m: EntityManager,
+    planId: string,
+    offset: number,
+    limit: number,
+  ): Promise<ScenarioRunEntity[]>;
+  abstract results(
+    m: EntityManager,
+    runId: string,
+    offset: number,
+    limit: number,
+  ): Promise<ScenarioResultEntity[]>;
+  abstract lastResult(m: EntityManager, scenarioId: string): Promise<ScenarioResultEntity | null>;
+  abstract statistics(m: EntityManager): Promise<TenantStatistics>;
+  /** row and condition coverage (percent) of each plan's latest run */
+  abstract latestCoverages(m: EntityManager): Promise<{ rows: number; conditions: number }[]>;
+}
+
+const CHUNK = 500;
+
+@Injectable()
+export class TypeOrmScenarioRepository extends ScenarioRepository {
+  planOfTable(m: EntityManager, tableId: string) {
+    return m.getRepository(ScenarioPlanEntity).findOne({ where: { tableId } });
+  }
+  plan(m: EntityManager, id: string) {
+    return m.getRepository(ScenarioPlanEntity).findOne({ where: { id } });
+  }
+  plans(m: EntityManager, offset: number, limit: number, tableId?: string) {
+    return m.getRepository(ScenarioPlanEntity).find({
+      where: tableId ? { tableId } : {},
+      order: { createdAt: 'DESC', id: 'ASC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+  async savePlan(m: EntityManager, plan: ScenarioPlanEntity) {
+    await m.getRepository(ScenarioPlanEntity).save(plan);
+  }
+  scenarios(m: EntityManager, planId: string) {
+    return m.getRepository(ScenarioEntity).find({ where: { planId }, order: { position: 'ASC' } });
+  }
+  scenarioPage(
+    m: EntityManager,
+    planId: string,
+    offset: number,
+    limit: number,
+    filter: { status?: string; type?: string },
+  ) {
+    return m.getRepository(ScenarioEntity).find({
+      where: {
+        planId,
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.type ? { type: filter.type } : {}),
+      },
+      order: { position: 'ASC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+  countScenarios(m: EntityManager, planId: string) {
+    return m.getRepository(ScenarioEntity).count({ where: { planId } });
+  }
+  scenario(m: EntityManager, id: string) {
+    return m.getRepository(ScenarioEntity).findOne({ where: { id } });
+  }
+  async deleteUnconfirmed(m: EntityManager, planId: string) {
+    await m.getRepository(ScenarioEntity).delete({ planId, confirmed: false });
+  }
+  async insertScenarios(m: EntityManager, scenarios: ScenarioEntity[]) {
+    for (let i = 0; i < scenarios.length; i += CHUNK)
+      await m.getRepository(ScenarioEntity).insert(scenarios.slice(i, i + CHUNK) as never);
+  }
+  async updateScenario(m: EntityManager, scenario: ScenarioEntity) {
+    const { id, ...rest } = scenario;
+    await m.getRepository(ScenarioEntity).update({ id }, rest as never);
+  }
+  async setStatuses(m: EntityManager, statuses: { id: string; status: string }[]) {
+    const byStatus = new Map<string, string[]>();
+    for (const s of statuses) byStatus.set(s.status, [...(byStatus.get(s.status) ?? []), s.id]);
+    for (const [status, ids] of byStatus)
+      for (let i = 0; i < ids.length; i += CHUNK)
+        await m.getRepository(ScenarioEntity).update({ id: In(ids.slice(i, i + CHUNK)) }, { status });
+  }
+  async insertRun(m: EntityManager, run: ScenarioRunEntity, results: ScenarioResultEntity[]) {
+    await m.getRepository(ScenarioRunEntity).insert(run as never);
+    for (let i = 0; i < results.length; i += CHUNK)
+      await m.getRepository(ScenarioResultEntity).insert(results.slice(i, i + CHUNK) as never);
+  }
+  run(m: EntityManager, id: string) {
+    return m.getRepository(ScenarioRunEntity).findOne({ where: { id } });
+  }
+  runs(m: EntityManager, planId: string, offset: number, limit: number) {
+    return m
+      .getRepository(ScenarioRunEntity)
+      .find({ where: { planId }, order: { createdAt: 'DESC', id: 'ASC' }, skip: offset, take: limit });
+  }
+  results(m: EntityManager, runId: string, offset: number, limit: number) {
+    return m
+      .getRepository(ScenarioResultEntity)
+      .find({ where: { runId }, order: { position: 'ASC' }, skip: offset, take: limit });
+  }
+  async lastResult(m: EntityManager, scenarioId: string) {
+    const rows: { run_id: string }[] = await m.query(
+      `SELECT r.run_id FROM scenario_results r JOIN scenario_runs u ON u.id = r.run_id
+        WHERE r.scenario_id = $1 ORDER BY u.created_at DESC LIMIT 1`,
+      [scenarioId],
+    );
+    if (!rows.length) return null;
+    return m.getRepository(ScenarioResultEntity).findOne({ where: { runId: rows[0].run_id, scenarioId } });
+  }
+  async statistics(m: EntityManager): Promise<TenantStatistics> {
+    const [plans] = await m.query(`SELECT count(*)::int AS n FROM scenario_plans`);
+    const statuses: { status: string; n: number; confirmed: number }[] = await m.query(
+      `SELECT status, count(*)::int AS n, count(*) FILTER (WHERE confirmed)::int AS confirmed FROM scenarios GROUP BY status`,
+    );
+    const [runs] = await m.query(
+      `SELECT count(*)::int AS runs, count(*) FILTER (WHERE kind = 'Gate')::int AS gates,
+              count(*) FILTER (WHERE kind = 'Gate' AND (gate->>'passed')::boolean)::int AS passed
+         FROM scenario_runs`,
+    );
+    const byStatus: Record<string, number> = {};
+    for (const s of statuses) byStatus[s.status] = s.n;
+    return {
+      plans: plans.n,
+      scenarios: statuses.reduce((a, s) => a + s.n, 0),
+      confirmed: statuses.reduce((a, s) => a + s.confirmed, 0),
+      byStatus,
+      runs: runs.runs,
+      gateRuns: runs.gates,
+      gatesPassed: runs.passed,
+    };
+  }
+  async latestCoverages(m: EntityManager) {
+    const rows: { rows: string | null; conditions: string | null }[] = await m.query(
+      `SELECT DISTINCT ON (plan_id) coverage->'rows'->>'percent' AS rows,
+              coverage->'conditions'->>'percent' AS conditions
+         FROM scenario_runs ORDER BY plan_id, created_at DESC`,
+    );
+    return rows.map((r) => ({ rows: Number(r.rows ?? 0), conditions: Number(r.conditions ?? 0) }));
+  }
+}

@@ -1,0 +1,39 @@
+import { ConfigKey } from '@arbiter/platform';
+import { IsInt, IsString, Max, Min } from 'class-validator';
+
+/** `Scenarios:*`: generator limits and the optional AI backend (our keys; the spec names none). */
+export class ScenariosSettings {
+  /** scenarios one plan may hold (the generator stops adding past it) */
+  @ConfigKey('Scenarios:MaxScenariosPerPlan')
+  @IsInt()
+  @Min(10)
+  @Max(200_000)
+  maxScenariosPerPlan: number = 50_000;
+
+  /** mutants one gate run may try (a seeded sample past it; the report says `sampled`) */
+  @ConfigKey('Scenarios:MaxMutants')
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  maxMutants: number = 50_000;
+
+  /** base URL of an OpenAI-compatible chat endpoint (`…/v1`); empty: no AI proposals (503) */
+  @ConfigKey('Scenarios:Ai:Endpoint')
+  @IsString()
+  aiEndpoint: string = '';
+
+  @ConfigKey('Scenarios:Ai:Model')
+  @IsString()
+  aiModel: string = '';
+
+  /** bearer key sent to the endpoint (empty: none) */
+  @ConfigKey('Scenarios:Ai:ApiKey')
+  @IsString()
+  aiApiKey: string = '';
+
+  @ConfigKey('Scenarios:Ai:TimeoutMs')
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  aiTimeoutMs: number = 30_000;
+}
