@@ -37,7 +37,7 @@ export type EvaluationErrorView = {
      */
     ruleName?: string;
     /**
-     * Names the problem: the rule engine's (`EXPRESSION_FAILED`, `SANDBOX_TIMEOUT`, `CONNECTOR_FAILED`, `DEADLINE_EXCEEDED`, `SUB_FLOW_CYCLE`, …), an execution problem of a sub flow (`SUB_FLOW_NOT_FOUND`, …), or the control plane's own (`DRY_RUN_TIMEOUT`, `TRADITIONAL_FAILED`).
+     * Names the problem: the rule engine's (`EXPRESSION_FAILED`, `SANDBOX_TIMEOUT`, `CONNECTOR_FAILED`, `DEADLINE_EXCEEDED`, `SUB_FLOW_CYCLE`, …), an execution problem of a sub flow (`SUB_FLOW_NOT_FOUND`, …), or the control plane's own (`DRY_RUN_TIMEOUT`, `DRY_RUN_MEMORY`, `DRY_RUN_BUSY`, `TRADITIONAL_FAILED`).
      */
     code: string;
     message: string;
@@ -414,7 +414,7 @@ export type SaveRulesDto = {
      */
     changeDescription?: string;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -455,7 +455,7 @@ export type ActivateDto = {
      */
     detail?: string;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -479,7 +479,7 @@ export type ActivateOptionalDto = {
      */
     detail?: string;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -598,7 +598,7 @@ export type SaveRuleSetDto = {
      */
     activateAfterSave?: boolean;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
     /**
@@ -637,7 +637,7 @@ export type TransitionDto = {
      */
     final?: boolean;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -704,7 +704,7 @@ export type InvalidateDto = {
      */
     detail?: string;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -789,7 +789,7 @@ export type StoreImportDto = {
      */
     activateLatest?: boolean;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -987,7 +987,7 @@ export type StartCanaryDto = {
      */
     targetTenantIds?: Array<string> | null;
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
     /**
@@ -1042,7 +1042,7 @@ export type CanaryRolloutView = {
 
 export type CanaryActorDto = {
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
 };
@@ -1064,7 +1064,7 @@ export type CanaryPromotionView = {
 
 export type CanaryRollbackDto = {
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
     /**
@@ -1092,7 +1092,7 @@ export type RuleEngineCanaryStartDto = {
      */
     targetTenantIds?: Array<string> | null;
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
     /**
@@ -1223,7 +1223,7 @@ export type CanaryRolloutMetricsView = {
 
 export type RolloutPromoteDto = {
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
     /**
@@ -1234,7 +1234,7 @@ export type RolloutPromoteDto = {
 
 export type RolloutRollbackDto = {
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
     /**
@@ -1257,7 +1257,7 @@ export type CanaryTargetsDto = {
      */
     targetTenantIds?: Array<string> | null;
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
 };
@@ -1660,7 +1660,7 @@ export type CaptureSnapshotDto = {
      */
     label?: string;
     /**
-     * Who captures it (default: the authenticated user, then `X-Actor`).
+     * Who captures it. With a token the authenticated user (any other name: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
 };
@@ -2036,7 +2036,7 @@ export type RuntimeInfoError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2061,7 +2061,7 @@ export type OperatorError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2086,7 +2086,7 @@ export type AuditError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2111,7 +2111,7 @@ export type RuleSetError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2136,7 +2136,7 @@ export type ExecutionAuditError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CURSOR' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CURSOR' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2161,7 +2161,7 @@ export type CanaryError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2186,7 +2186,7 @@ export type QuotaError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROLE_REQUIRED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TIER' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROLE_REQUIRED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TIER' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2211,7 +2211,7 @@ export type CatalogError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'DECISION_TABLE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'DECISION_TABLE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2236,7 +2236,7 @@ export type ExecutionError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_RULESET' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'SERVICE_UNAVAILABLE' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_RULESET' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'SERVICE_UNAVAILABLE' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2261,7 +2261,7 @@ export type CopilotError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'COPILOT_EXAMPLES_FAILED' | 'COPILOT_INVALID_DRAFT' | 'COPILOT_INVALID_MODEL_ANSWER' | 'COPILOT_MODEL_UNAVAILABLE' | 'COPILOT_NOT_CONFIGURED' | 'DETAIL_REQUIRED' | 'DRAFT_WAS_SUBMITTED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_COPILOT_DRAFT' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'PROVENANCE_NOT_FOUND' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'COPILOT_EXAMPLES_FAILED' | 'COPILOT_INVALID_DRAFT' | 'COPILOT_INVALID_MODEL_ANSWER' | 'COPILOT_MODEL_UNAVAILABLE' | 'COPILOT_NOT_CONFIGURED' | 'DETAIL_REQUIRED' | 'DRAFT_WAS_SUBMITTED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_COPILOT_DRAFT' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'PROVENANCE_NOT_FOUND' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2286,7 +2286,7 @@ export type ControlPlaneError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CURSOR' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROLE_REQUIRED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'RULESET_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNKNOWN_TIER' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CURSOR' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROLE_REQUIRED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'RULESET_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNKNOWN_TIER' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2311,7 +2311,7 @@ export type PushHubError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2674,6 +2674,10 @@ export type RuleEngineRuleSetsVersionsErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -2738,6 +2742,10 @@ export type RuleEngineRuleSetsVersionErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -2797,6 +2805,10 @@ export type RuleEngineRuleSetsSaveRulesErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -2869,6 +2881,10 @@ export type RuleEngineRuleSetsActivateErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -2946,6 +2962,10 @@ export type RuleEngineRuleSetsActivateVersionErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -3014,6 +3034,10 @@ export type RuleEngineRuleSetsValidateErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -3088,6 +3112,10 @@ export type RuleEngineRuleSetsExportGetErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3153,6 +3181,10 @@ export type RuleEngineRuleSetsExportPostErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -3229,6 +3261,10 @@ export type RuleEngineRuleSetsAuditErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3288,6 +3324,10 @@ export type RuleEngineRuleSetsVerifyErrors = {
      * Not found: `RULESET_NOT_FOUND`
      */
     404: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -3357,6 +3397,10 @@ export type RuleEngineRuleSetsDiffErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3425,6 +3469,10 @@ export type RuleEngineRuleSetsDiffPostErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3484,6 +3532,10 @@ export type RuleEngineRuleSetsSaveErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -3660,6 +3712,10 @@ export type ControlPlaneRuleSetsVersionsErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3729,6 +3785,10 @@ export type ControlPlaneRuleSetsExportErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3790,6 +3850,10 @@ export type ControlPlaneRuleSetsSaveErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -3867,6 +3931,10 @@ export type ControlPlaneRuleSetsActivateErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -3942,6 +4010,10 @@ export type ControlPlaneRuleSetsSubmitErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -4019,6 +4091,10 @@ export type ControlPlaneRuleSetsApproveErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -4094,6 +4170,10 @@ export type ControlPlaneRuleSetsRejectErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -4171,6 +4251,10 @@ export type ControlPlaneRuleSetsSubmitAliasErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -4247,6 +4331,10 @@ export type ControlPlaneRuleSetsApproveAliasErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -4322,6 +4410,10 @@ export type ControlPlaneRuleSetsRejectAliasErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -4505,6 +4597,10 @@ export type ControlPlaneRuleSetsStoreExportErrors = {
      */
     409: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -4573,6 +4669,10 @@ export type ControlPlaneRuleSetsStoreImportErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -4636,6 +4736,10 @@ export type ControlPlaneRuleSetsCachedErrors = {
      * Not found: `RULESET_NOT_FOUND`
      */
     404: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -4803,6 +4907,14 @@ export type ExecutionAuditListErrors = {
      * Authenticated, but not allowed
      */
     403: ExecutionAuditError;
+    /**
+     * Not found
+     */
+    404: ExecutionAuditError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ExecutionAuditError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -5029,6 +5141,10 @@ export type CanaryPromoteErrors = {
      */
     413: CanaryError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: CanaryError;
@@ -5096,6 +5212,10 @@ export type CanaryRollbackErrors = {
      * Body or upload too large
      */
     413: CanaryError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -5165,6 +5285,10 @@ export type RuleEngineCanaryStartErrors = {
      */
     413: CanaryError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: CanaryError;
@@ -5229,6 +5353,10 @@ export type RuleEngineCanaryMetricsErrors = {
      */
     404: CanaryError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: CanaryError;
@@ -5292,6 +5420,10 @@ export type RuleEngineCanaryPromoteErrors = {
      * Body or upload too large
      */
     413: CanaryError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -5360,6 +5492,10 @@ export type RuleEngineCanaryRollbackErrors = {
      * Body or upload too large
      */
     413: CanaryError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -5433,6 +5569,10 @@ export type ControlPlaneCanaryStartErrors = {
      */
     413: CanaryError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: CanaryError;
@@ -5492,6 +5632,10 @@ export type ControlPlaneCanaryStateErrors = {
      * Not found
      */
     404: CanaryError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -5556,6 +5700,10 @@ export type ControlPlaneCanaryPromoteErrors = {
      * Body or upload too large
      */
     413: CanaryError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -5625,6 +5773,10 @@ export type ControlPlaneCanaryRollbackErrors = {
      */
     413: CanaryError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: CanaryError;
@@ -5681,6 +5833,10 @@ export type QuotasUsageErrors = {
      */
     403: QuotaError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: QuotaError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: QuotaError;
@@ -5732,6 +5888,10 @@ export type QuotasLimitsErrors = {
      * Authenticated, but not allowed
      */
     403: QuotaError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: QuotaError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -5788,6 +5948,10 @@ export type QuotasSetLimitsErrors = {
      * Body or upload too large
      */
     413: QuotaError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: QuotaError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -5848,6 +6012,10 @@ export type QuotasUpgradeErrors = {
      * Body or upload too large
      */
     413: QuotaError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: QuotaError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -6016,6 +6184,10 @@ export type RuleCatalogItemErrors = {
      */
     404: CatalogError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CatalogError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: CatalogError;
@@ -6076,6 +6248,10 @@ export type ContractsRuleContractErrors = {
      */
     404: CatalogError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CatalogError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: CatalogError;
@@ -6131,6 +6307,10 @@ export type ContractsFlowContractErrors = {
      * Not found
      */
     404: CatalogError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -6191,6 +6371,10 @@ export type ContractsAuthoringContractErrors = {
      * Not found
      */
     404: CatalogError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -6445,6 +6629,10 @@ export type UiCatalogSnapshotErrors = {
      */
     404: CatalogError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CatalogError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: CatalogError;
@@ -6560,6 +6748,10 @@ export type RuleEngineExecutionDryRunErrors = {
      */
     413: ExecutionError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ExecutionError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: ExecutionError;
@@ -6631,6 +6823,10 @@ export type ControlPlaneExecutionDryRunErrors = {
      * Body or upload too large
      */
     413: ExecutionError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ExecutionError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -6747,6 +6943,10 @@ export type CopilotDraftErrors = {
      */
     413: CopilotError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CopilotError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: CopilotError;
@@ -6823,6 +7023,10 @@ export type CopilotProvenanceErrors = {
      */
     404: CopilotError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CopilotError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: CopilotError;
@@ -6894,6 +7098,10 @@ export type CopilotDiscardErrors = {
      * Body or upload too large
      */
     413: CopilotError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CopilotError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -6970,6 +7178,10 @@ export type CopilotReviseErrors = {
      * Body or upload too large
      */
     413: CopilotError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CopilotError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -7445,6 +7657,10 @@ export type ExecuteWorkflowErrors = {
      * Body or upload too large
      */
     413: ExecutionError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ExecutionError;
     /**
      * Unsupported media type (JSON bodies only)
      */

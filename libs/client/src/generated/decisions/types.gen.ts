@@ -230,11 +230,11 @@ export type ImportEntryView = {
      */
     id: string | null;
     /**
-     * `skipped`: a table of that name exists; `failed`: the definition is invalid (see `error`).
+     * `skipped`: a table of that name exists; `failed`: the definition is invalid (see `error`); `ignored`: a part of the file that is no decision table (a DMN decision of another kind), not imported.
      */
-    status: 'success' | 'skipped' | 'failed';
+    status: 'success' | 'skipped' | 'failed' | 'ignored';
     /**
-     * Why the table was skipped or failed.
+     * Why the table was skipped, failed or ignored.
      */
     error?: string;
 };
@@ -242,9 +242,13 @@ export type ImportEntryView = {
 export type ImportResultView = {
     imported: number;
     /**
-     * Skipped and failed tables.
+     * Tables skipped: a table of that name exists.
      */
     skipped: number;
+    /**
+     * Tables not created because they are invalid (each `failed` result says why); 207 when > 0.
+     */
+    failed: number;
     results: Array<ImportEntryView>;
 };
 
@@ -447,8 +451,29 @@ export type RedundancyView = {
 };
 
 export type AnalysisResultView = {
+    /**
+     * Pairs of rows whose conditions intersect on every column: the first 100 (see `overlapCount`).
+     */
     overlaps: Array<OverlapView>;
+    /**
+     * Every overlapping pair of rows, also those past the cut of `overlaps`.
+     */
+    overlapCount: number;
+    /**
+     * True when `overlaps` lists fewer pairs than `overlapCount` (more than 100).
+     */
+    overlapsTruncated: boolean;
+    /**
+     * Inputs no row matches, with an example each: the first 10 found.
+     */
     gaps: Array<GapView>;
+    /**
+     * True when there are more gaps than `gaps` lists (the search found a 11th).
+     */
+    gapsTruncated: boolean;
+    /**
+     * Every row an earlier row subsumes (`First`; never cut).
+     */
     redundantRows: Array<RedundancyView>;
     /**
      * False when opaque FEEL cells or the search budget limit what could be proven.
@@ -507,6 +532,41 @@ export type DecisionTableView = {
      */
     modifiedAt: string;
     tenantId: string;
+};
+
+export type UpdateDecisionTableDto = {
+    /**
+     * Table name, unique in the caller's tenant (a duplicate is 409 `DUPLICATE_TABLE_NAME`).
+     */
+    name: string;
+    /**
+     * What the table decides.
+     */
+    description?: string;
+    /**
+     * Input columns, in the order conditions are written.
+     */
+    inputColumns: Array<InputColumnBody>;
+    /**
+     * Output columns (at least one).
+     */
+    outputColumns: Array<OutputColumnBody>;
+    /**
+     * Hit policy: `Unique`, `Any`, `First`, `All`, `Collect`, `RuleOrder`, `OutputOrder`, `Priority`, `CollectSum`, `CollectMin`, `CollectMax`, `CollectCount`; DMN names and letters (`RULE ORDER`, `U`, `C+`, …) are read as these. Kept as sent.
+     */
+    hitPolicy: string;
+    /**
+     * Rules, matched in order.
+     */
+    rows: Array<TableRowBody>;
+    /**
+     * Comment for the version history.
+     */
+    comment?: string;
+    /**
+     * The version this edit is based on (the `version` of the table as read). When the latest version is another, the update is refused with 409 `CONCURRENT_MODIFICATION` and nothing is written. Absent (and no `If-Match`): the update is based on whatever is latest.
+     */
+    version?: number;
 };
 
 export type UpdatedTableView = {
@@ -602,8 +662,29 @@ export type VersionDiffView = {
 };
 
 export type StoredTableAnalysisView = {
+    /**
+     * Pairs of rows whose conditions intersect on every column: the first 100 (see `overlapCount`).
+     */
     overlaps: Array<OverlapView>;
+    /**
+     * Every overlapping pair of rows, also those past the cut of `overlaps`.
+     */
+    overlapCount: number;
+    /**
+     * True when `overlaps` lists fewer pairs than `overlapCount` (more than 100).
+     */
+    overlapsTruncated: boolean;
+    /**
+     * Inputs no row matches, with an example each: the first 10 found.
+     */
     gaps: Array<GapView>;
+    /**
+     * True when there are more gaps than `gaps` lists (the search found a 11th).
+     */
+    gapsTruncated: boolean;
+    /**
+     * Every row an earlier row subsumes (`First`; never cut).
+     */
     redundantRows: Array<RedundancyView>;
     /**
      * False when opaque FEEL cells or the search budget limit what could be proven.
@@ -682,6 +763,654 @@ export type PlainToolResultView = {
     } | null;
 };
 
+export type EventWindowConfigView = {
+    Id: string;
+    Name: string;
+    WindowType: 'Sliding' | 'Tumbling' | 'Session';
+    /**
+     * ISO 8601 duration.
+     */
+    WindowSize: string;
+    /**
+     * ISO 8601 duration.
+     */
+    TimeToLive: string;
+    CorrelationKey: string;
+    TenantId: string;
+    /**
+     * ISO 8601 duration.
+     */
+    AllowedLateness: string;
+    ValuePath: string | null;
+    Aggregates: Array<string>;
+    EmitMode: 'OnUpdate' | 'OnClose';
+    /**
+     * Increases with every save.
+     */
+    Version: number;
+    CreatedAt: string;
+    ModifiedAt: string;
+};
+
+export type EventWindowConfigBody = {
+    /**
+     * Name; configurations are listed by it.
+     */
+    Name: string;
+    /**
+     * `Sliding` and `Tumbling` (spec); `Session` (ours: an inactivity gap of `WindowSize`).
+     */
+    WindowType: 'Sliding' | 'Tumbling' | 'Session';
+    /**
+     * Window length (session: the inactivity gap). ISO 8601 (`PT10M`, `P1DT2H`, `PT0.5S`) or .NET `TimeSpan` text (`00:10:00`, `1.02:00:00`); anything else is a 400 `INVALID_DURATION` naming the field.
+     */
+    WindowSize: string;
+    /**
+     * How long a key's events are kept after its last one; at least `WindowSize`. ISO 8601 (`PT10M`, `P1DT2H`, `PT0.5S`) or .NET `TimeSpan` text (`00:10:00`, `1.02:00:00`); anything else is a 400 `INVALID_DURATION` naming the field.
+     */
+    TimeToLive: string;
+    /**
+     * What groups events (for example `userId`): an event without `Key` takes its key from this field of its `Value`, and a rule reads the window of the fact of this name.
+     */
+    CorrelationKey: string;
+    /**
+     * Owning tenant: the caller's; another value is a 400 `TENANT_MISMATCH`.
+     */
+    TenantId?: string;
+    /**
+     * Ours: how far behind its key's watermark an event may arrive and still be merged (default 0). ISO 8601 (`PT10M`, `P1DT2H`, `PT0.5S`) or .NET `TimeSpan` text (`00:10:00`, `1.02:00:00`); anything else is a 400 `INVALID_DURATION` naming the field.
+     */
+    AllowedLateness?: string;
+    /**
+     * Ours: dot path of the number aggregated inside `Value` (default: `Value` itself).
+     */
+    ValuePath?: string;
+    /**
+     * Ours: aggregates computed per window, of `count`, `sum`, `avg`, `min`, `max`, `distinctCount`, `first`, `last` (default `count`, `sum`).
+     */
+    Aggregates?: Array<string>;
+    /**
+     * Ours: `OnUpdate` (default) reports the window of every event; `OnClose` reports tumbling and session windows once, when they close (not for sliding windows).
+     */
+    EmitMode?: 'OnUpdate' | 'OnClose';
+};
+
+export type EventBody = {
+    /**
+     * Correlation key (default: the `CorrelationKey` field of `Value`).
+     */
+    Key?: string;
+    /**
+     * Event time, ISO 8601 with a zone (`Z` or an offset), years 0001–9999.
+     */
+    Timestamp: string;
+    /**
+     * The event value: a number, or an object holding `ValuePath`.
+     */
+    Value?: number | string | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type EventBatchBody = {
+    /**
+     * The events, in arrival order.
+     */
+    Events: Array<EventBody>;
+    /**
+     * Simulate only: advance the clock to this time after the batch (closes windows, expires keys).
+     */
+    Now?: string;
+    /**
+     * Simulate only: events of each window shown (default 10, at most `EventWindows:MaxContents`); the rest are counted in `Truncated`.
+     */
+    MaxContents?: number;
+};
+
+export type AggregatesView = {
+    count?: number;
+    sum?: number;
+    avg?: number | null;
+    min?: number | null;
+    max?: number | null;
+    distinctCount?: number;
+    first?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+    last?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type WindowEventView = {
+    Timestamp: string;
+    Value: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type WindowView = {
+    Key: string;
+    /**
+     * Sliding: exclusive (the window is (Start, End]); tumbling and session: inclusive.
+     */
+    Start: string;
+    /**
+     * Sliding: the event time; tumbling and session: exclusive.
+     */
+    End: string;
+    /**
+     * Events in the window.
+     */
+    Count: number;
+    Aggregates: AggregatesView;
+    /**
+     * The most recent events of the window, oldest first.
+     */
+    Events?: Array<WindowEventView>;
+    /**
+     * Events of the window not listed in `Events`.
+     */
+    Truncated?: number;
+};
+
+export type EventResultView = {
+    /**
+     * Position of the event in the batch.
+     */
+    Index: number;
+    Key: string;
+    Timestamp: string;
+    /**
+     * `Late`: behind the key's watermark by more than `AllowedLateness`, counted and not merged. `Forwarded` (ingest only): the key belongs to a partition another replica holds.
+     */
+    Status: 'Accepted' | 'Late' | 'Forwarded';
+    /**
+     * With `EmitMode` `OnUpdate`: the window the event fell into.
+     */
+    Window?: WindowView;
+};
+
+export type BatchResultView = {
+    Results: Array<EventResultView>;
+    /**
+     * Tumbling and session windows closed during the batch.
+     */
+    Closed: Array<WindowView>;
+    Processed: number;
+    Accepted: number;
+    Late: number;
+    /**
+     * Events that left memory: slid out, closed, or of an expired key.
+     */
+    Evicted: number;
+    /**
+     * Ingest only: events sent to the replica owning their partition.
+     */
+    Forwarded?: number;
+};
+
+export type KeyWindowView = {
+    ConfigId: string;
+    Key: string;
+    /**
+     * Partition of the key (FNV-1a hash modulo `EventWindows:Partitions`).
+     */
+    Partition: number;
+    /**
+     * Whether this replica holds the partition (else the window is empty here).
+     */
+    Owned: boolean;
+    /**
+     * The key's current window; null when it holds nothing.
+     */
+    Window: WindowView | {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The window as rule input facts: `{ window: { key, start, end, count, <aggregates> } }` (zeros and nulls when empty), so a rule or decision table reads `window.count`.
+     */
+    Facts: {
+        [key: string]: unknown;
+    };
+};
+
+export type GeneratePlanBody = {
+    /**
+     * The decision table (its id).
+     */
+    tableId: string;
+    /**
+     * Table version to generate from (default: the latest).
+     */
+    version?: number;
+    /**
+     * Seed of the generator (default 1): the same seed gives the same scenarios.
+     */
+    seed?: number;
+};
+
+export type ExpectedBehaviorView = {
+    /**
+     * Row ids that must match, in the engine's order.
+     */
+    matchedRows: Array<string>;
+    /**
+     * Output values the table must give.
+     */
+    outputs: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Evaluation error code expected instead of a result.
+     */
+    errorCode?: string | null;
+    /**
+     * The row the scenario was built to exercise.
+     */
+    targetRowId?: string | null;
+    description: string;
+};
+
+export type ScenarioOriginView = {
+    rowId?: string;
+    column?: string;
+    cell?: string;
+    /**
+     * `below`, `on`, `above`, `inside`, `listed`, `unlisted`, `boolean`, `missing`, `null`, `pairwise`, `ai`.
+     */
+    probe?: string;
+};
+
+export type ScenarioRecordView = {
+    id: string;
+    planId: string;
+    /**
+     * The table the scenario was generated for (its name).
+     */
+    seedRuleCode: string;
+    scenarioName: string;
+    type: 'RowMatch' | 'Boundary' | 'McDc' | 'EquivalenceClass' | 'MissingInput' | 'NullInput' | 'Pairwise' | 'AiProposed' | 'Manual';
+    scope: 'Rule' | 'Workflow' | 'CrossRule';
+    inputFacts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Canonical hash of the input facts (duplicates are removed by it).
+     */
+    inputHash: string;
+    expectedBehavior: ExpectedBehaviorView;
+    origin: ScenarioOriginView;
+    status: 'Pending' | 'Running' | 'Passed' | 'Failed' | 'Error' | 'Skipped';
+    /**
+     * The expectation was confirmed by a person: regeneration keeps the scenario as it is.
+     */
+    confirmed: boolean;
+    confirmedBy: string | null;
+    confirmedAt: string | null;
+    /**
+     * Its result in the latest run, a scenario result (GET by id only; null before any run).
+     */
+    lastResult?: {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type PlanRecordView = {
+    id: string;
+    tableId: string;
+    /**
+     * The table version the expectations were generated from.
+     */
+    tableVersion: number;
+    seedRuleCode: string;
+    scope: 'Rule' | 'Workflow' | 'CrossRule';
+    seed: number;
+    /**
+     * The model whose proposals the plan holds, if any.
+     */
+    aiModelUsed: string | null;
+    /**
+     * Milliseconds.
+     */
+    generationDuration: number;
+    /**
+     * Scenarios built before duplicates were removed.
+     */
+    candidates: number;
+    duplicatesRemoved: number;
+    scenarioCount: number;
+    /**
+     * Scenarios confirmed by a person, kept as they were.
+     */
+    confirmedKept: number;
+    /**
+     * The first 200 scenarios by position (the list route pages through all; empty in lists).
+     */
+    scenarios: Array<ScenarioRecordView>;
+    createdAt: string;
+    modifiedAt: string;
+};
+
+export type RunPlanBody = {
+    /**
+     * Table version to run against (default: the latest).
+     */
+    version?: number;
+};
+
+export type FailureFindingView = {
+    rowId: string;
+    column: string | null;
+    /**
+     * The input value involved (any JSON value).
+     */
+    value?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The condition as the table run has it.
+     */
+    cell?: string;
+    message: string;
+};
+
+export type FailureRecordView = {
+    scenarioId: string;
+    scenarioName: string;
+    status: 'Failed' | 'Error';
+    inputFacts: {
+        [key: string]: unknown;
+    };
+    /**
+     * `{ matchedRows, outputs, errorCode }`
+     */
+    expected: {
+        [key: string]: unknown;
+    };
+    /**
+     * `{ matchedRows, outputs, errors }`
+     */
+    actual: {
+        [key: string]: unknown;
+    };
+    analysis: Array<FailureFindingView>;
+};
+
+export type RunReportView = {
+    id: string;
+    planId: string;
+    tableVersion: number;
+    kind: 'Run' | 'Gate';
+    total: number;
+    passed: number;
+    failed: number;
+    errored: number;
+    /**
+     * Rows hit and both sides of every condition (see the CI run result).
+     */
+    coverage: {
+        [key: string]: unknown;
+    };
+    /**
+     * The mutation report of a gate run.
+     */
+    mutation: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Gate runs: `{ passed, minCoverage, minMutationScore, reasons }`.
+     */
+    gate: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Milliseconds.
+     */
+    duration: number;
+    createdBy: string;
+    createdAt: string;
+    tableId: string;
+    /**
+     * The first 100 failed scenarios with their analysis.
+     */
+    failures: Array<FailureRecordView>;
+};
+
+export type AiProposalsBody = {
+    /**
+     * How many scenarios to ask the model for (default 20).
+     */
+    count?: number;
+};
+
+export type AiProposalsRecordView = {
+    aiModelUsed: string;
+    proposed: number;
+    duplicates: number;
+    rejected: number;
+    added: Array<ScenarioRecordView>;
+};
+
+export type RunRecordView = {
+    id: string;
+    planId: string;
+    tableVersion: number;
+    kind: 'Run' | 'Gate';
+    total: number;
+    passed: number;
+    failed: number;
+    errored: number;
+    /**
+     * Rows hit and both sides of every condition (see the CI run result).
+     */
+    coverage: {
+        [key: string]: unknown;
+    };
+    /**
+     * The mutation report of a gate run.
+     */
+    mutation: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Gate runs: `{ passed, minCoverage, minMutationScore, reasons }`.
+     */
+    gate: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Milliseconds.
+     */
+    duration: number;
+    createdBy: string;
+    createdAt: string;
+};
+
+export type ScenarioResultRecordView = {
+    runId: string;
+    scenarioId: string;
+    status: 'Pending' | 'Running' | 'Passed' | 'Failed' | 'Error' | 'Skipped';
+    /**
+     * The evaluation completed (or refused with the expected error).
+     */
+    isSuccess: boolean;
+    matchesExpectation: boolean;
+    outputFacts: {
+        [key: string]: unknown;
+    } | null;
+    matchedRows: Array<string>;
+    errors: Array<string>;
+    /**
+     * Milliseconds.
+     */
+    duration: number;
+    /**
+     * Why it failed: which row, which condition, which input.
+     */
+    analysis: Array<FailureFindingView>;
+};
+
+export type CoverageStatisticsView = {
+    plansMeasured: number;
+    meanRowCoverage: number;
+    meanConditionCoverage: number;
+    /**
+     * Plans whose latest run hit every row.
+     */
+    fullRowCoverage: number;
+};
+
+export type StatisticsRecordView = {
+    plans: number;
+    scenarios: number;
+    /**
+     * Scenarios whose expectation a person confirmed.
+     */
+    confirmed: number;
+    byStatus: {
+        [key: string]: number;
+    };
+    passed: number;
+    /**
+     * Scenarios Failed or Error in their latest run.
+     */
+    failed: number;
+    runs: number;
+    gateRuns: number;
+    gatesPassed: number;
+    coverage: CoverageStatisticsView;
+};
+
+export type GateBody = {
+    /**
+     * The decision table (its id).
+     */
+    tableId: string;
+    /**
+     * The candidate version (default: the latest).
+     */
+    version?: number;
+    /**
+     * Minimum row coverage in percent (default 90).
+     */
+    minCoverage?: number;
+    /**
+     * Run the mutation analysis (default true).
+     */
+    mutation?: boolean;
+    /**
+     * Minimum mutation score in percent (default: reported, not gated).
+     */
+    minMutationScore?: number;
+    /**
+     * Seed when the table has no plan yet and the gate generates one.
+     */
+    seed?: number;
+};
+
+export type GateSettingsView = {
+    passed: boolean;
+    minCoverage: number;
+    minMutationScore: number | null;
+    reasons: Array<string>;
+};
+
+export type RowCoverageView = {
+    total: number;
+    hit: number;
+    percent: number;
+    unhit: Array<string>;
+};
+
+export type ConditionCoverageView = {
+    /**
+     * Conditions other than `-`.
+     */
+    total: number;
+    bothSides: number;
+    trueOnly: number;
+    falseOnly: number;
+    neither: number;
+    /**
+     * Sides seen over sides (two per condition), percent.
+     */
+    percent: number;
+};
+
+export type CoverageView = {
+    rows: RowCoverageView;
+    conditions: ConditionCoverageView;
+    /**
+     * Conditions not seen both true and false (first 200).
+     */
+    uncovered: Array<{
+        [key: string]: unknown;
+    }>;
+};
+
+export type ScenarioCountsView = {
+    total: number;
+    passed: number;
+    failed: number;
+    errored: number;
+};
+
+export type CiRunResultView = {
+    runId: string;
+    planId: string;
+    tableId: string;
+    tableName: string;
+    /**
+     * The candidate version run.
+     */
+    tableVersion: number;
+    /**
+     * The version the plan's expectations come from.
+     */
+    planVersion: number;
+    /**
+     * No failed or errored scenario, row coverage at least minCoverage (and the mutation score at least minMutationScore when set).
+     */
+    passed: boolean;
+    reasons: Array<string>;
+    gate: GateSettingsView;
+    coverage: CoverageView;
+    scenarios: ScenarioCountsView;
+    failures: Array<FailureRecordView>;
+    /**
+     * The mutation report (null with `mutation: false`): `{ mutants, killed, survived, invalid, score, survivors, sampled, duration }`.
+     */
+    mutation: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Milliseconds.
+     */
+    duration: number;
+};
+
+export type ExpectationBody = {
+    /**
+     * Row ids that must match, in the engine's order (empty: none).
+     */
+    matchedRows: Array<string>;
+    /**
+     * The output values the table must give (null: no output).
+     */
+    outputs?: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Evaluation error code expected instead of a result.
+     */
+    errorCode?: string | null;
+    /**
+     * Why (shown with the scenario).
+     */
+    description?: string;
+};
+
 export type DependencyStatusView = {
     status: 'up' | 'down';
 };
@@ -715,7 +1444,7 @@ export type DecisionTableError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_EMPTY' | 'IMPORT_FAILED' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_FILE_FORMAT' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -740,7 +1469,57 @@ export type DecisionsError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_EMPTY' | 'IMPORT_FAILED' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_FILE_FORMAT' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * An event-window (CEP) failure: `{ error, code, traceId }` (`details`, one entry per bad field, on `VALIDATION_FAILED`, `INVALID_DURATION`, `INVALID_TIMESTAMP` and `INVALID_EVENT`).
+ */
+export type EventWindowError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'EMIT_MODE_NOT_SUPPORTED' | 'EVENT_BATCH_TOO_LARGE' | 'EVENT_WINDOW_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_DURATION' | 'INVALID_EVENT' | 'INVALID_EVENT_WINDOW_ID' | 'INVALID_TENANT_ID' | 'INVALID_TIMESTAMP' | 'INVALID_URL' | 'INVALID_WINDOW_SIZE' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'WINDOW_LONGER_THAN_TTL';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * A scenario-route failure: `{ error, code, traceId }` (`details`, one entry per bad field, on `VALIDATION_FAILED`).
+ */
+export type ScenarioError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'ACTOR_MISMATCH' | 'AI_MODEL_FAILED' | 'AI_MODEL_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SCENARIO_NOT_FOUND' | 'SCENARIO_PLAN_NOT_FOUND' | 'SCENARIO_RUN_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_ROW' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -819,7 +1598,14 @@ export type ImportExportImportErrors = {
 export type ImportExportImportError = ImportExportImportErrors[keyof ImportExportImportErrors];
 
 export type ImportExportImportResponses = {
+    /**
+     * Every table was created or skipped (`failed`: 0).
+     */
     200: ImportResultView;
+    /**
+     * Some tables failed (`failed` > 0, each with its `error`); the others were created or skipped.
+     */
+    207: ImportResultView;
 };
 
 export type ImportExportImportResponse = ImportExportImportResponses[keyof ImportExportImportResponses];
@@ -872,6 +1658,10 @@ export type ImportExportExportErrors = {
      * Not found
      */
     404: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -933,6 +1723,10 @@ export type FeelValidateExpressionErrors = {
      */
     413: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: DecisionTableError;
@@ -993,6 +1787,10 @@ export type FeelEvaluateErrors = {
      * Body or upload too large
      */
     413: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -1443,6 +2241,10 @@ export type DecisionTablesGetByNameErrors = {
      */
     404: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: DecisionTableError;
@@ -1495,6 +2297,10 @@ export type DecisionTablesRemoveErrors = {
      * Not found
      */
     404: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1552,6 +2358,10 @@ export type DecisionTablesGetErrors = {
      */
     404: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: DecisionTableError;
@@ -1566,8 +2376,12 @@ export type DecisionTablesGetResponses = {
 export type DecisionTablesGetResponse = DecisionTablesGetResponses[keyof DecisionTablesGetResponses];
 
 export type DecisionTablesUpdateData = {
-    body: DecisionTableDto;
+    body: UpdateDecisionTableDto;
     headers?: {
+        /**
+         * The `ETag` of the version the edit is based on (`"v<version>"`, as `GET /{id}` answers; `*`: any). Another version is 409 `CONCURRENT_MODIFICATION` (spec 2 maps concurrent modification to 409, where HTTP would say 412).
+         */
+        'If-Match'?: string;
         /**
          * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
          */
@@ -1613,6 +2427,10 @@ export type DecisionTablesUpdateErrors = {
      */
     413: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: DecisionTableError;
@@ -1653,7 +2471,12 @@ export type DecisionTablesExecuteData = {
          */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Version to evaluate (default: the latest).
+         */
+        version?: number;
+    };
     url: '/api/v1/decision-tables/{id}/execute';
 };
 
@@ -1678,6 +2501,10 @@ export type DecisionTablesExecuteErrors = {
      * Body or upload too large
      */
     413: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -1749,6 +2576,10 @@ export type DecisionTablesVersionsErrors = {
      */
     404: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: DecisionTableError;
@@ -1805,6 +2636,10 @@ export type DecisionTablesVersionErrors = {
      * Not found
      */
     404: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1867,6 +2702,10 @@ export type DecisionTablesDiffErrors = {
      */
     404: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: DecisionTableError;
@@ -1926,6 +2765,10 @@ export type DecisionTablesValidateForErrors = {
      * Body or upload too large
      */
     413: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -1989,6 +2832,10 @@ export type DecisionTablesAnalyzeErrors = {
      */
     404: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: DecisionTableError;
@@ -2050,6 +2897,10 @@ export type DecisionTablesAuditErrors = {
      * Not found
      */
     404: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -2287,6 +3138,1141 @@ export type McpSseResponses = {
 
 export type McpSseResponse = McpSseResponses[keyof McpSseResponses];
 
+export type EventWindowsListData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/rule-engine/cep';
+};
+
+export type EventWindowsListErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsListError = EventWindowsListErrors[keyof EventWindowsListErrors];
+
+export type EventWindowsListResponses = {
+    200: Array<EventWindowConfigView>;
+};
+
+export type EventWindowsListResponse = EventWindowsListResponses[keyof EventWindowsListResponses];
+
+export type EventWindowsDeleteData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}';
+};
+
+export type EventWindowsDeleteErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Not found
+     */
+    404: EventWindowError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsDeleteError = EventWindowsDeleteErrors[keyof EventWindowsDeleteErrors];
+
+export type EventWindowsDeleteResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type EventWindowsDeleteResponse = EventWindowsDeleteResponses[keyof EventWindowsDeleteResponses];
+
+export type EventWindowsGetData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}';
+};
+
+export type EventWindowsGetErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Not found
+     */
+    404: EventWindowError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsGetError = EventWindowsGetErrors[keyof EventWindowsGetErrors];
+
+export type EventWindowsGetResponses = {
+    200: EventWindowConfigView;
+};
+
+export type EventWindowsGetResponse = EventWindowsGetResponses[keyof EventWindowsGetResponses];
+
+export type EventWindowsSaveData = {
+    body: EventWindowConfigBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}';
+};
+
+export type EventWindowsSaveErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Body or upload too large
+     */
+    413: EventWindowError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: EventWindowError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsSaveError = EventWindowsSaveErrors[keyof EventWindowsSaveErrors];
+
+export type EventWindowsSaveResponses = {
+    /**
+     * Replaced.
+     */
+    200: EventWindowConfigView;
+    /**
+     * Created.
+     */
+    201: EventWindowConfigView;
+};
+
+export type EventWindowsSaveResponse = EventWindowsSaveResponses[keyof EventWindowsSaveResponses];
+
+export type EventWindowsSimulateData = {
+    body: EventBatchBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}/simulate';
+};
+
+export type EventWindowsSimulateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Not found
+     */
+    404: EventWindowError;
+    /**
+     * Body or upload too large
+     */
+    413: EventWindowError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: EventWindowError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsSimulateError = EventWindowsSimulateErrors[keyof EventWindowsSimulateErrors];
+
+export type EventWindowsSimulateResponses = {
+    200: BatchResultView;
+};
+
+export type EventWindowsSimulateResponse = EventWindowsSimulateResponses[keyof EventWindowsSimulateResponses];
+
+export type EventWindowsIngestData = {
+    body: EventBatchBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}/events';
+};
+
+export type EventWindowsIngestErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Not found
+     */
+    404: EventWindowError;
+    /**
+     * Body or upload too large
+     */
+    413: EventWindowError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: EventWindowError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsIngestError = EventWindowsIngestErrors[keyof EventWindowsIngestErrors];
+
+export type EventWindowsIngestResponses = {
+    200: BatchResultView;
+};
+
+export type EventWindowsIngestResponse = EventWindowsIngestResponses[keyof EventWindowsIngestResponses];
+
+export type EventWindowsKeyWindowData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Configuration id (letters, digits, '_' and '-'; chosen by the caller on PUT).
+         */
+        id: string;
+        /**
+         * Correlation key.
+         */
+        key: string;
+    };
+    query?: never;
+    url: '/api/v1/rule-engine/cep/{id}/keys/{key}/window';
+};
+
+export type EventWindowsKeyWindowErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: EventWindowError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: EventWindowError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: EventWindowError;
+    /**
+     * Not found
+     */
+    404: EventWindowError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: EventWindowError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: EventWindowError;
+};
+
+export type EventWindowsKeyWindowError = EventWindowsKeyWindowErrors[keyof EventWindowsKeyWindowErrors];
+
+export type EventWindowsKeyWindowResponses = {
+    200: KeyWindowView;
+};
+
+export type EventWindowsKeyWindowResponse = EventWindowsKeyWindowResponses[keyof EventWindowsKeyWindowResponses];
+
+export type ScenariosListPlansData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: {
+        page?: number;
+        pageSize?: number;
+        /**
+         * Only the plan of this table.
+         */
+        tableId?: string;
+    };
+    url: '/api/v1/scenarios/plans';
+};
+
+export type ScenariosListPlansErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosListPlansError = ScenariosListPlansErrors[keyof ScenariosListPlansErrors];
+
+export type ScenariosListPlansResponses = {
+    200: Array<PlanRecordView>;
+};
+
+export type ScenariosListPlansResponse = ScenariosListPlansResponses[keyof ScenariosListPlansResponses];
+
+export type ScenariosGenerateData = {
+    body: GeneratePlanBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/scenarios/plans';
+};
+
+export type ScenariosGenerateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGenerateError = ScenariosGenerateErrors[keyof ScenariosGenerateErrors];
+
+export type ScenariosGenerateResponses = {
+    201: PlanRecordView;
+};
+
+export type ScenariosGenerateResponse = ScenariosGenerateResponses[keyof ScenariosGenerateResponses];
+
+export type ScenariosGetPlanData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Plan id (a UUID).
+         */
+        planId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/plans/{planId}';
+};
+
+export type ScenariosGetPlanErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGetPlanError = ScenariosGetPlanErrors[keyof ScenariosGetPlanErrors];
+
+export type ScenariosGetPlanResponses = {
+    200: PlanRecordView;
+};
+
+export type ScenariosGetPlanResponse = ScenariosGetPlanResponses[keyof ScenariosGetPlanResponses];
+
+export type ScenariosListScenariosData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Plan id (a UUID).
+         */
+        planId: string;
+    };
+    query?: {
+        page?: number;
+        pageSize?: number;
+        type?: 'RowMatch' | 'Boundary' | 'McDc' | 'EquivalenceClass' | 'MissingInput' | 'NullInput' | 'Pairwise' | 'AiProposed' | 'Manual';
+        status?: 'Pending' | 'Running' | 'Passed' | 'Failed' | 'Error' | 'Skipped';
+    };
+    url: '/api/v1/scenarios/plans/{planId}/scenarios';
+};
+
+export type ScenariosListScenariosErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosListScenariosError = ScenariosListScenariosErrors[keyof ScenariosListScenariosErrors];
+
+export type ScenariosListScenariosResponses = {
+    200: Array<ScenarioRecordView>;
+};
+
+export type ScenariosListScenariosResponse = ScenariosListScenariosResponses[keyof ScenariosListScenariosResponses];
+
+export type ScenariosRunPlanData = {
+    body: RunPlanBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Plan id (a UUID).
+         */
+        planId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/plans/{planId}/runs';
+};
+
+export type ScenariosRunPlanErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosRunPlanError = ScenariosRunPlanErrors[keyof ScenariosRunPlanErrors];
+
+export type ScenariosRunPlanResponses = {
+    201: RunReportView;
+};
+
+export type ScenariosRunPlanResponse = ScenariosRunPlanResponses[keyof ScenariosRunPlanResponses];
+
+export type ScenariosProposeData = {
+    body: AiProposalsBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Plan id (a UUID).
+         */
+        planId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/plans/{planId}/ai-proposals';
+};
+
+export type ScenariosProposeErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+    /**
+     * An upstream service failed
+     */
+    502: ScenarioError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ScenarioError;
+};
+
+export type ScenariosProposeError = ScenariosProposeErrors[keyof ScenariosProposeErrors];
+
+export type ScenariosProposeResponses = {
+    201: AiProposalsRecordView;
+};
+
+export type ScenariosProposeResponse = ScenariosProposeResponses[keyof ScenariosProposeResponses];
+
+export type ScenariosGetRunData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Run id (a UUID).
+         */
+        runId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/runs/{runId}';
+};
+
+export type ScenariosGetRunErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGetRunError = ScenariosGetRunErrors[keyof ScenariosGetRunErrors];
+
+export type ScenariosGetRunResponses = {
+    200: RunRecordView;
+};
+
+export type ScenariosGetRunResponse = ScenariosGetRunResponses[keyof ScenariosGetRunResponses];
+
+export type ScenariosResultsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Run id (a UUID).
+         */
+        runId: string;
+    };
+    query?: {
+        page?: number;
+        pageSize?: number;
+    };
+    url: '/api/v1/scenarios/runs/{runId}/results';
+};
+
+export type ScenariosResultsErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosResultsError = ScenariosResultsErrors[keyof ScenariosResultsErrors];
+
+export type ScenariosResultsResponses = {
+    200: Array<ScenarioResultRecordView>;
+};
+
+export type ScenariosResultsResponse = ScenariosResultsResponses[keyof ScenariosResultsResponses];
+
+export type ScenariosStatisticsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/scenarios/statistics';
+};
+
+export type ScenariosStatisticsErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosStatisticsError = ScenariosStatisticsErrors[keyof ScenariosStatisticsErrors];
+
+export type ScenariosStatisticsResponses = {
+    200: StatisticsRecordView;
+};
+
+export type ScenariosStatisticsResponse = ScenariosStatisticsResponses[keyof ScenariosStatisticsResponses];
+
+export type ScenariosGateData = {
+    body: GateBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/scenarios/gate';
+};
+
+export type ScenariosGateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGateError = ScenariosGateErrors[keyof ScenariosGateErrors];
+
+export type ScenariosGateResponses = {
+    200: CiRunResultView;
+};
+
+export type ScenariosGateResponse = ScenariosGateResponses[keyof ScenariosGateResponses];
+
+export type ScenariosGetScenarioData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Scenario id (a UUID).
+         */
+        scenarioId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/{scenarioId}';
+};
+
+export type ScenariosGetScenarioErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGetScenarioError = ScenariosGetScenarioErrors[keyof ScenariosGetScenarioErrors];
+
+export type ScenariosGetScenarioResponses = {
+    200: ScenarioRecordView;
+};
+
+export type ScenariosGetScenarioResponse = ScenariosGetScenarioResponses[keyof ScenariosGetScenarioResponses];
+
+export type ScenariosEditExpectationData = {
+    body: ExpectationBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Scenario id (a UUID).
+         */
+        scenarioId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/{scenarioId}/expectation';
+};
+
+export type ScenariosEditExpectationErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosEditExpectationError = ScenariosEditExpectationErrors[keyof ScenariosEditExpectationErrors];
+
+export type ScenariosEditExpectationResponses = {
+    200: ScenarioRecordView;
+};
+
+export type ScenariosEditExpectationResponse = ScenariosEditExpectationResponses[keyof ScenariosEditExpectationResponses];
+
 export type HealthReadinessData = {
     body?: never;
     headers?: {
@@ -2411,6 +4397,10 @@ export type DecisionTablesEvaluateErrors = {
      * Body or upload too large
      */
     413: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */

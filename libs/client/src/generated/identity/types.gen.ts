@@ -1136,7 +1136,7 @@ export type IdentityError = {
         /**
          * Stable code naming the problem.
          */
-        code: 'ACTIVATION_BINDING_MISMATCH' | 'ACTIVATION_LIMIT_REACHED' | 'ADMIN_KEY_INVALID' | 'ADMIN_KEY_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'APPROVAL_SCOPE_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FEATURE_UPDATE_EMPTY' | 'FORBIDDEN' | 'HEARTBEAT_MISMATCH' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'LICENSE_EXPIRED' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'LICENSE_KEY_MALFORMED' | 'LICENSE_NOT_FOUND' | 'LICENSE_REVOKED' | 'MALFORMED_JSON' | 'MANIFEST_NOT_APPROVED' | 'METHOD_NOT_ALLOWED' | 'NONCE_INVALID' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
+        code: 'ACCESS_TOKEN_NOT_EXPIRED' | 'ACTIVATION_BINDING_MISMATCH' | 'ACTIVATION_LIMIT_REACHED' | 'ACTOR_MISMATCH' | 'ADMIN_KEY_INVALID' | 'ADMIN_KEY_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'APPROVAL_SCOPE_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FEATURE_UPDATE_EMPTY' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HEARTBEAT_MISMATCH' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'LICENSE_EXPIRED' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'LICENSE_KEY_MALFORMED' | 'LICENSE_NOT_FOUND' | 'LICENSE_REVOKED' | 'MALFORMED_JSON' | 'MANIFEST_NOT_APPROVED' | 'METHOD_NOT_ALLOWED' | 'NONCE_INVALID' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'PERMISSION_NOT_HELD' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_CLOSED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_ROLE' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
         /**
          * What went wrong, for a person.
          */
@@ -1178,7 +1178,7 @@ export type AuthRegisterErrors = {
      */
     400: IdentityError;
     /**
-     * Self-registration is disabled (`REGISTRATION_DISABLED`)
+     * Self-registration is disabled (`REGISTRATION_DISABLED`), or the tenant has users and is not open to it (`TENANT_CLOSED`)
      */
     403: IdentityError;
     /**
@@ -1288,7 +1288,7 @@ export type AuthRefreshErrors = {
      */
     400: IdentityError;
     /**
-     * No, a forged or a too old access token, or an unknown, revoked or expired refresh token (`REFRESH_TOKEN_INVALID`, `TOKEN_…`); a reused one (`REFRESH_TOKEN_REUSED`)
+     * No, a forged or a too old access token, or an unknown, revoked or expired refresh token (`REFRESH_TOKEN_INVALID`, `TOKEN_…`); a reused one (`REFRESH_TOKEN_REUSED`); an access token that has not expired (`ACCESS_TOKEN_NOT_EXPIRED`)
      */
     401: IdentityError;
     /**
@@ -1466,6 +1466,10 @@ export type AuthUserPermissionsErrors = {
      */
     404: IdentityError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: IdentityError;
@@ -1556,6 +1560,14 @@ export type AuthRevocationListErrors = {
      * Bad request: the body, a parameter or the query is invalid
      */
     400: IdentityError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: IdentityError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1818,6 +1830,10 @@ export type UsersCrudRemoveErrors = {
      */
     404: IdentityError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: IdentityError;
@@ -1873,6 +1889,10 @@ export type UsersCrudGetErrors = {
      * No such user in the tenant (`NOT_FOUND`)
      */
     404: IdentityError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1937,6 +1957,10 @@ export type UsersCrudUpdateErrors = {
      * Body or upload too large
      */
     413: IdentityError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -2113,6 +2137,10 @@ export type RolesCrudRemoveErrors = {
      */
     404: IdentityError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: IdentityError;
@@ -2168,6 +2196,10 @@ export type RolesCrudGetErrors = {
      * No such role in the tenant (`NOT_FOUND`)
      */
     404: IdentityError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -2232,6 +2264,10 @@ export type RolesCrudUpdateErrors = {
      * Body or upload too large
      */
     413: IdentityError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -2454,6 +2490,10 @@ export type LicenseAdminFeaturesErrors = {
      * Body or upload too large
      */
     413: IdentityError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
     /**
      * Unsupported media type (JSON bodies only)
      */
