@@ -614,7 +614,7 @@ export class ControlPlaneSdk extends HeyApiClient {
     /**
      * A workflow's executions
      *
-     * The tenant's executions of the workflow, newest first (entries recorded before the request are included); page on with `before` = the previous page's `nextBefore`.
+     * The tenant's executions of the workflow, newest first (entries recorded before the request are included); page on with `before` = the previous page's `nextBefore`. 404 `RULESET_NOT_FOUND` for a workflow the tenant has no rule set of.
      */
     public executionAuditList<ThrowOnError extends boolean = false>(options: Options<ExecutionAuditListData, ThrowOnError>): RequestResult<ExecutionAuditListResponses, ExecutionAuditListErrors, ThrowOnError> {
         return (options.client ?? this.client).get<ExecutionAuditListResponses, ExecutionAuditListErrors, ThrowOnError>({

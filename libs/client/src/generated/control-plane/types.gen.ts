@@ -414,7 +414,7 @@ export type SaveRulesDto = {
      */
     changeDescription?: string;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -455,7 +455,7 @@ export type ActivateDto = {
      */
     detail?: string;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -479,7 +479,7 @@ export type ActivateOptionalDto = {
      */
     detail?: string;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -598,7 +598,7 @@ export type SaveRuleSetDto = {
      */
     activateAfterSave?: boolean;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
     /**
@@ -637,7 +637,7 @@ export type TransitionDto = {
      */
     final?: boolean;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -704,7 +704,7 @@ export type InvalidateDto = {
      */
     detail?: string;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -789,7 +789,7 @@ export type StoreImportDto = {
      */
     activateLatest?: boolean;
     /**
-     * Who acts, for the audit trail; when absent: the authenticated user, then the `X-Actor` header, then `control-plane`.
+     * Who acts, for the audit trail. With a token the token's user acts: naming anyone else (here or in `X-Actor`) is refused with 403 `ACTOR_MISMATCH`. With authorization disabled: this field, then the `X-Actor` header, then `control-plane`.
      */
     actor?: string;
 };
@@ -987,7 +987,7 @@ export type StartCanaryDto = {
      */
     targetTenantIds?: Array<string> | null;
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
     /**
@@ -1042,7 +1042,7 @@ export type CanaryRolloutView = {
 
 export type CanaryActorDto = {
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
 };
@@ -1064,7 +1064,7 @@ export type CanaryPromotionView = {
 
 export type CanaryRollbackDto = {
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
     /**
@@ -1092,7 +1092,7 @@ export type RuleEngineCanaryStartDto = {
      */
     targetTenantIds?: Array<string> | null;
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
     /**
@@ -1223,7 +1223,7 @@ export type CanaryRolloutMetricsView = {
 
 export type RolloutPromoteDto = {
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
     /**
@@ -1234,7 +1234,7 @@ export type RolloutPromoteDto = {
 
 export type RolloutRollbackDto = {
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
     /**
@@ -1257,7 +1257,7 @@ export type CanaryTargetsDto = {
      */
     targetTenantIds?: Array<string> | null;
     /**
-     * Who acts (default: the authenticated user, then `X-Actor`, then `control-plane`).
+     * Who acts. With a token the token's user (anyone else: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
 };
@@ -1660,7 +1660,7 @@ export type CaptureSnapshotDto = {
      */
     label?: string;
     /**
-     * Who captures it (default: the authenticated user, then `X-Actor`).
+     * Who captures it. With a token the authenticated user (any other name: 403 `ACTOR_MISMATCH`); with authorization disabled this, then `X-Actor`, then `control-plane`.
      */
     actor?: string;
 };
@@ -1884,7 +1884,7 @@ export type RuntimeInfoError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -1909,7 +1909,7 @@ export type OperatorError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -1934,7 +1934,7 @@ export type AuditError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -1959,7 +1959,7 @@ export type RuleSetError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -1984,7 +1984,7 @@ export type ExecutionAuditError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CURSOR' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CURSOR' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2009,7 +2009,7 @@ export type CanaryError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2034,7 +2034,7 @@ export type QuotaError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROLE_REQUIRED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TIER' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROLE_REQUIRED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TIER' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2059,7 +2059,7 @@ export type CatalogError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'DECISION_TABLE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'DECISION_TABLE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2084,7 +2084,7 @@ export type ExecutionError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_RULESET' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'SERVICE_UNAVAILABLE' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_RULESET' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'SERVICE_UNAVAILABLE' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2109,7 +2109,7 @@ export type ControlPlaneError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CURSOR' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROLE_REQUIRED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'RULESET_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNKNOWN_TIER' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'APPROVAL_REQUIRED' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CANARY_ALREADY_ACTIVE' | 'CANARY_DISABLED' | 'CANARY_TARGET_CONFLICT' | 'CANARY_TARGET_NOT_SERVED' | 'CANARY_TENANT_ASSIGNED' | 'CANARY_VERSION_ACTIVE' | 'CONCURRENCY_LIMIT_EXCEEDED' | 'CONFLICT' | 'DECISION_TABLES_UNAUTHORIZED' | 'DECISION_TABLES_UNAVAILABLE' | 'DECISION_TABLE_NOT_FOUND' | 'DETAIL_REQUIRED' | 'FILE_STORE_CONFLICT' | 'FILE_STORE_NOT_CONFIGURED' | 'FILE_STORE_NOT_FOUND' | 'FLOW_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CURSOR' | 'INVALID_EXPORT_FORMAT' | 'INVALID_RULESET' | 'INVALID_STATE_TRANSITION' | 'INVALID_TARGET_PERCENTAGE' | 'INVALID_TARGET_TENANTS' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NODE_NOT_FOUND' | 'NOT_FOUND' | 'NO_ACTIVE_VERSION' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'QUOTA_EXCEEDED' | 'RATE_LIMITED' | 'REJECTION_REASON_REQUIRED' | 'ROLE_REQUIRED' | 'ROLLBACK_REASON_REQUIRED' | 'ROLLOUT_NOT_FOUND' | 'ROUTE_NOT_FOUND' | 'RULESET_NOT_EXECUTABLE' | 'RULESET_NOT_FOUND' | 'RULE_NOT_FOUND' | 'SELF_APPROVAL' | 'SERVICE_UNAVAILABLE' | 'SNAPSHOT_NOT_FOUND' | 'SUB_FLOW_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_SOURCE_TYPE' | 'UNKNOWN_TIER' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2134,7 +2134,7 @@ export type PushHubError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2497,6 +2497,10 @@ export type RuleEngineRuleSetsVersionsErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -2561,6 +2565,10 @@ export type RuleEngineRuleSetsVersionErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -2620,6 +2628,10 @@ export type RuleEngineRuleSetsSaveRulesErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -2692,6 +2704,10 @@ export type RuleEngineRuleSetsActivateErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -2769,6 +2785,10 @@ export type RuleEngineRuleSetsActivateVersionErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -2837,6 +2857,10 @@ export type RuleEngineRuleSetsValidateErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -2911,6 +2935,10 @@ export type RuleEngineRuleSetsExportGetErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -2976,6 +3004,10 @@ export type RuleEngineRuleSetsExportPostErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -3052,6 +3084,10 @@ export type RuleEngineRuleSetsAuditErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3111,6 +3147,10 @@ export type RuleEngineRuleSetsVerifyErrors = {
      * Not found: `RULESET_NOT_FOUND`
      */
     404: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -3180,6 +3220,10 @@ export type RuleEngineRuleSetsDiffErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3248,6 +3292,10 @@ export type RuleEngineRuleSetsDiffPostErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3307,6 +3355,10 @@ export type RuleEngineRuleSetsSaveErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -3483,6 +3535,10 @@ export type ControlPlaneRuleSetsVersionsErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3552,6 +3608,10 @@ export type ControlPlaneRuleSetsExportErrors = {
      */
     404: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -3613,6 +3673,10 @@ export type ControlPlaneRuleSetsSaveErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -3690,6 +3754,10 @@ export type ControlPlaneRuleSetsActivateErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -3765,6 +3833,10 @@ export type ControlPlaneRuleSetsSubmitErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -3842,6 +3914,10 @@ export type ControlPlaneRuleSetsApproveErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -3917,6 +3993,10 @@ export type ControlPlaneRuleSetsRejectErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -3994,6 +4074,10 @@ export type ControlPlaneRuleSetsSubmitAliasErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -4070,6 +4154,10 @@ export type ControlPlaneRuleSetsApproveAliasErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -4145,6 +4233,10 @@ export type ControlPlaneRuleSetsRejectAliasErrors = {
      * Body or upload too large
      */
     413: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -4328,6 +4420,10 @@ export type ControlPlaneRuleSetsStoreExportErrors = {
      */
     409: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: RuleSetError;
@@ -4396,6 +4492,10 @@ export type ControlPlaneRuleSetsStoreImportErrors = {
      */
     413: RuleSetError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: RuleSetError;
@@ -4459,6 +4559,10 @@ export type ControlPlaneRuleSetsCachedErrors = {
      * Not found: `RULESET_NOT_FOUND`
      */
     404: RuleSetError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: RuleSetError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -4626,6 +4730,14 @@ export type ExecutionAuditListErrors = {
      * Authenticated, but not allowed
      */
     403: ExecutionAuditError;
+    /**
+     * Not found
+     */
+    404: ExecutionAuditError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ExecutionAuditError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -4852,6 +4964,10 @@ export type CanaryPromoteErrors = {
      */
     413: CanaryError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: CanaryError;
@@ -4919,6 +5035,10 @@ export type CanaryRollbackErrors = {
      * Body or upload too large
      */
     413: CanaryError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -4988,6 +5108,10 @@ export type RuleEngineCanaryStartErrors = {
      */
     413: CanaryError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: CanaryError;
@@ -5052,6 +5176,10 @@ export type RuleEngineCanaryMetricsErrors = {
      */
     404: CanaryError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: CanaryError;
@@ -5115,6 +5243,10 @@ export type RuleEngineCanaryPromoteErrors = {
      * Body or upload too large
      */
     413: CanaryError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -5183,6 +5315,10 @@ export type RuleEngineCanaryRollbackErrors = {
      * Body or upload too large
      */
     413: CanaryError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -5256,6 +5392,10 @@ export type ControlPlaneCanaryStartErrors = {
      */
     413: CanaryError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: CanaryError;
@@ -5315,6 +5455,10 @@ export type ControlPlaneCanaryStateErrors = {
      * Not found
      */
     404: CanaryError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -5379,6 +5523,10 @@ export type ControlPlaneCanaryPromoteErrors = {
      * Body or upload too large
      */
     413: CanaryError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -5448,6 +5596,10 @@ export type ControlPlaneCanaryRollbackErrors = {
      */
     413: CanaryError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CanaryError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: CanaryError;
@@ -5504,6 +5656,10 @@ export type QuotasUsageErrors = {
      */
     403: QuotaError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: QuotaError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: QuotaError;
@@ -5555,6 +5711,10 @@ export type QuotasLimitsErrors = {
      * Authenticated, but not allowed
      */
     403: QuotaError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: QuotaError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -5611,6 +5771,10 @@ export type QuotasSetLimitsErrors = {
      * Body or upload too large
      */
     413: QuotaError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: QuotaError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -5671,6 +5835,10 @@ export type QuotasUpgradeErrors = {
      * Body or upload too large
      */
     413: QuotaError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: QuotaError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -5839,6 +6007,10 @@ export type RuleCatalogItemErrors = {
      */
     404: CatalogError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CatalogError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: CatalogError;
@@ -5899,6 +6071,10 @@ export type ContractsRuleContractErrors = {
      */
     404: CatalogError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CatalogError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: CatalogError;
@@ -5954,6 +6130,10 @@ export type ContractsFlowContractErrors = {
      * Not found
      */
     404: CatalogError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -6014,6 +6194,10 @@ export type ContractsAuthoringContractErrors = {
      * Not found
      */
     404: CatalogError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CatalogError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -6268,6 +6452,10 @@ export type UiCatalogSnapshotErrors = {
      */
     404: CatalogError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: CatalogError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: CatalogError;
@@ -6383,6 +6571,10 @@ export type RuleEngineExecutionDryRunErrors = {
      */
     413: ExecutionError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ExecutionError;
+    /**
      * Unsupported media type (JSON bodies only)
      */
     415: ExecutionError;
@@ -6454,6 +6646,10 @@ export type ControlPlaneExecutionDryRunErrors = {
      * Body or upload too large
      */
     413: ExecutionError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ExecutionError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -6980,6 +7176,10 @@ export type ExecuteWorkflowErrors = {
      * Body or upload too large
      */
     413: ExecutionError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ExecutionError;
     /**
      * Unsupported media type (JSON bodies only)
      */

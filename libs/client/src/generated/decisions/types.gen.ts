@@ -715,7 +715,7 @@ export type DecisionTableError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -740,7 +740,7 @@ export type DecisionsError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -873,6 +873,10 @@ export type ImportExportExportErrors = {
      */
     404: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: DecisionTableError;
@@ -932,6 +936,10 @@ export type FeelValidateExpressionErrors = {
      * Body or upload too large
      */
     413: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -993,6 +1001,10 @@ export type FeelEvaluateErrors = {
      * Body or upload too large
      */
     413: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -1443,6 +1455,10 @@ export type DecisionTablesGetByNameErrors = {
      */
     404: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: DecisionTableError;
@@ -1495,6 +1511,10 @@ export type DecisionTablesRemoveErrors = {
      * Not found
      */
     404: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1551,6 +1571,10 @@ export type DecisionTablesGetErrors = {
      * Not found
      */
     404: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1612,6 +1636,10 @@ export type DecisionTablesUpdateErrors = {
      * Body or upload too large
      */
     413: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -1678,6 +1706,10 @@ export type DecisionTablesExecuteErrors = {
      * Body or upload too large
      */
     413: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -1749,6 +1781,10 @@ export type DecisionTablesVersionsErrors = {
      */
     404: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: DecisionTableError;
@@ -1805,6 +1841,10 @@ export type DecisionTablesVersionErrors = {
      * Not found
      */
     404: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1867,6 +1907,10 @@ export type DecisionTablesDiffErrors = {
      */
     404: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: DecisionTableError;
@@ -1926,6 +1970,10 @@ export type DecisionTablesValidateForErrors = {
      * Body or upload too large
      */
     413: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -1989,6 +2037,10 @@ export type DecisionTablesAnalyzeErrors = {
      */
     404: DecisionTableError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: DecisionTableError;
@@ -2050,6 +2102,10 @@ export type DecisionTablesAuditErrors = {
      * Not found
      */
     404: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -2411,6 +2467,10 @@ export type DecisionTablesEvaluateErrors = {
      * Body or upload too large
      */
     413: DecisionTableError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: DecisionTableError;
     /**
      * Unsupported media type (JSON bodies only)
      */

@@ -688,7 +688,7 @@ export type IdentityError = {
         /**
          * Stable code naming the problem.
          */
-        code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
+        code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
         /**
          * What went wrong, for a person.
          */
@@ -1017,6 +1017,10 @@ export type AuthUserPermissionsErrors = {
      * No such active user in the tenant (`NOT_FOUND`)
      */
     404: IdentityError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1370,6 +1374,10 @@ export type UsersCrudRemoveErrors = {
      */
     404: IdentityError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: IdentityError;
@@ -1425,6 +1433,10 @@ export type UsersCrudGetErrors = {
      * No such user in the tenant (`NOT_FOUND`)
      */
     404: IdentityError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1489,6 +1501,10 @@ export type UsersCrudUpdateErrors = {
      * Body or upload too large
      */
     413: IdentityError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
     /**
      * Unsupported media type (JSON bodies only)
      */
@@ -1665,6 +1681,10 @@ export type RolesCrudRemoveErrors = {
      */
     404: IdentityError;
     /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
+    /**
      * Unexpected failure (logged with the trace id)
      */
     500: IdentityError;
@@ -1720,6 +1740,10 @@ export type RolesCrudGetErrors = {
      * No such role in the tenant (`NOT_FOUND`)
      */
     404: IdentityError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
@@ -1784,6 +1808,10 @@ export type RolesCrudUpdateErrors = {
      * Body or upload too large
      */
     413: IdentityError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: IdentityError;
     /**
      * Unsupported media type (JSON bodies only)
      */
