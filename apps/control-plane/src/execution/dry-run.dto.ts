@@ -1,5 +1,5 @@
 import { VersionField } from '../shared';
-import { IntField, ObjectField, StringField } from '@arbiter/platform';
+import { ObjectField, StringField } from '@arbiter/platform';
 import type { DryRunRequest } from './dry-run.service';
 
 /**

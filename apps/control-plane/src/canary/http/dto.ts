@@ -1,5 +1,5 @@
 import { VersionField } from '../../shared';
-import { IntField, StringField } from '@arbiter/platform';
+import { StringField } from '@arbiter/platform';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 

@@ -1,5 +1,5 @@
 import { VersionField } from '../../shared';
-import { ArrayField, BooleanField, EnumField, IntField, ObjectField, StringField } from '@arbiter/platform';
+import { ArrayField, BooleanField, EnumField, ObjectField, StringField } from '@arbiter/platform';
 import {
   ACTOR_EXAMPLE,
   CHECKER_EXAMPLE,
