@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { DecisionTablesAnalyzeData, DecisionTablesAnalyzeDefinitionData, DecisionTablesAnalyzeDefinitionErrors, DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeErrors, DecisionTablesAnalyzeResponses, DecisionTablesAuditData, DecisionTablesAuditErrors, DecisionTablesAuditResponses, DecisionTablesCreateData, DecisionTablesCreateErrors, DecisionTablesCreateResponses, DecisionTablesDiffData, DecisionTablesDiffErrors, DecisionTablesDiffResponses, DecisionTablesEvaluateData, DecisionTablesEvaluateErrors, DecisionTablesEvaluateResponses, DecisionTablesExecuteData, DecisionTablesExecuteErrors, DecisionTablesExecuteResponses, DecisionTablesGetByNameData, DecisionTablesGetByNameErrors, DecisionTablesGetByNameResponses, DecisionTablesGetData, DecisionTablesGetErrors, DecisionTablesGetResponses, DecisionTablesGlobalAuditData, DecisionTablesGlobalAuditErrors, DecisionTablesGlobalAuditResponses, DecisionTablesListData, DecisionTablesListErrors, DecisionTablesListResponses, DecisionTablesMetricsData, DecisionTablesMetricsErrors, DecisionTablesMetricsResponses, DecisionTablesRemoveData, DecisionTablesRemoveErrors, DecisionTablesRemoveResponses, DecisionTablesUpdateData, DecisionTablesUpdateErrors, DecisionTablesUpdateResponses, DecisionTablesValidateData, DecisionTablesValidateErrors, DecisionTablesValidateForData, DecisionTablesValidateForErrors, DecisionTablesValidateForResponses, DecisionTablesValidateResponses, DecisionTablesVersionData, DecisionTablesVersionErrors, DecisionTablesVersionResponses, DecisionTablesVersionsData, DecisionTablesVersionsErrors, DecisionTablesVersionsResponses, FeelAutocompleteData, FeelAutocompleteErrors, FeelAutocompleteResponses, FeelEvaluateData, FeelEvaluateErrors, FeelEvaluateResponses, FeelValidateExpressionData, FeelValidateExpressionErrors, FeelValidateExpressionResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, ImportExportExportData, ImportExportExportErrors, ImportExportExportResponses, ImportExportImportData, ImportExportImportErrors, ImportExportImportResponses, McpMcpData, McpMcpErrors, McpMcpResponses, McpMcpSessionData, McpMcpSessionErrors, McpMcpStreamData, McpMcpStreamErrors, McpSseData, McpSseErrors, McpSseResponses } from './types.gen';
+import type { DecisionTablesAnalyzeData, DecisionTablesAnalyzeDefinitionData, DecisionTablesAnalyzeDefinitionErrors, DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeErrors, DecisionTablesAnalyzeResponses, DecisionTablesAuditData, DecisionTablesAuditErrors, DecisionTablesAuditResponses, DecisionTablesCreateData, DecisionTablesCreateErrors, DecisionTablesCreateResponses, DecisionTablesDiffData, DecisionTablesDiffErrors, DecisionTablesDiffResponses, DecisionTablesEvaluateData, DecisionTablesEvaluateErrors, DecisionTablesEvaluateResponses, DecisionTablesExecuteData, DecisionTablesExecuteErrors, DecisionTablesExecuteResponses, DecisionTablesGetByNameData, DecisionTablesGetByNameErrors, DecisionTablesGetByNameResponses, DecisionTablesGetData, DecisionTablesGetErrors, DecisionTablesGetResponses, DecisionTablesGlobalAuditData, DecisionTablesGlobalAuditErrors, DecisionTablesGlobalAuditResponses, DecisionTablesListData, DecisionTablesListErrors, DecisionTablesListResponses, DecisionTablesMetricsData, DecisionTablesMetricsErrors, DecisionTablesMetricsResponses, DecisionTablesRemoveData, DecisionTablesRemoveErrors, DecisionTablesRemoveResponses, DecisionTablesUpdateData, DecisionTablesUpdateErrors, DecisionTablesUpdateResponses, DecisionTablesValidateData, DecisionTablesValidateErrors, DecisionTablesValidateForData, DecisionTablesValidateForErrors, DecisionTablesValidateForResponses, DecisionTablesValidateResponses, DecisionTablesVersionData, DecisionTablesVersionErrors, DecisionTablesVersionResponses, DecisionTablesVersionsData, DecisionTablesVersionsErrors, DecisionTablesVersionsResponses, FeelAutocompleteData, FeelAutocompleteErrors, FeelAutocompleteResponses, FeelEvaluateData, FeelEvaluateErrors, FeelEvaluateResponses, FeelValidateExpressionData, FeelValidateExpressionErrors, FeelValidateExpressionResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, ImportExportExportData, ImportExportExportErrors, ImportExportExportResponses, ImportExportImportData, ImportExportImportErrors, ImportExportImportResponses, McpMcpData, McpMcpErrors, McpMcpResponses, McpMcpSessionData, McpMcpSessionErrors, McpMcpStreamData, McpMcpStreamErrors, McpSseData, McpSseErrors, McpSseResponses, ScenariosEditExpectationData, ScenariosEditExpectationErrors, ScenariosEditExpectationResponses, ScenariosGateData, ScenariosGateErrors, ScenariosGateResponses, ScenariosGenerateData, ScenariosGenerateErrors, ScenariosGenerateResponses, ScenariosGetPlanData, ScenariosGetPlanErrors, ScenariosGetPlanResponses, ScenariosGetRunData, ScenariosGetRunErrors, ScenariosGetRunResponses, ScenariosGetScenarioData, ScenariosGetScenarioErrors, ScenariosGetScenarioResponses, ScenariosListPlansData, ScenariosListPlansErrors, ScenariosListPlansResponses, ScenariosListScenariosData, ScenariosListScenariosErrors, ScenariosListScenariosResponses, ScenariosProposeData, ScenariosProposeErrors, ScenariosProposeResponses, ScenariosResultsData, ScenariosResultsErrors, ScenariosResultsResponses, ScenariosRunPlanData, ScenariosRunPlanErrors, ScenariosRunPlanResponses, ScenariosStatisticsData, ScenariosStatisticsErrors, ScenariosStatisticsResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -403,6 +403,168 @@ export class DecisionsSdk extends HeyApiClient {
         return (options.client ?? this.client).post<McpSseResponses, McpSseErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/sse',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * List the tenant's plans (newest first; `scenarios` left empty)
+     */
+    public scenariosListPlans<ThrowOnError extends boolean = false>(options?: Options<ScenariosListPlansData, ThrowOnError>): RequestResult<ScenariosListPlansResponses, ScenariosListPlansErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ScenariosListPlansResponses, ScenariosListPlansErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/plans',
+            ...options
+        });
+    }
+    
+    /**
+     * Generate the scenario plan of a table
+     *
+     * Deterministic (no AI): boundary values and equivalence classes of every condition, MC/DC pairs, missing and null inputs, pairwise cross-row combinations; duplicates removed by the canonical hash of the input facts. Each expectation is what the table version does. Generating again replaces every scenario except those a person confirmed.
+     */
+    public scenariosGenerate<ThrowOnError extends boolean = false>(options: Options<ScenariosGenerateData, ThrowOnError>): RequestResult<ScenariosGenerateResponses, ScenariosGenerateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ScenariosGenerateResponses, ScenariosGenerateErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/plans',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A plan with its first 200 scenarios
+     */
+    public scenariosGetPlan<ThrowOnError extends boolean = false>(options: Options<ScenariosGetPlanData, ThrowOnError>): RequestResult<ScenariosGetPlanResponses, ScenariosGetPlanErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<ScenariosGetPlanResponses, ScenariosGetPlanErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/plans/{planId}',
+            ...options
+        });
+    }
+    
+    /**
+     * A plan's scenarios by position
+     */
+    public scenariosListScenarios<ThrowOnError extends boolean = false>(options: Options<ScenariosListScenariosData, ThrowOnError>): RequestResult<ScenariosListScenariosResponses, ScenariosListScenariosErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<ScenariosListScenariosResponses, ScenariosListScenariosErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/plans/{planId}/scenarios',
+            ...options
+        });
+    }
+    
+    /**
+     * Run a plan against a table version
+     *
+     * Every scenario runs through the compiled table (the engine of the evaluate route); results, coverage (rows hit, both sides of every condition) and the failure analysis (which row, which condition, which input) are recorded.
+     */
+    public scenariosRunPlan<ThrowOnError extends boolean = false>(options: Options<ScenariosRunPlanData, ThrowOnError>): RequestResult<ScenariosRunPlanResponses, ScenariosRunPlanErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ScenariosRunPlanResponses, ScenariosRunPlanErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/plans/{planId}/runs',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Ask the configured AI model for further scenarios
+     *
+     * An OpenAI-compatible chat endpoint (`Scenarios:Ai:Endpoint`, `Scenarios:Ai:Model`) proposes scenarios from the table's text; they go through the same dedup and get their expectation from the table. Without a configured model: 503 `AI_MODEL_NOT_CONFIGURED` (nothing is made up); a failing model: 502 `AI_MODEL_FAILED`.
+     */
+    public scenariosPropose<ThrowOnError extends boolean = false>(options: Options<ScenariosProposeData, ThrowOnError>): RequestResult<ScenariosProposeResponses, ScenariosProposeErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ScenariosProposeResponses, ScenariosProposeErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/plans/{planId}/ai-proposals',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A run (plain or gate) with its coverage
+     */
+    public scenariosGetRun<ThrowOnError extends boolean = false>(options: Options<ScenariosGetRunData, ThrowOnError>): RequestResult<ScenariosGetRunResponses, ScenariosGetRunErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<ScenariosGetRunResponses, ScenariosGetRunErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/runs/{runId}',
+            ...options
+        });
+    }
+    
+    /**
+     * A run's scenario results by position
+     */
+    public scenariosResults<ThrowOnError extends boolean = false>(options: Options<ScenariosResultsData, ThrowOnError>): RequestResult<ScenariosResultsResponses, ScenariosResultsErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<ScenariosResultsResponses, ScenariosResultsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/runs/{runId}/results',
+            ...options
+        });
+    }
+    
+    /**
+     * The tenant's pass, fail and coverage counts
+     */
+    public scenariosStatistics<ThrowOnError extends boolean = false>(options?: Options<ScenariosStatisticsData, ThrowOnError>): RequestResult<ScenariosStatisticsResponses, ScenariosStatisticsErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ScenariosStatisticsResponses, ScenariosStatisticsErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/statistics',
+            ...options
+        });
+    }
+    
+    /**
+     * Run the CI gate of a table
+     *
+     * The table's plan (generated from the candidate version when the table has none) runs against the candidate; the gate passes when no scenario fails or errs and the row coverage reaches `minCoverage` (and the mutation score `minMutationScore` when given). A failing gate is still a 200: `passed` says it.
+     */
+    public scenariosGate<ThrowOnError extends boolean = false>(options: Options<ScenariosGateData, ThrowOnError>): RequestResult<ScenariosGateResponses, ScenariosGateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ScenariosGateResponses, ScenariosGateErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/gate',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A scenario with its latest result
+     */
+    public scenariosGetScenario<ThrowOnError extends boolean = false>(options: Options<ScenariosGetScenarioData, ThrowOnError>): RequestResult<ScenariosGetScenarioResponses, ScenariosGetScenarioErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<ScenariosGetScenarioResponses, ScenariosGetScenarioErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/{scenarioId}',
+            ...options
+        });
+    }
+    
+    /**
+     * Edit a scenario's expectation
+     *
+     * The scenario becomes confirmed by a person (`confirmed`, `confirmedBy`): regeneration never replaces it.
+     */
+    public scenariosEditExpectation<ThrowOnError extends boolean = false>(options: Options<ScenariosEditExpectationData, ThrowOnError>): RequestResult<ScenariosEditExpectationResponses, ScenariosEditExpectationErrors, ThrowOnError> {
+        return (options.client ?? this.client).put<ScenariosEditExpectationResponses, ScenariosEditExpectationErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/{scenarioId}/expectation',
             ...options,
             headers: {
                 'Content-Type': 'application/json',

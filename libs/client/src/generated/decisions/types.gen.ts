@@ -682,6 +682,442 @@ export type PlainToolResultView = {
     } | null;
 };
 
+export type GeneratePlanBody = {
+    /**
+     * The decision table (its id).
+     */
+    tableId: string;
+    /**
+     * Table version to generate from (default: the latest).
+     */
+    version?: number;
+    /**
+     * Seed of the generator (default 1): the same seed gives the same scenarios.
+     */
+    seed?: number;
+};
+
+export type ExpectedBehaviorView = {
+    /**
+     * Row ids that must match, in the engine's order.
+     */
+    matchedRows: Array<string>;
+    /**
+     * Output values the table must give.
+     */
+    outputs: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Evaluation error code expected instead of a result.
+     */
+    errorCode?: string | null;
+    /**
+     * The row the scenario was built to exercise.
+     */
+    targetRowId?: string | null;
+    description: string;
+};
+
+export type ScenarioOriginView = {
+    rowId?: string;
+    column?: string;
+    cell?: string;
+    /**
+     * `below`, `on`, `above`, `inside`, `listed`, `unlisted`, `boolean`, `missing`, `null`, `pairwise`, `ai`.
+     */
+    probe?: string;
+};
+
+export type ScenarioRecordView = {
+    id: string;
+    planId: string;
+    /**
+     * The table the scenario was generated for (its name).
+     */
+    seedRuleCode: string;
+    scenarioName: string;
+    type: 'RowMatch' | 'Boundary' | 'McDc' | 'EquivalenceClass' | 'MissingInput' | 'NullInput' | 'Pairwise' | 'AiProposed' | 'Manual';
+    scope: 'Rule' | 'Workflow' | 'CrossRule';
+    inputFacts: {
+        [key: string]: unknown;
+    };
+    /**
+     * Canonical hash of the input facts (duplicates are removed by it).
+     */
+    inputHash: string;
+    expectedBehavior: ExpectedBehaviorView;
+    origin: ScenarioOriginView;
+    status: 'Pending' | 'Running' | 'Passed' | 'Failed' | 'Error' | 'Skipped';
+    /**
+     * The expectation was confirmed by a person: regeneration keeps the scenario as it is.
+     */
+    confirmed: boolean;
+    confirmedBy: string | null;
+    confirmedAt: string | null;
+    /**
+     * Its result in the latest run, a scenario result (GET by id only; null before any run).
+     */
+    lastResult?: {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type PlanRecordView = {
+    id: string;
+    tableId: string;
+    /**
+     * The table version the expectations were generated from.
+     */
+    tableVersion: number;
+    seedRuleCode: string;
+    scope: 'Rule' | 'Workflow' | 'CrossRule';
+    seed: number;
+    /**
+     * The model whose proposals the plan holds, if any.
+     */
+    aiModelUsed: string | null;
+    /**
+     * Milliseconds.
+     */
+    generationDuration: number;
+    /**
+     * Scenarios built before duplicates were removed.
+     */
+    candidates: number;
+    duplicatesRemoved: number;
+    scenarioCount: number;
+    /**
+     * Scenarios confirmed by a person, kept as they were.
+     */
+    confirmedKept: number;
+    /**
+     * The first 200 scenarios by position (the list route pages through all; empty in lists).
+     */
+    scenarios: Array<ScenarioRecordView>;
+    createdAt: string;
+    modifiedAt: string;
+};
+
+export type RunPlanBody = {
+    /**
+     * Table version to run against (default: the latest).
+     */
+    version?: number;
+};
+
+export type FailureFindingView = {
+    rowId: string;
+    column: string | null;
+    /**
+     * The input value involved (any JSON value).
+     */
+    value?: string | number | boolean | Array<unknown> | {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The condition as the table run has it.
+     */
+    cell?: string;
+    message: string;
+};
+
+export type FailureRecordView = {
+    scenarioId: string;
+    scenarioName: string;
+    status: 'Failed' | 'Error';
+    inputFacts: {
+        [key: string]: unknown;
+    };
+    /**
+     * `{ matchedRows, outputs, errorCode }`
+     */
+    expected: {
+        [key: string]: unknown;
+    };
+    /**
+     * `{ matchedRows, outputs, errors }`
+     */
+    actual: {
+        [key: string]: unknown;
+    };
+    analysis: Array<FailureFindingView>;
+};
+
+export type RunReportView = {
+    id: string;
+    planId: string;
+    tableVersion: number;
+    kind: 'Run' | 'Gate';
+    total: number;
+    passed: number;
+    failed: number;
+    errored: number;
+    /**
+     * Rows hit and both sides of every condition (see the CI run result).
+     */
+    coverage: {
+        [key: string]: unknown;
+    };
+    /**
+     * The mutation report of a gate run.
+     */
+    mutation: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Gate runs: `{ passed, minCoverage, minMutationScore, reasons }`.
+     */
+    gate: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Milliseconds.
+     */
+    duration: number;
+    createdBy: string;
+    createdAt: string;
+    tableId: string;
+    /**
+     * The first 100 failed scenarios with their analysis.
+     */
+    failures: Array<FailureRecordView>;
+};
+
+export type AiProposalsBody = {
+    /**
+     * How many scenarios to ask the model for (default 20).
+     */
+    count?: number;
+};
+
+export type AiProposalsRecordView = {
+    aiModelUsed: string;
+    proposed: number;
+    duplicates: number;
+    rejected: number;
+    added: Array<ScenarioRecordView>;
+};
+
+export type RunRecordView = {
+    id: string;
+    planId: string;
+    tableVersion: number;
+    kind: 'Run' | 'Gate';
+    total: number;
+    passed: number;
+    failed: number;
+    errored: number;
+    /**
+     * Rows hit and both sides of every condition (see the CI run result).
+     */
+    coverage: {
+        [key: string]: unknown;
+    };
+    /**
+     * The mutation report of a gate run.
+     */
+    mutation: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Gate runs: `{ passed, minCoverage, minMutationScore, reasons }`.
+     */
+    gate: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Milliseconds.
+     */
+    duration: number;
+    createdBy: string;
+    createdAt: string;
+};
+
+export type ScenarioResultRecordView = {
+    runId: string;
+    scenarioId: string;
+    status: 'Pending' | 'Running' | 'Passed' | 'Failed' | 'Error' | 'Skipped';
+    /**
+     * The evaluation completed (or refused with the expected error).
+     */
+    isSuccess: boolean;
+    matchesExpectation: boolean;
+    outputFacts: {
+        [key: string]: unknown;
+    } | null;
+    matchedRows: Array<string>;
+    errors: Array<string>;
+    /**
+     * Milliseconds.
+     */
+    duration: number;
+    /**
+     * Why it failed: which row, which condition, which input.
+     */
+    analysis: Array<FailureFindingView>;
+};
+
+export type CoverageStatisticsView = {
+    plansMeasured: number;
+    meanRowCoverage: number;
+    meanConditionCoverage: number;
+    /**
+     * Plans whose latest run hit every row.
+     */
+    fullRowCoverage: number;
+};
+
+export type StatisticsRecordView = {
+    plans: number;
+    scenarios: number;
+    /**
+     * Scenarios whose expectation a person confirmed.
+     */
+    confirmed: number;
+    byStatus: {
+        [key: string]: number;
+    };
+    passed: number;
+    /**
+     * Scenarios Failed or Error in their latest run.
+     */
+    failed: number;
+    runs: number;
+    gateRuns: number;
+    gatesPassed: number;
+    coverage: CoverageStatisticsView;
+};
+
+export type GateBody = {
+    /**
+     * The decision table (its id).
+     */
+    tableId: string;
+    /**
+     * The candidate version (default: the latest).
+     */
+    version?: number;
+    /**
+     * Minimum row coverage in percent (default 90).
+     */
+    minCoverage?: number;
+    /**
+     * Run the mutation analysis (default true).
+     */
+    mutation?: boolean;
+    /**
+     * Minimum mutation score in percent (default: reported, not gated).
+     */
+    minMutationScore?: number;
+    /**
+     * Seed when the table has no plan yet and the gate generates one.
+     */
+    seed?: number;
+};
+
+export type GateSettingsView = {
+    passed: boolean;
+    minCoverage: number;
+    minMutationScore: number | null;
+    reasons: Array<string>;
+};
+
+export type RowCoverageView = {
+    total: number;
+    hit: number;
+    percent: number;
+    unhit: Array<string>;
+};
+
+export type ConditionCoverageView = {
+    /**
+     * Conditions other than `-`.
+     */
+    total: number;
+    bothSides: number;
+    trueOnly: number;
+    falseOnly: number;
+    neither: number;
+    /**
+     * Sides seen over sides (two per condition), percent.
+     */
+    percent: number;
+};
+
+export type CoverageView = {
+    rows: RowCoverageView;
+    conditions: ConditionCoverageView;
+    /**
+     * Conditions not seen both true and false (first 200).
+     */
+    uncovered: Array<{
+        [key: string]: unknown;
+    }>;
+};
+
+export type ScenarioCountsView = {
+    total: number;
+    passed: number;
+    failed: number;
+    errored: number;
+};
+
+export type CiRunResultView = {
+    runId: string;
+    planId: string;
+    tableId: string;
+    tableName: string;
+    /**
+     * The candidate version run.
+     */
+    tableVersion: number;
+    /**
+     * The version the plan's expectations come from.
+     */
+    planVersion: number;
+    /**
+     * No failed or errored scenario, row coverage at least minCoverage (and the mutation score at least minMutationScore when set).
+     */
+    passed: boolean;
+    reasons: Array<string>;
+    gate: GateSettingsView;
+    coverage: CoverageView;
+    scenarios: ScenarioCountsView;
+    failures: Array<FailureRecordView>;
+    /**
+     * The mutation report (null with `mutation: false`): `{ mutants, killed, survived, invalid, score, survivors, sampled, duration }`.
+     */
+    mutation: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Milliseconds.
+     */
+    duration: number;
+};
+
+export type ExpectationBody = {
+    /**
+     * Row ids that must match, in the engine's order (empty: none).
+     */
+    matchedRows: Array<string>;
+    /**
+     * The output values the table must give (null: no output).
+     */
+    outputs?: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Evaluation error code expected instead of a result.
+     */
+    errorCode?: string | null;
+    /**
+     * Why (shown with the scenario).
+     */
+    description?: string;
+};
+
 export type DependencyStatusView = {
     status: 'up' | 'down';
 };
@@ -741,6 +1177,31 @@ export type DecisionsError = {
      * Stable code naming the problem.
      */
     code: 'API_KEY_INVALID' | 'ARCHIVE_TOO_LARGE' | 'ARCHIVE_TOO_MANY_ENTRIES' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONCURRENT_MODIFICATION' | 'CONFLICT' | 'DEADLINE_EXCEEDED' | 'DUPLICATE_TABLE_NAME' | 'EVALUATION_BUDGET_EXCEEDED' | 'FORBIDDEN' | 'HIT_POLICY_VIOLATION' | 'HTTP_ERROR' | 'IMPORT_TOO_MANY_ROWS' | 'IMPORT_TOO_MANY_TABLES' | 'INPUT_TYPE_MISMATCH' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_FEEL' | 'INVALID_FORMAT' | 'INVALID_IMPORT' | 'INVALID_INPUT' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_TOOL_ARGUMENTS' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MISSING_REQUIRED_INPUT' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_TOOL' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'XML_DOCTYPE_NOT_ALLOWED';
+    /**
+     * Correlation id of the request (also `x-correlation-id`).
+     */
+    traceId: string;
+    /**
+     * One entry per bad field, on validation failures.
+     */
+    details?: Array<{
+        field: string;
+        message: string;
+    }>;
+};
+
+/**
+ * A scenario-route failure: `{ error, code, traceId }` (`details`, one entry per bad field, on `VALIDATION_FAILED`).
+ */
+export type ScenarioError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'AI_MODEL_FAILED' | 'AI_MODEL_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SCENARIO_NOT_FOUND' | 'SCENARIO_PLAN_NOT_FOUND' | 'SCENARIO_RUN_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_ROW' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -2286,6 +2747,689 @@ export type McpSseResponses = {
 };
 
 export type McpSseResponse = McpSseResponses[keyof McpSseResponses];
+
+export type ScenariosListPlansData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: {
+        page?: number;
+        pageSize?: number;
+        /**
+         * Only the plan of this table.
+         */
+        tableId?: string;
+    };
+    url: '/api/v1/scenarios/plans';
+};
+
+export type ScenariosListPlansErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosListPlansError = ScenariosListPlansErrors[keyof ScenariosListPlansErrors];
+
+export type ScenariosListPlansResponses = {
+    200: Array<PlanRecordView>;
+};
+
+export type ScenariosListPlansResponse = ScenariosListPlansResponses[keyof ScenariosListPlansResponses];
+
+export type ScenariosGenerateData = {
+    body: GeneratePlanBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/scenarios/plans';
+};
+
+export type ScenariosGenerateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGenerateError = ScenariosGenerateErrors[keyof ScenariosGenerateErrors];
+
+export type ScenariosGenerateResponses = {
+    201: PlanRecordView;
+};
+
+export type ScenariosGenerateResponse = ScenariosGenerateResponses[keyof ScenariosGenerateResponses];
+
+export type ScenariosGetPlanData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Plan id (a UUID).
+         */
+        planId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/plans/{planId}';
+};
+
+export type ScenariosGetPlanErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGetPlanError = ScenariosGetPlanErrors[keyof ScenariosGetPlanErrors];
+
+export type ScenariosGetPlanResponses = {
+    200: PlanRecordView;
+};
+
+export type ScenariosGetPlanResponse = ScenariosGetPlanResponses[keyof ScenariosGetPlanResponses];
+
+export type ScenariosListScenariosData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Plan id (a UUID).
+         */
+        planId: string;
+    };
+    query?: {
+        page?: number;
+        pageSize?: number;
+        type?: 'RowMatch' | 'Boundary' | 'McDc' | 'EquivalenceClass' | 'MissingInput' | 'NullInput' | 'Pairwise' | 'AiProposed' | 'Manual';
+        status?: 'Pending' | 'Running' | 'Passed' | 'Failed' | 'Error' | 'Skipped';
+    };
+    url: '/api/v1/scenarios/plans/{planId}/scenarios';
+};
+
+export type ScenariosListScenariosErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosListScenariosError = ScenariosListScenariosErrors[keyof ScenariosListScenariosErrors];
+
+export type ScenariosListScenariosResponses = {
+    200: Array<ScenarioRecordView>;
+};
+
+export type ScenariosListScenariosResponse = ScenariosListScenariosResponses[keyof ScenariosListScenariosResponses];
+
+export type ScenariosRunPlanData = {
+    body: RunPlanBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Plan id (a UUID).
+         */
+        planId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/plans/{planId}/runs';
+};
+
+export type ScenariosRunPlanErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosRunPlanError = ScenariosRunPlanErrors[keyof ScenariosRunPlanErrors];
+
+export type ScenariosRunPlanResponses = {
+    201: RunReportView;
+};
+
+export type ScenariosRunPlanResponse = ScenariosRunPlanResponses[keyof ScenariosRunPlanResponses];
+
+export type ScenariosProposeData = {
+    body: AiProposalsBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Plan id (a UUID).
+         */
+        planId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/plans/{planId}/ai-proposals';
+};
+
+export type ScenariosProposeErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+    /**
+     * An upstream service failed
+     */
+    502: ScenarioError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ScenarioError;
+};
+
+export type ScenariosProposeError = ScenariosProposeErrors[keyof ScenariosProposeErrors];
+
+export type ScenariosProposeResponses = {
+    201: AiProposalsRecordView;
+};
+
+export type ScenariosProposeResponse = ScenariosProposeResponses[keyof ScenariosProposeResponses];
+
+export type ScenariosGetRunData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Run id (a UUID).
+         */
+        runId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/runs/{runId}';
+};
+
+export type ScenariosGetRunErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGetRunError = ScenariosGetRunErrors[keyof ScenariosGetRunErrors];
+
+export type ScenariosGetRunResponses = {
+    200: RunRecordView;
+};
+
+export type ScenariosGetRunResponse = ScenariosGetRunResponses[keyof ScenariosGetRunResponses];
+
+export type ScenariosResultsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Run id (a UUID).
+         */
+        runId: string;
+    };
+    query?: {
+        page?: number;
+        pageSize?: number;
+    };
+    url: '/api/v1/scenarios/runs/{runId}/results';
+};
+
+export type ScenariosResultsErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosResultsError = ScenariosResultsErrors[keyof ScenariosResultsErrors];
+
+export type ScenariosResultsResponses = {
+    200: Array<ScenarioResultRecordView>;
+};
+
+export type ScenariosResultsResponse = ScenariosResultsResponses[keyof ScenariosResultsResponses];
+
+export type ScenariosStatisticsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/scenarios/statistics';
+};
+
+export type ScenariosStatisticsErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosStatisticsError = ScenariosStatisticsErrors[keyof ScenariosStatisticsErrors];
+
+export type ScenariosStatisticsResponses = {
+    200: StatisticsRecordView;
+};
+
+export type ScenariosStatisticsResponse = ScenariosStatisticsResponses[keyof ScenariosStatisticsResponses];
+
+export type ScenariosGateData = {
+    body: GateBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/scenarios/gate';
+};
+
+export type ScenariosGateErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGateError = ScenariosGateErrors[keyof ScenariosGateErrors];
+
+export type ScenariosGateResponses = {
+    200: CiRunResultView;
+};
+
+export type ScenariosGateResponse = ScenariosGateResponses[keyof ScenariosGateResponses];
+
+export type ScenariosGetScenarioData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Scenario id (a UUID).
+         */
+        scenarioId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/{scenarioId}';
+};
+
+export type ScenariosGetScenarioErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGetScenarioError = ScenariosGetScenarioErrors[keyof ScenariosGetScenarioErrors];
+
+export type ScenariosGetScenarioResponses = {
+    200: ScenarioRecordView;
+};
+
+export type ScenariosGetScenarioResponse = ScenariosGetScenarioResponses[keyof ScenariosGetScenarioResponses];
+
+export type ScenariosEditExpectationData = {
+    body: ExpectationBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        /**
+         * Scenario id (a UUID).
+         */
+        scenarioId: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/{scenarioId}/expectation';
+};
+
+export type ScenariosEditExpectationErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosEditExpectationError = ScenariosEditExpectationErrors[keyof ScenariosEditExpectationErrors];
+
+export type ScenariosEditExpectationResponses = {
+    200: ScenarioRecordView;
+};
+
+export type ScenariosEditExpectationResponse = ScenariosEditExpectationResponses[keyof ScenariosEditExpectationResponses];
 
 export type HealthReadinessData = {
     body?: never;
