@@ -220,7 +220,10 @@ describe('copilot drafts with an OpenAI-compatible model (stub server), approval
     const again = await api.post(`${C}/discarded/${version}/discard`, {});
     expect([again.status, again.body.code]).toEqual([409, 'INVALID_STATE_TRANSITION']);
     const audit = await api.get(`${A}/discarded/audit`);
-    expect(audit.body.entries.map((e: any) => e.action)).toEqual(['DISCARD', 'SAVE']);
+    expect(audit.body.entries.map((e: any) => [e.action, e.actor, e.detail])).toEqual([
+      ['REJECT', 'alice', 'copilot-draft discard: not what we need'],
+      ['SAVE', 'alice', expect.stringContaining('copilot draft (stub-model-1)')],
+    ]);
   });
 
   it('discard refuses versions that are not copilot drafts, or were submitted once', async () => {

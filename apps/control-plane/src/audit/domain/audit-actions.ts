@@ -9,8 +9,6 @@ export const AUDIT_ACTIONS = [
   'INVALIDATE',
   'IMPORT',
   'EXPORT',
-  /** A never-submitted copilot draft discarded (Draft → Rejected). */
-  'DISCARD',
   'CANARY_START',
   'CANARY_PROMOTE',
   'CANARY_ROLLBACK',

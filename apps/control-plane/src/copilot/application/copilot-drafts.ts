@@ -72,7 +72,8 @@ export class CopilotDrafts {
       await this.versions.markRejected(m, workflowName, version, status, actor, now, why);
       const revision = await this.versions.touch(m, workflowName, now, actor);
       await this.audit.append(m, tenantId, [
-        { workflowName, action: 'DISCARD', actor, version, detail: why },
+        // a discard is a rejection (Draft → Rejected): audited as REJECT, marked as the copilot's discard
+        { workflowName, action: 'REJECT', actor, version, detail: `copilot-draft discard: ${why}` },
       ]);
       return { now, revision, row };
     });

@@ -87,7 +87,7 @@ export class CopilotController {
   @ApiOperation({
     summary: 'Discard a never-submitted copilot draft',
     description:
-      'Draft → Rejected (terminal: never submitted or activated; audited `DISCARD`); the provenance row is ' +
+      'Draft → Rejected (terminal: never submitted or activated; audited `REJECT`); the provenance row is ' +
       'kept. 409 `NOT_A_COPILOT_DRAFT`, `DRAFT_WAS_SUBMITTED`, `INVALID_STATE_TRANSITION` (not a Draft).',
   })
   @ApiBody({ type: DiscardDto, required: false })

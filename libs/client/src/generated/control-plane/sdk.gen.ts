@@ -1127,7 +1127,7 @@ export class ControlPlaneSdk extends HeyApiClient {
     /**
      * Discard a never-submitted copilot draft
      *
-     * Draft → Rejected (terminal: never submitted or activated; audited `DISCARD`); the provenance row is kept. 409 `NOT_A_COPILOT_DRAFT`, `DRAFT_WAS_SUBMITTED`, `INVALID_STATE_TRANSITION` (not a Draft).
+     * Draft → Rejected (terminal: never submitted or activated; audited `REJECT`); the provenance row is kept. 409 `NOT_A_COPILOT_DRAFT`, `DRAFT_WAS_SUBMITTED`, `INVALID_STATE_TRANSITION` (not a Draft).
      */
     public copilotDiscard<ThrowOnError extends boolean = false>(options: Options<CopilotDiscardData, ThrowOnError>): RequestResult<CopilotDiscardResponses, CopilotDiscardErrors, ThrowOnError> {
         return (options.client ?? this.client).post<CopilotDiscardResponses, CopilotDiscardErrors, ThrowOnError>({

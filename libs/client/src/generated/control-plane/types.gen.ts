@@ -205,7 +205,7 @@ export type AuditVerificationView = {
     firstBadEntry?: {
         seq: number;
         workflowName?: string;
-        action?: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'DISCARD' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
+        action?: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
         version?: number | null;
     } | null;
     /**
@@ -238,7 +238,7 @@ export type SignedAuditEntryView = {
     workflowName: string;
     timestamp: string;
     actor: string;
-    action: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'DISCARD' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
+    action: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
     version: number | null;
     detail: string | null;
     status: string;
@@ -519,7 +519,7 @@ export type ExportDto = {
 export type RuleSetAuditEntryView = {
     timestamp: string;
     actor: string;
-    action: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'DISCARD' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
+    action: 'SAVE' | 'SUBMIT' | 'APPROVE' | 'REJECT' | 'ACTIVATE' | 'ARCHIVE' | 'INVALIDATE' | 'IMPORT' | 'EXPORT' | 'CANARY_START' | 'CANARY_PROMOTE' | 'CANARY_ROLLBACK';
     version: number | null;
     detail: string | null;
     status: string;
