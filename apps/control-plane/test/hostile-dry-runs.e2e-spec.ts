@@ -98,7 +98,8 @@ describe('hostile dry-runs (unsaved rule sets) on the dry-run workers', () => {
       expect(codes).toContain(errors[errors.length - 1].code);
       expect(JSON.stringify(errors)).not.toMatch(/evaluated to null/);
       expect(elapsedMs).toBeLessThan(LIMIT_MS + SLACK_MS);
-      expect(probes).toBeGreaterThan(5);
+      // a probe every 20 ms while it ran (a script stopped at its 50 ms limit answers after a few)
+      expect(probes).toBeGreaterThanOrEqual(Math.min(5, Math.floor(elapsedMs / 40)));
       expect(worstProbeMs).toBeLessThan(PROBE_MS);
     },
   );
