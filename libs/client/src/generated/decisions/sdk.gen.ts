@@ -210,7 +210,7 @@ export class DecisionsSdk extends HeyApiClient {
     /**
      * Every tenant's audit trail, newest first (administrators only)
      *
-     * For the role `Admin` or the permission `decision-tables.audit.global` (or `*`); anyone else gets 403 `FORBIDDEN`.
+     * For the permission `decision-tables.audit.global` (or `*`) besides `decisions.viewer`; anyone else gets 403 `FORBIDDEN`.
      */
     public decisionTablesGlobalAudit<ThrowOnError extends boolean = false>(options?: Options<DecisionTablesGlobalAuditData, ThrowOnError>): RequestResult<DecisionTablesGlobalAuditResponses, DecisionTablesGlobalAuditErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<DecisionTablesGlobalAuditResponses, DecisionTablesGlobalAuditErrors, ThrowOnError>({

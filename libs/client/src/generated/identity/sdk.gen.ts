@@ -60,7 +60,7 @@ export class IdentitySdk extends HeyApiClient {
     /**
      * Register a user (self-registration)
      *
-     * Creates an active user without roles in the tenant of `x-tenant-id`. Refused with 403 `REGISTRATION_DISABLED` when `IdentityAuth:AllowSelfRegistration` is off; a password shorter than `IdentityAuth:MinPasswordLength` is 400.
+     * Creates an active user without roles in the tenant of `x-tenant-id`. Refused with 403 `REGISTRATION_DISABLED` when `IdentityAuth:AllowSelfRegistration` is off (the default outside Development), and with 403 `TENANT_CLOSED` when the tenant already has users and is not listed in `IdentityAuth:SelfRegistrationTenants`; a password shorter than `IdentityAuth:MinPasswordLength` is 400.
      */
     public authRegister<ThrowOnError extends boolean = false>(options: Options<AuthRegisterData, ThrowOnError>): RequestResult<AuthRegisterResponses, AuthRegisterErrors, ThrowOnError> {
         return (options.client ?? this.client).post<AuthRegisterResponses, AuthRegisterErrors, ThrowOnError>({
@@ -92,7 +92,7 @@ export class IdentitySdk extends HeyApiClient {
     /**
      * Refresh: a new token pair for the last one
      *
-     * Send the last access token as bearer (it may have expired, but not more than `TokenConfigs:RefreshTokenEim` minutes ago) and its refresh token in the body. The refresh token rotates: using one a second time is 401 `REFRESH_TOKEN_REUSED` and revokes the whole session.
+     * Send the last access token as bearer, expired (a live one is 401 `ACCESS_TOKEN_NOT_EXPIRED` unless it expires within `IdentityAuth:RefreshEarlySeconds`), but not more than `TokenConfigs:RefreshTokenEim` minutes ago, and its refresh token in the body. The refresh token rotates: using one a second time is 401 `REFRESH_TOKEN_REUSED` and revokes the whole session.
      */
     public authRefresh<ThrowOnError extends boolean = false>(options: Options<AuthRefreshData, ThrowOnError>): RequestResult<AuthRefreshResponses, AuthRefreshErrors, ThrowOnError> {
         return (options.client ?? this.client).post<AuthRefreshResponses, AuthRefreshErrors, ThrowOnError>({
@@ -165,10 +165,14 @@ export class IdentitySdk extends HeyApiClient {
     /**
      * The denylist: revoked tokens not expired yet
      *
-     * What the other services load at startup (and resync from) before applying the revocation events.
+     * What the other services load at startup (and resync from) before applying the revocation events, with a service key (`X-Api-Key`, `IdentityAuth:ServiceApiKeys`): every tenant. Any other caller gets its own tenant's entries only.
      */
     public authRevocationList<ThrowOnError extends boolean = false>(options?: Options<AuthRevocationListData, ThrowOnError>): RequestResult<AuthRevocationListResponses, AuthRevocationListErrors, ThrowOnError> {
-        return (options?.client ?? this.client).get<AuthRevocationListResponses, AuthRevocationListErrors, ThrowOnError>({ url: '/api/v1/auth/revocations', ...options });
+        return (options?.client ?? this.client).get<AuthRevocationListResponses, AuthRevocationListErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/auth/revocations',
+            ...options
+        });
     }
     
     /**

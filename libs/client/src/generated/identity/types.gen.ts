@@ -688,7 +688,7 @@ export type IdentityError = {
         /**
          * Stable code naming the problem.
          */
-        code: 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
+        code: 'ACCESS_TOKEN_NOT_EXPIRED' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'PERMISSION_NOT_HELD' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_CLOSED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_ROLE' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
         /**
          * What went wrong, for a person.
          */
@@ -730,7 +730,7 @@ export type AuthRegisterErrors = {
      */
     400: IdentityError;
     /**
-     * Self-registration is disabled (`REGISTRATION_DISABLED`)
+     * Self-registration is disabled (`REGISTRATION_DISABLED`), or the tenant has users and is not open to it (`TENANT_CLOSED`)
      */
     403: IdentityError;
     /**
@@ -840,7 +840,7 @@ export type AuthRefreshErrors = {
      */
     400: IdentityError;
     /**
-     * No, a forged or a too old access token, or an unknown, revoked or expired refresh token (`REFRESH_TOKEN_INVALID`, `TOKEN_…`); a reused one (`REFRESH_TOKEN_REUSED`)
+     * No, a forged or a too old access token, or an unknown, revoked or expired refresh token (`REFRESH_TOKEN_INVALID`, `TOKEN_…`); a reused one (`REFRESH_TOKEN_REUSED`); an access token that has not expired (`ACCESS_TOKEN_NOT_EXPIRED`)
      */
     401: IdentityError;
     /**
@@ -1108,6 +1108,14 @@ export type AuthRevocationListErrors = {
      * Bad request: the body, a parameter or the query is invalid
      */
     400: IdentityError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: IdentityError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: IdentityError;
     /**
      * Unexpected failure (logged with the trace id)
      */
