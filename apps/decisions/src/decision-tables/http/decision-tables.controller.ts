@@ -38,7 +38,7 @@ import {
   VersionDiffView,
   VersionEntryView,
 } from './views';
-import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
+import { RequireDecisionsAccess } from '../../auth';
 
 export const TABLE_PAGE = { defaultSize: 50, maxSize: 200 };
 const AUDIT_PAGE = { defaultSize: 20, maxSize: 100 };
