@@ -135,7 +135,7 @@ describe('decisions API keys', () => {
       const get = (headers: Record<string, string>) =>
         fetch(`${open.url}/api/v1/decision-tables`, { headers: { 'x-tenant-id': 't', ...headers } });
       expect((await get({})).status).toBe(200);
-      for (const headers of [
+      for (const headers of <Record<string, string>[]>[
         { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' },
         { authorization: 'Bearer not-a-token' },
         { 'x-api-key': 'some-key' },

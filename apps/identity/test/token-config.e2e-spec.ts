@@ -131,7 +131,7 @@ describe('identity token configuration', () => {
             headers: { cookie: `AuthToken=${token}`, ...headers },
             body: { userName: name, password: 'csrf-password-1' },
           });
-        for (const headers of [
+        for (const headers of <Record<string, string>[]>[
           {},
           { origin: 'https://evil.example' },
           { referer: 'https://evil.example/x' },

@@ -52,7 +52,7 @@ import {
   VersionDiffView,
   VersionEntryView,
 } from './views';
-import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
+import { RequireDecisionsAccess } from '../../auth';
 
 /** The response, as far as a route sets its headers. */
 interface HeaderReply {

@@ -4,7 +4,7 @@ import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { DecisionTableEvaluationService } from '../application/decision-table-evaluation.service';
 import { optionalVersion } from '../request-values';
-import { decisionsRequirements } from '../../auth/decisions-permissions';
+import { decisionsRequirements } from '../../auth';
 
 /**
  * `POST /api/v1/decision-tables/{id}/evaluate` — the hot path — a hot route (registerAuthorizedHotRoute: a

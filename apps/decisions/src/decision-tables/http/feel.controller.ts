@@ -6,7 +6,7 @@ import { DecisionTableErrorFamily } from '../errors';
 import { FeelAutocompleteDto, FeelEvaluateDto, FeelValidateDto } from './dto';
 import { ApiTableIdParam } from './openapi-parts';
 import { FeelEvaluationView, FeelSuggestionsView, FeelValidationView } from './views';
-import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
+import { RequireDecisionsAccess } from '../../auth';
 
 /** FEEL helpers for the table editor: validate, evaluate with sample input, autocomplete. */
 @ApiTags('decision tables: FEEL')

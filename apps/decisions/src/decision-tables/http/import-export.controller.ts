@@ -29,7 +29,7 @@ import { optionalVersion } from '../request-values';
 import { DecisionTableDto } from './dto';
 import { ApiTableIdParam, ApiVersionQuery } from './openapi-parts';
 import { ImportResultView, TableDefinitionView } from './views';
-import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
+import { RequireDecisionsAccess } from '../../auth';
 
 /** What the import reads from a request: the JSON body, or the multipart upload (`@fastify/multipart`). */
 interface ImportRequest {

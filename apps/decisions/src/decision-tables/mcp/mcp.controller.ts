@@ -7,7 +7,7 @@ import { BUILD_VERSION } from '../../version';
 import { DecisionTableAuthoringService } from '../application/decision-table-authoring.service';
 import { DecisionTableEvaluationService } from '../application/decision-table-evaluation.service';
 import { decisionTableTools } from './decision-table-tools';
-import { RequireDecisionsAccess } from '../../auth/decisions-permissions';
+import { RequireDecisionsAccess } from '../../auth';
 
 /**
  * Tool-protocol server of spec 2 (the `svc_decision_table_*` tools) on the platform's server:
