@@ -1,10 +1,5 @@
 import { ApiKeyEntry, parseApiKeyConfig, parseServiceApiKeys } from '@arbiter/auth';
-import {
-  ConfigKey,
-  ConfigurationError,
-  EnvironmentName,
-  StartupRules,
-} from '@arbiter/platform';
+import { ConfigKey, ConfigurationError, EnvironmentName, StartupRules } from '@arbiter/platform';
 import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 
 /**

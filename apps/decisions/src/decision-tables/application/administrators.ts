@@ -8,5 +8,6 @@ import { AppError, RequestContext } from '@arbiter/platform';
  */
 export function requireAdministrator(permission: string, what: string): void {
   const user = RequestContext.current()?.user;
-  if (!user || !grants(user.permissions, permission)) throw AppError.forbidden(`${what} is for administrators`);
+  if (!user || !grants(user.permissions, permission))
+    throw AppError.forbidden(`${what} is for administrators`);
 }

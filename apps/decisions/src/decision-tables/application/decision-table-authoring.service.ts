@@ -1,4 +1,3 @@
-import { grants } from '@arbiter/auth';
 import { DecisionTableChangedEvent, Subjects } from '@arbiter/contracts';
 import {
   AppError,
