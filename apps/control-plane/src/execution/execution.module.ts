@@ -4,6 +4,7 @@ import { ExecutionAuditModule } from '../execution-audit';
 import { QuotaGate, QuotasModule } from '../quotas';
 import { RuleRegistry, RuleSetsModule } from '../rulesets';
 import { DecisionTableClient } from './adapters/decision-table-client';
+import { EventWindowClient } from './adapters/event-window-client';
 import { HttpConnectorInvoker } from './adapters/http-connectors';
 import { CODE_RULES, CompiledRuleSets } from './compiled-rule-sets';
 import { DryRunService } from './dry-run.service';
@@ -32,6 +33,7 @@ import { RuleSetVersions } from './rule-set-versions';
   ],
   providers: [
     DecisionTableClient,
+    EventWindowClient,
     HttpConnectorInvoker,
     RuleSetVersions,
     { provide: CODE_RULES, useExisting: RuleRegistry },
