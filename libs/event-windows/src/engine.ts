@@ -398,7 +398,9 @@ export class WindowEngine {
   private makeRoom(s: KeyState) {
     const held = s.tail - s.head;
     const capacity = s.buf.length / 2;
-    if (s.head > 0 && held <= capacity / 2) {
+    // compact only when at most a quarter is live: then ≥ 3/4 of the buffer is free again afterwards, so a
+    // window holding about half the buffer does not compact every few events (seen at 17 % in a profile)
+    if (s.head > 0 && held <= capacity / 4) {
       s.buf.copyWithin(0, 2 * s.head, 2 * s.tail);
       if (s.raw) {
         s.raw.copyWithin(0, s.head, s.tail);

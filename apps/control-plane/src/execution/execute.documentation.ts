@@ -7,6 +7,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiProperty,
   ApiPropertyOptional,
   ApiTags,
 } from '@nestjs/swagger';
@@ -23,6 +24,24 @@ const MAX_KEY_LENGTH = 256;
  * object; `correlationId` and `bucketKey` strings of at most 256 characters, or null; `trace` a boolean.
  * Documentation only: no request is ever validated against this class.
  */
+/** The execute body's `window`: which event-window configuration, keyed by which fact. */
+export class ExecuteWindowReference {
+  @ApiProperty({
+    type: 'string',
+    pattern: '^[A-Za-z0-9_-]{1,100}$',
+    description: 'Id of the event-window configuration (decisions `/api/v1/rule-engine/cep/{id}`).',
+    example: 'failed-logins',
+  })
+  configId!: string;
+
+  @ApiProperty({
+    type: 'string',
+    description: 'Name or dot path of the fact holding the correlation key (a string or a number).',
+    example: 'userId',
+  })
+  keyFact!: string;
+}
+
 export class ExecuteRequestBody {
   @ApiPropertyOptional({
     type: 'object',
@@ -64,6 +83,16 @@ export class ExecuteRequestBody {
     description: 'Answer with per-rule (or per-node) `traces`.',
   })
   trace?: boolean;
+
+  @ApiPropertyOptional({
+    type: ExecuteWindowReference,
+    description:
+      'Event-window facts: the control plane reads the live window of `facts.<keyFact>` in the event-window ' +
+      'configuration `configId` from the decisions service and adds it as the fact `window` ' +
+      '(`window.count`, `window.sum`, `window.avg`, `window.min`, `window.max`, `window.distinctCount`, ' +
+      '`window.first`, `window.last`, `window.key`, `window.start`, `window.end`). Absent: no read.',
+  })
+  window?: ExecuteWindowReference | null;
 }
 
 /**

@@ -19,6 +19,10 @@ export const ExecutionErrorCodes = {
   DecisionTablesUnavailable: 'DECISION_TABLES_UNAVAILABLE',
   DecisionTablesUnauthorized: 'DECISION_TABLES_UNAUTHORIZED',
   SubFlowNotFound: 'SUB_FLOW_NOT_FOUND',
+  /** The execute request's `window.configId` names no event-window configuration of the tenant (422). */
+  EventWindowNotFound: 'EVENT_WINDOW_NOT_FOUND',
+  /** The decisions service did not answer a window read, or refused the credentials (503). */
+  EventWindowsUnavailable: 'EVENT_WINDOWS_UNAVAILABLE',
 } as const;
 
 /**

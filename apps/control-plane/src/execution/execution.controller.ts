@@ -58,13 +58,36 @@ export function parseExecuteBody(workflowName: string, body: unknown, bucketHead
   };
   if (request.trace !== undefined && typeof request.trace !== 'boolean')
     throw AppError.validation([{ field: 'trace', message: 'must be a boolean' }]);
+  const window =
+    request.window === undefined || request.window === null ? undefined : windowOf(request.window);
   return {
     workflowName,
     facts,
     correlationId: text('correlationId'),
     bucketKey: text('bucketKey') ?? (bucketHeader ? bucketHeader.slice(0, 256) : undefined),
     trace: request.trace === true,
+    ...(window ? { window } : {}),
   };
+}
+
+const WINDOW_CONFIG_ID = /^[A-Za-z0-9_-]{1,100}$/;
+const KEY_FACT = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*){0,15}$/;
+
+/** The execute body's `window`: `{ configId, keyFact }` (an event-window id and a fact's dot path). */
+function windowOf(value: unknown): { configId: string; keyFact: string } {
+  const problems: { field: string; message: string }[] = [];
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw AppError.validation([{ field: 'window', message: 'must be an object { configId, keyFact }' }]);
+  const { configId, keyFact } = value as Record<string, unknown>;
+  if (typeof configId !== 'string' || !WINDOW_CONFIG_ID.test(configId))
+    problems.push({ field: 'window.configId', message: 'must match [A-Za-z0-9_-]{1,100}' });
+  if (typeof keyFact !== 'string' || !KEY_FACT.test(keyFact))
+    problems.push({
+      field: 'window.keyFact',
+      message: 'must be a fact name or dot path (e.g. userId, user.id)',
+    });
+  if (problems.length) throw AppError.validation(problems);
+  return { configId: configId as string, keyFact: keyFact as string };
 }
 
 /** Dry-run on the /api/v1/rule-engine routes (the execution-like result). */

@@ -5,6 +5,7 @@ import { ExecutionAuditModule } from '../execution-audit';
 import { QuotaGate, QuotasModule } from '../quotas';
 import { RuleRegistry, RuleSetsModule } from '../rulesets';
 import { DecisionTableClient } from './adapters/decision-table-client';
+import { EventWindowClient } from './adapters/event-window-client';
 import { HttpConnectorInvoker } from './adapters/http-connectors';
 import { CODE_RULES, CompiledRuleSets } from './compiled-rule-sets';
 import { DryRunService } from './dry-run.service';
@@ -35,6 +36,7 @@ import { RuleSetVersions } from './rule-set-versions';
   providers: [
     ShadowCandidateCheck,
     DecisionTableClient,
+    EventWindowClient,
     HttpConnectorInvoker,
     RuleSetVersions,
     { provide: CODE_RULES, useExisting: RuleRegistry },

@@ -15,6 +15,7 @@ import { ExecutionErrors, ExecutionResultErrorCodes } from './execution-errors';
 import { newExecutionId } from './execution-id';
 import { isoNow } from './iso-clock';
 import { ExecutionMetrics } from './execution-metrics';
+import { EventWindowClient, type WindowReference } from './adapters/event-window-client';
 import { CanaryRouting, ExecutionQuota, QuotaLeaseHandle, TraditionalExecution } from './ports';
 import { ActiveVersion, ExecutableVersion, RuleSetVersions } from './rule-set-versions';
 
@@ -27,6 +28,8 @@ export interface ExecuteRequest {
   bucketKey?: string;
   /** Include per-rule / per-node traces in the answer. */
   trace?: boolean;
+  /** Event-window facts to add under `window` (read from the decisions service for the key fact). */
+  window?: WindowReference;
 }
 
 export interface ExecutionResult {
@@ -85,6 +88,7 @@ export class ExecutionService {
     @Inject(TraditionalExecution) private readonly traditional: TraditionalExecution,
     @Inject(ExecutionAuditSink) private readonly audit: ExecutionAuditSink,
     @Inject(ExecutionMetrics) private readonly metrics: ExecutionMetrics,
+    @Inject(EventWindowClient) private readonly windows: EventWindowClient,
   ) {}
 
   /**
@@ -111,7 +115,13 @@ export class ExecutionService {
   ): ExecutionResult | Promise<ExecutionResult> {
     let running: ExecutionResult | Promise<ExecutionResult>;
     try {
-      running = this.run(request, tenantId, correlationId, started);
+      // Only a request naming a window pays for the read (the hot path without one is unchanged).
+      const window = request.window;
+      running = window
+        ? this.windows
+            .withWindowFacts(tenantId, window, request.facts)
+            .then((facts) => this.run({ ...request, facts }, tenantId, correlationId, started))
+        : this.run(request, tenantId, correlationId, started);
     } catch (error) {
       lease.release();
       throw error;
