@@ -150,10 +150,10 @@ describe('hot routes: the fast path answers as the Fastify route does', () => {
 
   it.each([
     ['malformed JSON', '{"input": ', 400, 'MALFORMED_JSON'],
-    ['prototype poisoning', '{"__proto__": {"admin": true}}', 400, 'MALFORMED_JSON'],
-    ['constructor poisoning', '{"constructor": {"prototype": {"admin": true}}}', 400, 'MALFORMED_JSON'],
-    ['escaped prototype poisoning', '{"\\u005f_proto__": {"admin": true}}', 400, 'MALFORMED_JSON'],
-    ['escaped constructor poisoning', '{"constr\\u0075ctor": {"prototype": {}}}', 400, 'MALFORMED_JSON'],
+    ['prototype poisoning', '{"__proto__": {"admin": true}}', 400, 'FORBIDDEN_JSON_KEY'],
+    ['constructor poisoning', '{"constructor": {"prototype": {"admin": true}}}', 400, 'FORBIDDEN_JSON_KEY'],
+    ['escaped prototype poisoning', '{"\\u005f_proto__": {"admin": true}}', 400, 'FORBIDDEN_JSON_KEY'],
+    ['escaped constructor poisoning', '{"constr\\u0075ctor": {"prototype": {}}}', 400, 'FORBIDDEN_JSON_KEY'],
     ['an AppError', '{"fail": "conflict"}', 409, 'PROBE_CONFLICT'],
     ['a rejected promise', '{"fail": "async-conflict"}', 409, 'PROBE_CONFLICT'],
     ['an unexpected error', '{"fail": "crash"}', 500, 'INTERNAL_ERROR'],
@@ -212,13 +212,12 @@ describe('hot routes: the fast path answers as the Fastify route does', () => {
     expect(get.status).toBe(404);
     const other = await send(probe.url, '/api/v1/probe/x/echo/more', { body: '{}' });
     expect(other.status).toBe(404);
+    // an empty body is no body (many clients send content-type: application/json on a bodiless POST)
     const empty = await send(probe.url, echo, { body: '' });
-    expect(empty.status).toBe(400);
-    expect(empty.body.code).toBe('MALFORMED_JSON');
+    expect(empty.status).toBe(200);
   });
 
   it.each([
-    ['a trailing slash', '/api/v1/probe/x/echo/'],
     ['a literal of the same length', '/api/v1/probe/x/ecHo'],
     ['a longer literal', '/api/v1/probe/x/echoes'],
     ['a shorter path', '/api/v1/probe/x'],
@@ -226,6 +225,12 @@ describe('hot routes: the fast path answers as the Fastify route does', () => {
     const answer = await send(probe.url, path, { body: '{}', headers });
     expect(answer.status).toBe(404);
     expect(answer.body.servedBy).toBeUndefined();
+  });
+
+  it('a trailing slash is the same route, answered by Fastify', async () => {
+    const answer = await send(probe.url, '/api/v1/probe/x/echo/', { body: '{}', headers });
+    expect(answer.status).toBe(200);
+    expect(answer.body.servedBy).not.toBe('fast-path');
   });
 
   it('an empty parameter is left to Fastify', async () => {

@@ -6,7 +6,7 @@ import { RequestContext, RequestContextData } from '../context/request-context';
 import { requestContextFor } from '../context/request-context.middleware';
 import { toProblem } from '../errors/all-exceptions.filter';
 import type { EnvelopeWriter } from '../errors/error-envelope';
-import { InvalidJsonBodyError, parseJsonRequestBody } from './json-body';
+import { InvalidJsonBodyError, isBodyParseError, parseJsonRequestBody } from './json-body';
 import { REQUEST_LOG, RequestLog } from './request-log';
 
 /** The parts of a request a hot route reads. */
@@ -313,7 +313,7 @@ class FastPath {
       'x-correlation-id': traceId,
       'access-control-allow-origin': CORS_ORIGIN,
       // as Fastify does after a body error: the connection is not reused
-      ...(error instanceof BodyError ? { connection: 'close' } : {}),
+      ...(error instanceof BodyError || isBodyParseError(error) ? { connection: 'close' } : {}),
     });
     this.flush(res, payload);
     this.log(req, problem.status, started, traceId);
