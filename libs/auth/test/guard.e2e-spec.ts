@@ -154,7 +154,7 @@ describe('AuthGuard and token verification', () => {
   }
 
   it('accepts a valid token and sets the user, tenant (claim outranks header) and actor', async () => {
-    const res = await get('/t/me', await sign(claims()), { 'x-tenant-id': 'tenant-b', 'x-actor': 'someone' });
+    const res = await get('/t/me', await sign(claims()), { 'x-tenant-id': 'tenant-b', 'x-actor': 'ALICE' });
     expect(res).toEqual({ status: 200, body: { id: 'user-1', tenant: 'tenant-a', actor: 'alice' } });
   });
 

@@ -3,7 +3,7 @@
  * row and column the cell text, its FEEL unary test compiled by @arbiter/feel (the compiler the engine
  * uses) and its probes. Cells reading other columns are tested with the other input values as context.
  */
-import type { CompiledUnaryTests, Node } from '@arbiter/feel';
+import { compileUnaryTests, type CompiledUnaryTests, type Node } from '@arbiter/feel';
 import {
   ColumnType,
   CompiledDecisionTable,
@@ -65,10 +65,22 @@ export function buildTableModel(definition: unknown, options: CompileOptions = {
   }));
   const listed = columns.map(() => new Set<string>());
   const names = new Map<CompiledUnaryTests, boolean>();
+  // The engine reads simple cells (`>= 5000`, `"NL"`, `true`) by their shape without FEEL: their
+  // `tests` entry is null. The model needs every cell's AST (probes, verdicts), so those are compiled
+  // here, once per distinct text, as the engine's fallback compiles them (scope: the input names).
+  const scope = columns.map((col) => col.name);
+  const compiledTexts = new Map<string, CompiledUnaryTests>();
+  const testOf = (text: string, given: CompiledUnaryTests | null): CompiledUnaryTests | null => {
+    if (given) return given;
+    if (text === '' || text === '-') return null;
+    let test = compiledTexts.get(text);
+    if (!test) compiledTexts.set(text, (test = compileUnaryTests(text, { scope })));
+    return test;
+  };
   const rows = table.rows.map((row) =>
     row.cells.map((raw, c) => {
       const text = (raw ?? '').trim();
-      const test = row.tests[c];
+      const test = testOf(text, row.tests[c]);
       if (!test || test.ast.t === 'uany') return { text: '-', test: null, usesNames: false, ast: null };
       let uses = names.get(test);
       if (uses === undefined) names.set(test, (uses = usesNames(test.ast)));

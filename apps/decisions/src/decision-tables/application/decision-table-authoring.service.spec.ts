@@ -155,9 +155,18 @@ describe('DecisionTableAuthoringService', () => {
   });
 
   it('shows the global audit to administrators only', async () => {
-    const admin = { id: 'u', name: 'root', roles: ['Admin'], permissions: [], claims: {} };
+    // a permission, never a role name
+    const roleOnly = { id: 'u', name: 'root', roles: ['Admin'], permissions: [], claims: {} };
+    const admin = {
+      id: 'u',
+      name: 'root',
+      roles: [],
+      permissions: ['decision-tables.audit.global'],
+      claims: {},
+    };
     await inTenant(() => tables.create(sampleTable()));
     await expect(inTenant(() => tables.globalAudit(page))).rejects.toMatchObject({ status: 403 });
+    await expect(inTenant(() => tables.globalAudit(page), roleOnly)).rejects.toMatchObject({ status: 403 });
     expect(await inTenant(() => tables.globalAudit(page), admin)).toEqual([
       expect.objectContaining({ action: 'Create', tenantId: 'tenant-a', tableName: 'Loan risk' }),
     ]);
