@@ -388,11 +388,13 @@ describe('copilot drafts with authorization on and RuleControlPlane:ApprovalDeni
   });
 
   it("GeneratedBy is the token's user, never a body field or X-Actor; viewers may not draft", async () => {
-    const admin = client(sut.url, {
-      authorization: `Bearer ${await operatorToken(SECRET, 'dana', ['Admin'])}`,
-      'x-actor': 'mallory',
-    });
-    const res = await admin.post(`${C}/loans/draft`, { ...DRAFT, generatedBy: 'mallory', actor: 'mallory' });
+    const token = await operatorToken(SECRET, 'dana', ['Admin']);
+    // naming someone else as the actor is refused (who acts is who is authenticated)
+    const forged = client(sut.url, { authorization: `Bearer ${token}`, 'x-actor': 'mallory' });
+    const refusedActor = await forged.post(`${C}/loans/draft`, { ...DRAFT, actor: 'mallory' });
+    expect([refusedActor.status, refusedActor.body.code]).toEqual([403, 'ACTOR_MISMATCH']);
+    const admin = client(sut.url, { authorization: `Bearer ${token}` });
+    const res = await admin.post(`${C}/loans/draft`, { ...DRAFT, generatedBy: 'mallory' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       createdBy: 'dana',
