@@ -94,8 +94,9 @@ describe('rule execution (Rules mode): POST /api/v1/rule-engine/execute/{workflo
       executionTimeMs: expect.any(Number),
       executedAt: expect.any(String),
     });
-    // another tenant sees none of it
-    expect(await auditItems(sut, 'other', 'loan')).toEqual([]);
+    // another tenant sees none of it: it has no such workflow (404, spec 1's errors table)
+    const other = await client(sut.url, { 'x-tenant-id': 'other' }).get(`${AUDIT}/loan?pageSize=100`);
+    expect([other.status, other.body.code]).toEqual([404, 'RULESET_NOT_FOUND']);
   });
 
   it('serves a new activation at once and reports runtime failures in errors (status error, HTTP 200)', async () => {
