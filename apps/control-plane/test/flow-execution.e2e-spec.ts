@@ -156,11 +156,8 @@ describe('flow-graph execution across services (control plane + decisions, share
     }
     if (!shared) await new Promise((r) => setTimeout(r, 500)); // NATS subscriptions settle
     api = client(controlPlane.url, { 'x-tenant-id': 'acme', 'x-actor': 'alice' });
-    tables = client(`${decisions.url}${TABLES}`, {
-      'x-tenant-id': 'acme',
-      'x-actor': 'alice',
-      'x-api-key': ACME_KEY,
-    });
+    // an API key acts as itself: an X-Actor naming someone else would be 403 ACTOR_MISMATCH
+    tables = client(`${decisions.url}${TABLES}`, { 'x-tenant-id': 'acme', 'x-api-key': ACME_KEY });
     const created = await tables.post('', pricingTable(99));
     expect(created.status).toBe(201);
     pricingId = created.body.id;

@@ -26,7 +26,8 @@ function refused(body: unknown): AppError {
  */
 describe('the documented execute request body matches parseExecuteBody', () => {
   it('documents exactly the fields the parser reads (inputs: another name of facts)', () => {
-    const parsed = parseExecuteBody('loan', { facts: {} });
+    // every optional field given, so each one the parser reads is in its result
+    const parsed = parseExecuteBody('loan', { facts: {}, window: { configId: 'logins', keyFact: 'user' } });
     const read = Object.keys(parsed).filter((key) => key !== 'workflowName');
     expect([...DOCUMENTED_FIELDS].sort()).toEqual([...read, 'inputs'].sort());
   });
