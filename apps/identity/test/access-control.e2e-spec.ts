@@ -442,6 +442,21 @@ describe('access control', () => {
   });
 
   describe('sessions end on account changes (item 5)', () => {
+    // The walk of item 2 rotated identity's signing key: decisions fetches an unknown kid's JWKS at most
+    // once per cooldown (5 s, libs/auth JwksKeyResolver), so a token of the new key can be refused for up
+    // to 5 s after decisions' last fetch. Wait until decisions accepts a token of the current key, so the
+    // "before any change" probes below test the session, not the JWKS cooldown.
+    beforeAll(async () => {
+      const fresh = (await login(identity.url, ADMIN.userName, ADMIN.password)).AccessToken;
+      const until = Date.now() + 15_000;
+      let status = 0;
+      do {
+        status = (await call(decisions.url, 'GET', '/api/v1/decision-tables', { token: fresh })).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+      } while (status !== 200 && Date.now() < until);
+      expect(status).toBe(200);
+    }, 30_000);
+
     const changes: { name: string; apply: (userId: string, roleId: string) => Promise<number> }[] = [
       {
         name: 'password change',
