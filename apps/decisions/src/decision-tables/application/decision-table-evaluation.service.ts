@@ -50,6 +50,10 @@ export class DecisionTableEvaluationService implements OnModuleInit {
     // other replicas' changes (NATS) and our own (in process) drop stale compiled tables
     await this.bus.subscribe(Subjects.DecisionTableChanged, (event) => {
       const data = event.data as DecisionTableChangedEvent;
+      // a save announced over NATS reaches its own replica too, after the version was precompiled: a cache
+      // whose latest is already the announced version holds nothing stale (no evaluate recompiles it)
+      const current = data.change !== 'deleted' && data.version !== null;
+      if (current && this.cache.latestVersion(data.tenantId, data.tableId) === data.version) return;
       this.cache.invalidate(data.tenantId, data.tableId);
     });
   }
