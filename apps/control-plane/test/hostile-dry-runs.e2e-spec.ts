@@ -141,3 +141,82 @@ describe('hostile dry-runs (unsaved rule sets) on the dry-run workers', () => {
     expect(invalid.status).toBe(400);
   });
 });
+
+describe('saved rule sets that loop: executed off the event loop', () => {
+  /** `RuleEngineOptions:ExecutionTimeoutMs` of this suite */
+  const EXECUTION_MS = 3000;
+  let sut: ServiceUnderTest;
+  let api: ReturnType<typeof client>;
+  const saveAndActivate = async (workflow: string, ruleSet: unknown) => {
+    const saved = await api.post(`${A}/${workflow}`, { ruleSet, activateAfterSave: true });
+    expect(saved.status).toBe(200);
+  };
+  beforeAll(async () => {
+    sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
+      overrides: {
+        'RuleControlPlane:RequireApproval': false,
+        'RuleEngineOptions:ExecutionTimeoutMs': EXECUTION_MS,
+        'RuleEngineOptions:ExecutionWorkers:MaxThreads': 1,
+      },
+    });
+    api = client(sut.url, { 'x-tenant-id': 'acme', 'x-actor': 'alice' });
+    await fetch(`${sut.url}/health/live`);
+    await saveAndActivate('loop', feelLoop);
+    await saveAndActivate('sum', {
+      rules: [
+        // about 150,000 FEEL steps: past the in-process share (100,000), far below the whole budget
+        {
+          id: 's',
+          name: 'Sum',
+          condition: 'sum(for i in 1..50000 return i) > amount',
+          output: { big: true },
+        },
+        { id: 'c', name: 'Cheap', condition: 'amount > 0', output: { positive: true } },
+      ],
+    });
+  }, 120_000);
+  afterAll(() => sut?.stop());
+
+  it('a saved FEEL loop ends within ExecutionTimeoutMs with a code naming the limit; /health/live answers meanwhile', async () => {
+    const {
+      result: res,
+      elapsedMs,
+      worstProbeMs,
+    } = await whileProbingLiveness(sut.url, () =>
+      api.post('/api/v1/rule-engine/execute/loop', { facts: { amount: 1 } }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('error');
+    const codes = (res.body.errors as { code: string }[]).map((e) => e.code);
+    expect(['EVALUATION_BUDGET_EXCEEDED', 'DEADLINE_EXCEEDED']).toContain(codes[codes.length - 1]);
+    expect(JSON.stringify(res.body.errors)).not.toMatch(/evaluated to null/);
+    expect(elapsedMs).toBeLessThan(EXECUTION_MS + SLACK_MS);
+    expect(worstProbeMs).toBeLessThan(PROBE_MS);
+  });
+
+  it('a version that outgrows the in-process share gives the same answer from the worker', async () => {
+    const res = await api.post('/api/v1/rule-engine/execute/sum', { facts: { amount: 10 }, trace: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'success',
+      outputs: { big: true, positive: true },
+      rulesMatched: ['Sum', 'Cheap'],
+      errors: [],
+    });
+    expect((res.body.traces as unknown[]).length).toBe(2);
+  });
+
+  it('a dry-run of the stored loop runs on a worker too', async () => {
+    const { result: res, worstProbeMs } = await whileProbingLiveness(sut.url, () =>
+      api.post(`${A}/loop/dry-run`, { inputs: { amount: 1 } }),
+    );
+    expect(res.status).toBe(200);
+    const codes = (res.body.errors as { code: string }[]).map((e) => e.code);
+    expect(['EVALUATION_BUDGET_EXCEEDED', 'DEADLINE_EXCEEDED', 'DRY_RUN_TIMEOUT']).toContain(
+      codes[codes.length - 1],
+    );
+    expect(worstProbeMs).toBeLessThan(PROBE_MS);
+    const sum = await api.post(`${A}/sum/dry-run`, { inputs: { amount: 10 } });
+    expect(sum.body).toMatchObject({ outputs: { big: true, positive: true }, errors: [] });
+  });
+});

@@ -20,7 +20,8 @@ import { RuleEngineSettings } from './execution.settings';
 import { CompiledRuleSets } from './compiled-rule-sets';
 import { ExecutionErrors, ExecutionResultErrorCodes } from './execution-errors';
 import { assertFacts } from './execution.service';
-import { RuleSetVersions } from './rule-set-versions';
+import { ExecutableVersion, RuleSetVersions } from './rule-set-versions';
+import { HeavyExecutions } from './heavy-executions';
 import { DryRunWorkers } from './dry-run-workers';
 
 /** How long past its own deadline a worker may take to answer before its thread is stopped. */
@@ -78,6 +79,7 @@ export class DryRunService {
     @Inject(CompiledRuleSets) private readonly compiled: CompiledRuleSets,
     @Inject(RuleEngineSettings) private readonly settings: RuleEngineSettings,
     @Inject(DryRunWorkers) private readonly workers: DryRunWorkers,
+    @Inject(HeavyExecutions) private readonly heavy: HeavyExecutions,
   ) {}
 
   private get limit(): number {
@@ -127,10 +129,23 @@ export class DryRunService {
       throw AppError.validation([{ field: 'contextType', message: 'must be a non-empty string' }]);
     const prepared = await this.prepare(workflowName, request);
     const started = performance.now();
-    const evaluation =
+    let evaluation =
       'evaluation' in prepared
         ? prepared.evaluation
-        : await this.evaluateWithCap(prepared.ruleSet, prepared.facts);
+        : await this.evaluateWithCap(prepared.ruleSet, prepared.facts, this.heavy.inProcessSteps);
+    // a stored version whose FEEL outgrew the in-process share: on a dry-run worker with the whole budget
+    if ('stored' in prepared && prepared.stored && this.heavy.outgrew(evaluation)) {
+      const { stored } = prepared;
+      evaluation =
+        (stored.shape !== 'code-based'
+          ? await this.inWorker(
+              workflowName,
+              stored.shape as RuleSetShapeName,
+              stored.document,
+              prepared.facts,
+            )
+          : null) ?? (await this.evaluateWithCap(prepared.ruleSet, prepared.facts));
+    }
     return {
       evaluation,
       ms: Math.round((performance.now() - (prepared.started ?? started)) * 1000) / 1000,
@@ -204,7 +219,13 @@ export class DryRunService {
     workflowName: string,
     request: DryRunRequest,
   ): Promise<
-    | { ruleSet: CompiledRuleSet; version: number | null; facts: Facts; started?: undefined }
+    | {
+        ruleSet: CompiledRuleSet;
+        version: number | null;
+        facts: Facts;
+        started?: undefined;
+        stored?: ExecutableVersion;
+      }
     | { evaluation: RuleSetEvaluation; version: null; started: number }
   > {
     if (request.ruleSet !== undefined) {
@@ -256,10 +277,14 @@ export class DryRunService {
     if (!target) throw ExecutionErrors.noActiveVersion(workflowName);
     const outcome = this.ruleSets.validate(workflowName, target.document);
     if (!outcome.valid) throw invalidRuleSet(outcome.errors, 'ruleSet');
-    return { ruleSet: await this.compiled.get(target), version: target.version, facts };
+    return { ruleSet: await this.compiled.get(target), version: target.version, facts, stored: target };
   }
 
-  private async evaluateWithCap(ruleSet: CompiledRuleSet, facts: Facts): Promise<RuleSetEvaluation> {
+  private async evaluateWithCap(
+    ruleSet: CompiledRuleSet,
+    facts: Facts,
+    maxSteps?: number,
+  ): Promise<RuleSetEvaluation> {
     const limit = this.limit;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -281,6 +306,7 @@ export class DryRunService {
           trace: true,
           deadline: Date.now() + limit,
           signal: controller.signal,
+          maxSteps,
           tenantId: RequestContext.tenantId(),
           correlationId: RequestContext.correlationId(),
         }),

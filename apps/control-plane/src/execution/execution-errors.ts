@@ -33,6 +33,10 @@ export const ExecutionResultErrorCodes = {
   DryRunTimeout: 'DRY_RUN_TIMEOUT',
   DryRunMemory: 'DRY_RUN_MEMORY',
   DryRunBusy: 'DRY_RUN_BUSY',
+  /** A stored version run on an execution worker (past `InProcessFeelSteps`) exhausted the worker's heap. */
+  ExecutionMemory: 'EXECUTION_MEMORY',
+  /** Every execution worker was busy with such versions: the execution did not run. */
+  ExecutionBusy: 'EXECUTION_BUSY',
   TraditionalFailed: 'TRADITIONAL_FAILED',
 } as const;
 

@@ -10,6 +10,7 @@ import { HttpConnectorInvoker } from './adapters/http-connectors';
 import { CODE_RULES, CompiledRuleSets } from './compiled-rule-sets';
 import { DryRunService } from './dry-run.service';
 import { DryRunWorkers } from './dry-run-workers';
+import { HeavyExecutions } from './heavy-executions';
 import { ExecuteHotRoute } from './execute.route';
 import {
   ControlPlaneExecutionController,
@@ -54,6 +55,7 @@ import { RuleSetVersions } from './rule-set-versions';
     { provide: TraditionalExecution, useClass: NoTraditionalExecution },
     ExecutionService,
     DryRunWorkers,
+    HeavyExecutions,
     DryRunService,
     ExecuteHotRoute,
   ],

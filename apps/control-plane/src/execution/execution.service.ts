@@ -18,6 +18,7 @@ import { ExecutionMetrics } from './execution-metrics';
 import { EventWindowClient, type WindowReference } from './adapters/event-window-client';
 import { CanaryRouting, ExecutionQuota, QuotaLeaseHandle, TraditionalExecution } from './ports';
 import { ActiveVersion, ExecutableVersion, RuleSetVersions } from './rule-set-versions';
+import { HeavyExecutions, type HeavyRun } from './heavy-executions';
 
 export interface ExecuteRequest {
   workflowName: string;
@@ -89,6 +90,7 @@ export class ExecutionService {
     @Inject(ExecutionAuditSink) private readonly audit: ExecutionAuditSink,
     @Inject(ExecutionMetrics) private readonly metrics: ExecutionMetrics,
     @Inject(EventWindowClient) private readonly windows: EventWindowClient,
+    @Inject(HeavyExecutions) private readonly heavy: HeavyExecutions,
   ) {}
 
   /**
@@ -146,7 +148,8 @@ export class ExecutionService {
     return settle(this.target(request, tenantId, mode), (target) =>
       settle(this.compiled.get(target.version), (ruleSet) =>
         settle(
-          ruleSet.evaluateNow(request.facts, {
+          this.evaluate(ruleSet, target.version, {
+            facts: request.facts,
             trace: request.trace === true,
             deadline: Date.now() + this.engine.executionTimeoutMs,
             tenantId,
@@ -162,6 +165,35 @@ export class ExecutionService {
           },
         ),
       ),
+    );
+  }
+
+  /**
+   * Evaluates a stored version on the event loop within `RuleEngineOptions:InProcessFeelSteps`; one that
+   * outgrows them runs again on an execution worker with the whole budget (or here, when it has side
+   * effects or needs the service), so a saved loop holds no other request.
+   */
+  private evaluate(
+    ruleSet: CompiledRuleSet,
+    version: ExecutableVersion,
+    run: HeavyRun,
+    sideEffects = true,
+  ): RuleSetEvaluation | Promise<RuleSetEvaluation> {
+    const options = {
+      trace: run.trace,
+      deadline: run.deadline,
+      tenantId: run.tenantId,
+      correlationId: run.correlationId,
+      ...(sideEffects ? {} : { sideEffects: false }),
+    };
+    return settle(
+      ruleSet.evaluateNow(run.facts, { ...options, maxSteps: this.heavy.inProcessSteps }),
+      (evaluation) => {
+        if (!this.heavy.outgrew(evaluation) || evaluation.sideEffectsApplied) return evaluation;
+        return this.heavy
+          .run(version, run)
+          .then((offloaded) => offloaded ?? ruleSet.evaluate(run.facts, options));
+      },
     );
   }
 
@@ -289,13 +321,18 @@ export class ExecutionService {
         return this.missingCandidate(target.version.tenantId, request.workflowName, candidateNumber, active);
       const ruleSet: CompiledRuleSet = await this.compiled.get(candidate);
       const startedCandidate = performance.now();
-      const evaluation = await ruleSet.evaluate(request.facts, {
-        sideEffects: false,
-        trace: false,
-        deadline: Date.now() + this.engine.executionTimeoutMs,
-        tenantId: result.tenantId,
-        correlationId: result.correlationId,
-      });
+      const evaluation = await this.evaluate(
+        ruleSet,
+        candidate,
+        {
+          facts: request.facts,
+          trace: false,
+          deadline: Date.now() + this.engine.executionTimeoutMs,
+          tenantId: result.tenantId,
+          correlationId: result.correlationId,
+        },
+        false,
+      );
       const diff = diffOutputs(active.outputs, evaluation.outputs, {
         criticalFields: this.router.criticalFields,
       });

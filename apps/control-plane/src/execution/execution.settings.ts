@@ -94,6 +94,32 @@ export class RuleEngineSettings {
   @Max(8192)
   dryRunWorkerMemoryMb = 256;
 
+  /**
+   * FEEL steps a stored version's execution may take on the service's event loop. Past them (a loop an
+   * author saved), a version without side effects is run again on an execution worker thread with the
+   * whole budget and `ExecutionTimeoutMs`, so it holds no other request; one with a connector node keeps
+   * running here. About 10–20 ms of FEEL on this kind of machine; real rules take far fewer steps.
+   */
+  @ConfigKey('RuleEngineOptions:InProcessFeelSteps', 'number')
+  @IsInt()
+  @Min(1000)
+  @Max(20_000_000)
+  inProcessFeelSteps = 100_000;
+
+  /** Worker threads for stored versions that outgrow `InProcessFeelSteps`. */
+  @ConfigKey('RuleEngineOptions:ExecutionWorkers:MaxThreads', 'number')
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  executionWorkerThreads = 2;
+
+  /** Heap of one execution worker thread (MiB); an execution that exhausts it fails with `EXECUTION_MEMORY`. */
+  @ConfigKey('RuleEngineOptions:ExecutionWorkers:MemoryMb', 'number')
+  @IsInt()
+  @Min(32)
+  @Max(8192)
+  executionWorkerMemoryMb = 256;
+
   /** Connector name → URL: a connector node POSTs `{ connector, operation, input }` there and merges the JSON answer. */
   @ConfigKey('RuleEngineOptions:Connectors', 'dictionary')
   @IsOptional()

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { compileRuleSet } from '../rulesets/compile-ruleset';
-import type { Facts, RuleSetEvaluation, RuleSetShapeName } from '../rulesets/types';
+import type { CompiledRuleSet, Facts, RuleSetEvaluation, RuleSetShapeName } from '../rulesets/types';
 import type { TableLimits } from '../definition';
 import { validateDecisionTable, type ValidationResult } from '../validate';
 import { sharedJavaScriptSandbox } from '../sandbox';
@@ -57,6 +57,65 @@ export async function dryRunDocument(task: DryRunTask): Promise<DryRunTaskResult
   const evaluation = await compiled.evaluate(task.facts, {
     sideEffects: false,
     trace: true,
+    deadline: task.deadline,
+    maxSteps: task.maxSteps,
+    tenantId: task.tenantId,
+    correlationId: task.correlationId,
+  });
+  if (evaluation.errors.some((e) => e.message.includes(NEEDS_HOST))) return { ok: false, needsHost: true };
+  return { ok: true, evaluation };
+}
+
+/** A stored, immutable version run off the service's event loop (`executeStored`). */
+export interface StoredExecutionTask {
+  /** tenant, workflow and version: a version never changes, so its compiled form is kept per thread */
+  key: string;
+  document: Record<string, unknown>;
+  shape: RuleSetShapeName;
+  workflowName: string;
+  facts: Facts;
+  trace: boolean;
+  /** absolute deadline, epoch ms */
+  deadline: number;
+  maxSteps?: number;
+  tenantId?: string;
+  correlationId?: string;
+}
+
+/** Compiled stored versions of this thread, least recently used first. */
+const storedVersions = new Map<string, Promise<CompiledRuleSet>>();
+const STORED_VERSIONS_KEPT = 16;
+
+/**
+ * Runs a stored version whose evaluation outgrew the service's in-process share of the FEEL budget (a
+ * loop an author saved), with the whole budget and deadline. Only versions without side effects come
+ * here (no connector node), so the result is the one the service would have computed. A version that
+ * reaches outside the process (a stored table, a sub flow) answers `needsHost`.
+ */
+export async function executeStored(task: StoredExecutionTask): Promise<DryRunTaskResult> {
+  const needsHost = () => Promise.reject(new Error(NEEDS_HOST));
+  let compiling = storedVersions.get(task.key);
+  if (compiling) storedVersions.delete(task.key); // moved to the most recently used end below
+  compiling ??= compileRuleSet(task.document, task.shape, {
+    workflowName: task.workflowName,
+    resolveDecisionTable: needsHost,
+    resolveSubFlow: needsHost,
+  });
+  storedVersions.set(task.key, compiling);
+  if (storedVersions.size > STORED_VERSIONS_KEPT)
+    storedVersions.delete(storedVersions.keys().next().value as string);
+  let compiled: CompiledRuleSet;
+  try {
+    compiled = await compiling;
+  } catch (error) {
+    storedVersions.delete(task.key);
+    const message = error instanceof Error ? error.message : String(error);
+    if (message.includes(NEEDS_HOST)) return { ok: false, needsHost: true };
+    return { ok: false, needsHost: false, message };
+  }
+  const evaluation = await compiled.evaluate(task.facts, {
+    sideEffects: false,
+    trace: task.trace,
     deadline: task.deadline,
     maxSteps: task.maxSteps,
     tenantId: task.tenantId,
