@@ -237,7 +237,7 @@ export class DryRunService {
         request.context ?? request.inputs ?? {},
         request.context !== undefined ? 'context' : 'inputs',
       );
-      const outcome = this.ruleSets.validate(workflowName, request.ruleSet);
+      const outcome = await this.ruleSets.validate(workflowName, request.ruleSet);
       if (!outcome.valid || !outcome.shape) throw invalidRuleSet(outcome.errors, 'ruleSet');
       const shape = outcome.shape as RuleSetShapeName;
       const document = request.ruleSet as Record<string, unknown>;
@@ -275,7 +275,7 @@ export class DryRunService {
       if (!target) throw ExecutionErrors.versionNotFound(workflowName, number);
     }
     if (!target) throw ExecutionErrors.noActiveVersion(workflowName);
-    const outcome = this.ruleSets.validate(workflowName, target.document);
+    const outcome = await this.ruleSets.validate(workflowName, target.document);
     if (!outcome.valid) throw invalidRuleSet(outcome.errors, 'ruleSet');
     return { ruleSet: await this.compiled.get(target), version: target.version, facts, stored: target };
   }

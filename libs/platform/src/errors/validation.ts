@@ -1,5 +1,6 @@
 import { CommonErrorCodes } from '@arbiter/contracts';
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { opaqueJsonProperties } from '../openapi/opaque-json';
 import { AppError, FieldProblem } from './app-error';
 
 /** The type checks of the field decorators: when one fails, the field's range and length rules say nothing more. */
@@ -182,11 +183,40 @@ class DepthBoundedValidationPipe extends ValidationPipe {
         `Request body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep`,
       );
     if (found & UNSTORABLE) throw unstorableTextError(findUnstorableText(value) ?? 'body');
-    if (!(found & INHERITED_KEY)) return super.transform(value, metadata);
+    if (!(found & INHERITED_KEY)) return this.transformOpaque(value, metadata);
     // Nest deletes `constructor` keys in place and class-transformer drops keys named like
     // Object.prototype members: both work on a copy, and the untyped properties come back as sent
     return withUntypedValues(await super.transform(structuredClone(value), metadata), value);
   }
+
+  /**
+   * The DTO's open-JSON properties (`OpaqueJson`: a rule set document, a table's rows) are validated as
+   * stand-ins of the same shape (`{}` for each object) and handed over as sent: class-transformer does not
+   * copy every nested value of a 10,000-rule document on the event loop. Everything else as before.
+   */
+  private async transformOpaque(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const opaque = opaqueJsonProperties(metadata.metatype);
+    if (!opaque || !isPlainJsonObject(value)) return super.transform(value, metadata);
+    const standIn: Record<string, unknown> = { ...value };
+    const sent = new Map<string, unknown>();
+    for (const [key, kind] of opaque) {
+      const original = value[key];
+      if (kind === 'object' && isPlainJsonObject(original)) standIn[key] = {};
+      else if (kind === 'objects' && Array.isArray(original))
+        standIn[key] = original.map((item) => (isPlainJsonObject(item) ? {} : item));
+      else continue;
+      sent.set(key, original);
+    }
+    if (sent.size === 0) return super.transform(value, metadata);
+    const entity = (await super.transform(standIn, metadata)) as Record<string, unknown>;
+    for (const [key, original] of sent) if (Object.hasOwn(entity, key)) entity[key] = original;
+    return entity;
+  }
+}
+
+/** A JSON object (not an array, not a class instance). */
+function isPlainJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && isPlainObject(value);
 }
 
 /**

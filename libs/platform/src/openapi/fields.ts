@@ -1,6 +1,7 @@
 import { applyDecorators, Type as ClassType } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { OpaqueJson } from './opaque-json';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -144,6 +145,7 @@ export function ObjectField(options: FieldOptions = {}): PropertyDecorator {
     property(options, { type: 'object', additionalProperties: true }),
     ...presence(options),
     IsObject(),
+    OpaqueJson('object'),
   );
 }
 
@@ -173,7 +175,7 @@ export function ArrayField(
       items: { type: 'string', ...(options.maxLength !== undefined ? { maxLength: options.maxLength } : {}) },
     };
   } else if (items === 'object' || options.checkItems === false) {
-    rules.push(IsObject({ each: true }));
+    rules.push(IsObject({ each: true }), OpaqueJson('objects'));
     itemSchema =
       items === 'object'
         ? { items: { type: 'object', additionalProperties: true } }

@@ -4,6 +4,11 @@
  */
 export { formatProblem, type Problem } from './problems';
 export { RULE_SET_SHAPES, detectShape, type RuleSetShape } from './shape';
-export { validateRuleSet, type KnownRuleCodes, type ValidationOutcome } from './validate-ruleset';
+export {
+  validateRuleSet,
+  validateRuleSetYielding,
+  type KnownRuleCodes,
+  type ValidationOutcome,
+} from './validate-ruleset';
 export { diffRules, rulesOf, type RuleItem, type RuleSetDiff } from './rules-of';
 export { dataTypeOfColumn, embeddedTable, type EmbeddedTable } from './table-contract';

@@ -1,4 +1,4 @@
-import { validateRuleSet, type KnownRuleCodes } from '../document/validate-ruleset';
+import { validateRuleSetYielding, type KnownRuleCodes } from '../document/validate-ruleset';
 import type { Problem } from '../document/problems';
 import { compileValidFlowGraph, FlowCompileError, type FlowGraph } from '../flow-graph';
 import { CodeBasedCompileError, compileCodeBased } from '../library';
@@ -33,13 +33,17 @@ function invalid(shape: RuleSetShapeName, problems: Problem[]): Error {
  * `validateRuleSet` — the validation the control plane runs on save — so compile accepts exactly what
  * save accepts; a refused document rejects with every problem.
  */
-export function compileRuleSet(
+export async function compileRuleSet(
   document: Record<string, unknown>,
   shape: RuleSetShapeName,
   context: RuleSetCompileContext = {},
 ): Promise<CompiledRuleSet> {
-  const { errors } = validateRuleSet(document, context.workflowName, knownCodes(context.codeRules));
-  if (errors.length) return Promise.reject(invalid(shape, errors));
+  const { errors } = await validateRuleSetYielding(
+    document,
+    context.workflowName,
+    knownCodes(context.codeRules),
+  );
+  if (errors.length) throw invalid(shape, errors);
   switch (shape) {
     case 'rules':
       return compileRulesForm(document as never, context);

@@ -45,6 +45,7 @@ import {
   toJs,
 } from '@arbiter/feel';
 import { CompiledDecisionTable, compileDecisionTable } from '../compile';
+import { forEachYielding } from '../yielding';
 import { EvaluationError, TableCompileError } from '../errors';
 import { CompiledLambda, LambdaSyntaxError, compileLambda } from './lambda';
 import type {
@@ -259,13 +260,27 @@ function describe(v: unknown): string {
 /** Compiles the spec's rules form (shape `rules`). Throws RuleDocumentCompileError. */
 export async function compileRulesForm(
   doc: unknown,
-  ctx: RuleSetCompileContext = {},
+  _ctx: RuleSetCompileContext = {},
 ): Promise<CompiledRuleSet> {
-  return compileRulesFormSync(doc, ctx);
+  // rules compiled in slices that give the event loop back: a 10,000-rule version holds no other request
+  const compiler = rulesFormCompiler(doc);
+  if (Array.isArray(compiler.rules)) await forEachYielding(compiler.rules, compiler.compileRule);
+  return compiler.finish();
 }
 
 /** Synchronous form of compileRulesForm (nothing in this shape needs a port). */
 export function compileRulesFormSync(doc: unknown, _ctx: RuleSetCompileContext = {}): CompiledRuleSet {
+  const compiler = rulesFormCompiler(doc);
+  if (Array.isArray(compiler.rules)) compiler.rules.forEach(compiler.compileRule);
+  return compiler.finish();
+}
+
+/** The compilation of a rules-form document: the tables at once, then `compileRule` per rule, then `finish`. */
+function rulesFormCompiler(doc: unknown): {
+  rules: unknown;
+  compileRule: (rule: unknown, i: number) => void;
+  finish: () => CompiledRuleSet;
+} {
   const problems: { path: string; message: string }[] = [];
   if (!isRecord(doc)) throw new RuleDocumentCompileError([{ path: '', message: 'must be a JSON object' }]);
   const language = doc.expressionLanguage ?? 'feel';
@@ -305,52 +320,57 @@ export function compileRulesFormSync(doc: unknown, _ctx: RuleSetCompileContext =
 
   const rules: CompiledRule[] = [];
   if (!Array.isArray(doc.rules)) problems.push({ path: 'rules', message: 'must be an array' });
-  else
-    doc.rules.forEach((rule, i) => {
-      const at = `rules[${i}]`;
-      if (!isRecord(rule)) {
-        problems.push({ path: at, message: 'must be an object' });
-        return;
-      }
-      const name = typeof rule.name === 'string' && rule.name !== '' ? rule.name : rule.id;
-      if (typeof name !== 'string' || name === '')
-        problems.push({ path: `${at}.name`, message: 'required (non-empty string)' });
-      if (typeof rule.condition !== 'string' || rule.condition.trim() === '') {
-        problems.push({ path: `${at}.condition`, message: 'required (non-empty string)' });
-        return;
-      }
-      const condition = compileExpressionIn(lang, rule.condition, tableNames, `${at}.condition`, problems);
-      if (rule.output !== undefined && rule.output !== null && !isRecord(rule.output)) {
-        problems.push({ path: `${at}.output`, message: 'must be an object of output facts' });
-        return;
-      }
-      const constants: Record<string, unknown> = {};
-      const computed: CompiledOutput[] = [];
-      for (const [key, value] of Object.entries(rule.output ?? {})) {
-        if (typeof value === 'string' && value.startsWith('=')) {
-          const evaluate = compileExpressionIn(
-            lang,
-            value.slice(1),
-            tableNames,
-            `${at}.output.${key}`,
-            problems,
-            true,
-          );
-          if (evaluate) computed.push({ key, evaluate });
-        } else constants[key] = frozenCopy(value);
-      }
-      const constantKeys = Object.keys(constants);
-      if (condition && typeof name === 'string')
-        rules.push({
-          name,
-          condition,
-          constants: constantKeys.length ? Object.freeze(constants) : null,
-          constantKeys,
-          computed,
-        });
-    });
-  if (problems.length) throw new RuleDocumentCompileError(problems);
-  return new CompiledRulesForm(rules, tables);
+  const compileRule = (rule: unknown, i: number): void => {
+    const at = `rules[${i}]`;
+    if (!isRecord(rule)) {
+      problems.push({ path: at, message: 'must be an object' });
+      return;
+    }
+    const name = typeof rule.name === 'string' && rule.name !== '' ? rule.name : rule.id;
+    if (typeof name !== 'string' || name === '')
+      problems.push({ path: `${at}.name`, message: 'required (non-empty string)' });
+    if (typeof rule.condition !== 'string' || rule.condition.trim() === '') {
+      problems.push({ path: `${at}.condition`, message: 'required (non-empty string)' });
+      return;
+    }
+    const condition = compileExpressionIn(lang, rule.condition, tableNames, `${at}.condition`, problems);
+    if (rule.output !== undefined && rule.output !== null && !isRecord(rule.output)) {
+      problems.push({ path: `${at}.output`, message: 'must be an object of output facts' });
+      return;
+    }
+    const constants: Record<string, unknown> = {};
+    const computed: CompiledOutput[] = [];
+    for (const [key, value] of Object.entries(rule.output ?? {})) {
+      if (typeof value === 'string' && value.startsWith('=')) {
+        const evaluate = compileExpressionIn(
+          lang,
+          value.slice(1),
+          tableNames,
+          `${at}.output.${key}`,
+          problems,
+          true,
+        );
+        if (evaluate) computed.push({ key, evaluate });
+      } else constants[key] = frozenCopy(value);
+    }
+    const constantKeys = Object.keys(constants);
+    if (condition && typeof name === 'string')
+      rules.push({
+        name,
+        condition,
+        constants: constantKeys.length ? Object.freeze(constants) : null,
+        constantKeys,
+        computed,
+      });
+  };
+  return {
+    rules: doc.rules,
+    compileRule,
+    finish: () => {
+      if (problems.length) throw new RuleDocumentCompileError(problems);
+      return new CompiledRulesForm(rules, tables);
+    },
+  };
 }
 
 class CompiledRulesForm implements CompiledRuleSet {

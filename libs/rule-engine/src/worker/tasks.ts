@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import { compileRuleSet } from '../rulesets/compile-ruleset';
 import type { CompiledRuleSet, Facts, RuleSetEvaluation, RuleSetShapeName } from '../rulesets/types';
 import type { TableLimits } from '../definition';
-import { validateDecisionTable, type ValidationResult } from '../validate';
+import { checkDecisionTable, validateDecisionTable, type ValidationResult } from '../validate';
+import type { TableProblem } from '../types';
 import { sharedJavaScriptSandbox } from '../sandbox';
 
 /**
@@ -134,6 +135,11 @@ export async function warmUp(): Promise<boolean> {
 export interface ValidateTableTask {
   definition: unknown;
   limits: TableLimits;
+}
+
+/** Structure and FEEL of every cell, without the analysis (`checkDecisionTable`): what a save needs. */
+export function checkTable(task: ValidateTableTask): TableProblem[] {
+  return checkDecisionTable(task.definition, task.limits);
 }
 
 /** Structure and FEEL of every cell, then the overlap, gap and redundancy analysis (`validateDecisionTable`). */

@@ -72,7 +72,7 @@ export class DraftRuleSet {
       { name: 'rule_set', schema: shapeSchema(shape) },
     );
 
-    const outcome = this.ruleSets.validate(workflowName, document);
+    const outcome = await this.ruleSets.validate(workflowName, document);
     if (!outcome.valid) {
       const details: FieldProblem[] = outcome.errors.map((p) => ({ field: p.path, message: p.message }));
       throw invalidDraft(outcome.errors[0] ? formatProblem(outcome.errors[0]) : 'invalid', details);

@@ -7,7 +7,7 @@ import {
   RuleSetDiff,
   rulesOf,
   RuleSetShape,
-  validateRuleSet,
+  validateRuleSetYielding,
   ValidationOutcome,
 } from '@arbiter/rule-engine';
 import { RuleRegistry } from '../domain/rule-registry';
@@ -123,9 +123,10 @@ export class RuleSetQueries {
     });
   }
 
-  validate(workflowName: string, document: unknown): ValidationOutcome {
+  /** The one validation of a document (its rules checked in slices that give the event loop back). */
+  validate(workflowName: string, document: unknown): Promise<ValidationOutcome> {
     assertWorkflowName(workflowName);
-    return validateRuleSet(document, workflowName, this.registry);
+    return validateRuleSetYielding(document, workflowName, this.registry);
   }
 
   /** Tenants known to the control plane (cross-tenant read for administrators). */

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuditLog } from '../../audit';
 import { assertWorkflowName } from '../../shared';
-import { RuleSetShape, validateRuleSet } from '@arbiter/rule-engine';
+import { RuleSetShape, validateRuleSetYielding } from '@arbiter/rule-engine';
 import { RuleRegistry } from '../domain/rule-registry';
 import { RuleSetRepository } from '../persistence/ruleset.repository';
 import { ApprovalSettings } from '../rulesets.settings';
@@ -66,7 +66,7 @@ export class SaveRuleSet {
 
   async execute(workflowName: string, input: SaveInput): Promise<SaveResult> {
     assertWorkflowName(workflowName);
-    const outcome = validateRuleSet(input.document, workflowName, this.registry);
+    const outcome = await validateRuleSetYielding(input.document, workflowName, this.registry);
     if (!outcome.valid) throw invalidRuleSet(outcome.errors, input.pathPrefix ?? '');
     const actor = RequestContext.actor(input.actor);
     const tenantId = RequestContext.tenantId();

@@ -254,13 +254,13 @@ export class RuleEngineRuleSetsController {
       RequestParamErrors.InvalidWorkflowName,
     ],
   })
-  validate(
+  async validate(
     @Param('workflowName') workflowName: string,
     @Body() body: Record<string, unknown>,
-  ): ValidationResultView {
+  ): Promise<ValidationResultView> {
     const document = body && typeof body === 'object' && 'ruleSet' in body ? body.ruleSet : body;
     const prefix = body && typeof body === 'object' && 'ruleSet' in body ? 'ruleSet' : '';
-    const outcome = this.queries.validate(workflowName, document);
+    const outcome = await this.queries.validate(workflowName, document);
     return {
       ...outcome,
       errors: outcome.errors.map((e) => ({

@@ -1,7 +1,9 @@
 import { WorkerPool, WorkerTaskTimeout } from '@arbiter/platform';
 import {
   AUTHORING_TASKS_FILE,
+  checkDecisionTable,
   validateDecisionTable,
+  type TableProblem,
   type ValidateTableTask,
   type ValidationResult,
 } from '@arbiter/rule-engine';
@@ -26,18 +28,36 @@ export class AnalysisWorkers implements OnModuleDestroy {
   async validate(definition: unknown, limits: TableLimits): Promise<ValidationResult> {
     if (cells(definition) < this.settings.analysisWorkerCells)
       return validateDecisionTable(definition, limits);
-    this.pool ??= new WorkerPool({
-      filename: AUTHORING_TASKS_FILE,
-      maxThreads: this.settings.analysisWorkers,
-    });
     const task: ValidateTableTask = { definition, limits };
     try {
-      return await this.pool.run<ValidationResult>('validateTable', task, VALIDATION_TIMEOUT_MS);
+      return await this.workers().run<ValidationResult>('validateTable', task, VALIDATION_TIMEOUT_MS);
     } catch (error) {
       if (error instanceof WorkerTaskTimeout)
         return { valid: false, errors: [{ rowId: null, column: null, message: error.message }] };
       throw error;
     }
+  }
+
+  /**
+   * The problems of a definition about to be saved (structure, FEEL of every cell: `checkDecisionTable`),
+   * on a worker thread from `AnalysisWorkerCells` cells, so saving a 10,000-row table holds no request.
+   */
+  async check(definition: unknown, limits: TableLimits): Promise<TableProblem[]> {
+    if (cells(definition) < this.settings.analysisWorkerCells) return checkDecisionTable(definition, limits);
+    const task: ValidateTableTask = { definition, limits };
+    try {
+      return await this.workers().run<TableProblem[]>('checkTable', task, VALIDATION_TIMEOUT_MS);
+    } catch (error) {
+      if (error instanceof WorkerTaskTimeout) return [{ rowId: null, column: null, message: error.message }];
+      throw error;
+    }
+  }
+
+  private workers(): WorkerPool {
+    return (this.pool ??= new WorkerPool({
+      filename: AUTHORING_TASKS_FILE,
+      maxThreads: this.settings.analysisWorkers,
+    }));
   }
 
   async onModuleDestroy(): Promise<void> {

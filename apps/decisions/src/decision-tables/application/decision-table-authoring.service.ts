@@ -154,7 +154,7 @@ export class DecisionTableAuthoringService {
   // ------------------------------------------------------------------ writes
 
   async create(body: Record<string, unknown>) {
-    const definition = checkedDefinition(body, this.limits);
+    const definition = checkedDefinition(body, await this.workers.check(body, this.limits));
     const now = new Date();
     const id = randomUUID();
     const tenantId = RequestContext.tenantId();
@@ -208,7 +208,8 @@ export class DecisionTableAuthoringService {
    * table's row: of two concurrent updates based on the same version, exactly one is written.
    */
   async update(id: string, body: Record<string, unknown>, expected?: readonly number[]) {
-    checkedDefinition(body, this.limits); // a bad definition is refused before any read
+    // a bad definition is refused before any read (a large one checked on an analysis worker thread)
+    checkedDefinition(body, await this.workers.check(body, this.limits));
     const now = new Date();
     const tenantId = RequestContext.tenantId();
     const actor = RequestContext.actor();

@@ -1,4 +1,5 @@
 import { AppError } from '@arbiter/platform';
+import { checkDecisionTable } from '@arbiter/rule-engine';
 import { DecisionTablesSettings } from '../../settings';
 import { checkedDefinition, tableLimits, validateDefinition } from './table-validation';
 
@@ -20,7 +21,10 @@ describe('table validation', () => {
   });
 
   it('accepts a valid definition and fills what is stored', () => {
-    const stored = checkedDefinition(table([row('r1', '< 18')]), limits);
+    const stored = checkedDefinition(
+      table([row('r1', '< 18')]),
+      checkDecisionTable(table([row('r1', '< 18')]), limits),
+    );
     expect(stored.rows).toEqual([
       { id: 'r1', priority: 0, inputConditions: { age: '< 18' }, outputs: { risk: 'x' } },
     ]);
@@ -30,7 +34,7 @@ describe('table validation', () => {
   it('refuses a bad cell with 400 INVALID_TABLE naming the row and column', () => {
     let error: unknown;
     try {
-      checkedDefinition(table([row('r1', '[1..')]), limits);
+      checkedDefinition(table([row('r1', '[1..')]), checkDecisionTable(table([row('r1', '[1..')]), limits));
     } catch (e) {
       error = e;
     }
@@ -42,8 +46,11 @@ describe('table validation', () => {
   it('refuses more rows than MaxRows', () => {
     const result = validateDefinition(table([row('a', '1'), row('b', '2'), row('c', '3')]), limits);
     expect(result.valid).toBe(false);
-    expect(() => checkedDefinition(table([row('a', '1'), row('b', '2'), row('c', '3')]), limits)).toThrow(
-      AppError,
-    );
+    expect(() =>
+      checkedDefinition(
+        table([row('a', '1'), row('b', '2'), row('c', '3')]),
+        checkDecisionTable(table([row('a', '1'), row('b', '2'), row('c', '3')]), limits),
+      ),
+    ).toThrow(AppError);
   });
 });

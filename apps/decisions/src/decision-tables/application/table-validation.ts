@@ -1,4 +1,4 @@
-import { checkDecisionTable, validateDecisionTable, ValidationResult } from '@arbiter/rule-engine';
+import { TableProblem, validateDecisionTable, ValidationResult } from '@arbiter/rule-engine';
 import { DecisionTablesSettings } from '../../settings';
 import { invalidTable } from '../errors';
 import { StoredDefinition, toStoredDefinition } from './table-model';
@@ -21,15 +21,15 @@ export function validateDefinition(body: unknown, limits: TableLimits): Validati
 
 /**
  * A definition ready to store (row ids and priorities filled; `previous`: the version it updates, whose
- * row ids rows without one keep, see `assignRowIds`); 400 INVALID_TABLE when it is not valid.
+ * row ids rows without one keep, see `assignRowIds`); 400 INVALID_TABLE when its `problems` (structure
+ * and FEEL: `checkDecisionTable`, on a worker for large tables) are not none.
  */
 export function checkedDefinition(
   body: Record<string, unknown>,
-  limits: TableLimits,
+  problems: readonly TableProblem[],
   previous?: StoredDefinition,
 ): StoredDefinition {
   // structure and FEEL only: the overlap/gap analysis is the validate and analyze routes' business
-  const problems = checkDecisionTable(body, limits);
-  if (problems.length) throw invalidTable(problems);
+  if (problems.length) throw invalidTable([...problems]);
   return toStoredDefinition(body, previous);
 }

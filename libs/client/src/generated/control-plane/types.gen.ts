@@ -52,7 +52,7 @@ export type EvaluationErrorView = {
      */
     ruleName?: string;
     /**
-     * Names the problem: the rule engine's (`EXPRESSION_FAILED`, `SANDBOX_TIMEOUT`, `CONNECTOR_FAILED`, `DEADLINE_EXCEEDED`, `SUB_FLOW_CYCLE`, …), an execution problem of a sub flow (`SUB_FLOW_NOT_FOUND`, …), or the control plane's own (`DRY_RUN_TIMEOUT`, `DRY_RUN_MEMORY`, `DRY_RUN_BUSY`, `TRADITIONAL_FAILED`).
+     * Names the problem: the rule engine's (`EXPRESSION_FAILED`, `SANDBOX_TIMEOUT`, `CONNECTOR_FAILED`, `DEADLINE_EXCEEDED`, `SUB_FLOW_CYCLE`, …), an execution problem of a sub flow (`SUB_FLOW_NOT_FOUND`, …), or the control plane's own (`DRY_RUN_TIMEOUT`, `DRY_RUN_MEMORY`, `DRY_RUN_BUSY`, `EXECUTION_MEMORY`, `EXECUTION_BUSY`, `TRADITIONAL_FAILED`).
      */
     code: string;
     message: string;
