@@ -14,3 +14,5 @@ export * from './table-model';
 export * from './generate-table';
 export * from './run-table';
 export * from './mutation';
+export * from './similarity';
+export * from './workflow';
