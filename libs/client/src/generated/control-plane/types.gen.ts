@@ -2889,7 +2889,7 @@ export type RuleEngineRuleSetsActivateErrors = {
      */
     404: RuleSetError;
     /**
-     * Conflict with the current state: `APPROVAL_REQUIRED`, `INVALID_STATE_TRANSITION`
+     * Conflict with the current state: `APPROVAL_REQUIRED`, `INVALID_STATE_TRANSITION`, `SCENARIO_GATE_NOT_PASSED`
      */
     409: RuleSetError;
     /**
@@ -2909,7 +2909,7 @@ export type RuleEngineRuleSetsActivateErrors = {
      */
     500: RuleSetError;
     /**
-     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     * The policy decision point (or another service asked) did not answer: `PDP_UNAVAILABLE`, `SCENARIO_GATE_UNAVAILABLE`
      */
     503: RuleSetError;
 };
@@ -2969,7 +2969,7 @@ export type RuleEngineRuleSetsActivateVersionErrors = {
      */
     404: RuleSetError;
     /**
-     * Conflict with the current state: `APPROVAL_REQUIRED`, `INVALID_STATE_TRANSITION`
+     * Conflict with the current state: `APPROVAL_REQUIRED`, `INVALID_STATE_TRANSITION`, `SCENARIO_GATE_NOT_PASSED`
      */
     409: RuleSetError;
     /**
@@ -2989,7 +2989,7 @@ export type RuleEngineRuleSetsActivateVersionErrors = {
      */
     500: RuleSetError;
     /**
-     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     * The policy decision point (or another service asked) did not answer: `PDP_UNAVAILABLE`, `SCENARIO_GATE_UNAVAILABLE`
      */
     503: RuleSetError;
 };
@@ -3544,6 +3544,10 @@ export type RuleEngineRuleSetsSaveErrors = {
      */
     403: RuleSetError;
     /**
+     * Conflict with the current state: `SCENARIO_GATE_NOT_PASSED`
+     */
+    409: RuleSetError;
+    /**
      * Body or upload too large
      */
     413: RuleSetError;
@@ -3862,6 +3866,10 @@ export type ControlPlaneRuleSetsSaveErrors = {
      */
     403: RuleSetError;
     /**
+     * Conflict with the current state: `SCENARIO_GATE_NOT_PASSED`
+     */
+    409: RuleSetError;
+    /**
      * Body or upload too large
      */
     413: RuleSetError;
@@ -3938,7 +3946,7 @@ export type ControlPlaneRuleSetsActivateErrors = {
      */
     404: RuleSetError;
     /**
-     * Conflict with the current state: `APPROVAL_REQUIRED`, `INVALID_STATE_TRANSITION`
+     * Conflict with the current state: `APPROVAL_REQUIRED`, `INVALID_STATE_TRANSITION`, `SCENARIO_GATE_NOT_PASSED`
      */
     409: RuleSetError;
     /**
@@ -3958,7 +3966,7 @@ export type ControlPlaneRuleSetsActivateErrors = {
      */
     500: RuleSetError;
     /**
-     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     * The policy decision point (or another service asked) did not answer: `PDP_UNAVAILABLE`, `SCENARIO_GATE_UNAVAILABLE`
      */
     503: RuleSetError;
 };
@@ -4098,7 +4106,7 @@ export type ControlPlaneRuleSetsApproveErrors = {
      */
     404: RuleSetError;
     /**
-     * Conflict with the current state: `INVALID_STATE_TRANSITION`, `SELF_APPROVAL`
+     * Conflict with the current state: `INVALID_STATE_TRANSITION`, `SELF_APPROVAL`, `SCENARIO_GATE_NOT_PASSED`
      */
     409: RuleSetError;
     /**
@@ -4118,7 +4126,7 @@ export type ControlPlaneRuleSetsApproveErrors = {
      */
     500: RuleSetError;
     /**
-     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     * The policy decision point (or another service asked) did not answer: `PDP_UNAVAILABLE`, `SCENARIO_GATE_UNAVAILABLE`
      */
     503: RuleSetError;
 };
@@ -4338,7 +4346,7 @@ export type ControlPlaneRuleSetsApproveAliasErrors = {
      */
     404: RuleSetError;
     /**
-     * Conflict with the current state: `INVALID_STATE_TRANSITION`, `SELF_APPROVAL`
+     * Conflict with the current state: `INVALID_STATE_TRANSITION`, `SELF_APPROVAL`, `SCENARIO_GATE_NOT_PASSED`
      */
     409: RuleSetError;
     /**
@@ -4358,7 +4366,7 @@ export type ControlPlaneRuleSetsApproveAliasErrors = {
      */
     500: RuleSetError;
     /**
-     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     * The policy decision point (or another service asked) did not answer: `PDP_UNAVAILABLE`, `SCENARIO_GATE_UNAVAILABLE`
      */
     503: RuleSetError;
 };
@@ -4676,7 +4684,7 @@ export type ControlPlaneRuleSetsStoreImportErrors = {
      */
     404: RuleSetError;
     /**
-     * Conflict with the current state: `FILE_STORE_NOT_CONFIGURED`, `FILE_STORE_CONFLICT`
+     * Conflict with the current state: `FILE_STORE_NOT_CONFIGURED`, `FILE_STORE_CONFLICT`, `SCENARIO_GATE_NOT_PASSED`
      */
     409: RuleSetError;
     /**
@@ -4696,7 +4704,7 @@ export type ControlPlaneRuleSetsStoreImportErrors = {
      */
     500: RuleSetError;
     /**
-     * The policy decision point did not answer: `PDP_UNAVAILABLE`
+     * The policy decision point (or another service asked) did not answer: `PDP_UNAVAILABLE`, `SCENARIO_GATE_UNAVAILABLE`
      */
     503: RuleSetError;
 };
