@@ -92,9 +92,8 @@ type Tree =
 
 const FLIP: Record<Op, Op> = { '=': '=', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 const NEGATE: Record<Op, Op> = { '=': '!=', '!=': '=', '<': '>=', '<=': '>', '>': '<=', '>=': '<' };
-/** offset (in steps) from the literal that makes `x op literal` true / false */
+/** offset (in steps) from the literal that makes `x op literal` true (false: the negated operator's) */
 const TRUE_AT: Record<Op, number> = { '>=': 0, '>': 1, '<': -1, '<=': 0, '=': 0, '!=': 1 };
-const FALSE_AT: Record<Op, number> = { '>=': -1, '>': 0, '<': 0, '<=': 1, '=': 1, '!=': 0 };
 const ROOT_ALIASES = new Set(['input', 'input1', 'facts']);
 const UNLISTED = 'zz-unlisted';
 
