@@ -244,3 +244,58 @@ describe('Workflow scope and RuleControlPlane:RequireScenarioGate (control plane
     }
   });
 });
+
+describe('RuleControlPlane:RequireScenarioGate with maker-checker: the approver waits for a passing gate', () => {
+  let cp: ServiceUnderTest;
+  let decisions: ServiceUnderTest;
+  const shared: EventBus = new InProcessEventBus('/test/scenario-gate-approval');
+  beforeAll(async () => {
+    cp = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
+      sharedBus: shared,
+      overrides: { 'RuleControlPlane:RequireApproval': true, 'RuleControlPlane:RequireScenarioGate': true },
+    });
+    decisions = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
+      sharedBus: shared,
+    });
+  });
+  afterAll(async () => {
+    await decisions?.stop();
+    await cp?.stop();
+    await shared.close();
+  });
+
+  it('refuses the approval until the version gate passed, then approve and activate go through', async () => {
+    const maker = http(cp.url, 'acme');
+    const approver = async (path: string, body: unknown) => {
+      const res = await fetch(`${cp.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-tenant-id': 'acme', 'x-actor': 'bob', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    await maker('POST', '/api/v1/control-plane/rulesets/pricing', { ruleSet: loanRules() });
+    expect(
+      (await maker('POST', '/api/v1/control-plane/rulesets/pricing/1/submit', { detail: 'please review' }))
+        .status,
+    ).toBe(200);
+    const early = await approver('/api/v1/control-plane/rulesets/pricing/1/approve', {
+      detail: 'looks right',
+    });
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe('SCENARIO_GATE_NOT_PASSED');
+    // still awaiting approval: the refusal changed nothing
+    const pending = await maker('GET', '/api/v1/rule-engine/rulesets/pricing/versions/1');
+    expect(pending.body.status).toBe('PendingApproval');
+
+    const gate = await http(decisions.url, 'acme')('POST', '/api/v1/scenarios/workflows/pricing/gate', {
+      version: 1,
+    });
+    expect(gate.body.passed).toBe(true);
+    const approved = await approver('/api/v1/control-plane/rulesets/pricing/1/approve', {
+      detail: 'looks right',
+    });
+    expect(approved.status).toBe(200);
+    expect((await approver('/api/v1/control-plane/rulesets/pricing/1/activate', {})).status).toBe(200);
+  });
+});

@@ -452,6 +452,18 @@ describe('license server', () => {
       .run((m) => m.query(`SELECT count(*)::int AS n FROM license_signing_keys`));
     expect(count[0].n).toBe(3);
   });
+
+  it('verifies a signed policy presented even when none is required (401 for a foreign one)', async () => {
+    const mine = await generate();
+    const other = await generate();
+    const foreign = await activate(mine.licenseKey, 'policy-m1', { signedPolicy: other.signedPayload });
+    expect(foreign.status).toBe(401);
+    expect(foreign.body.errors[0].code).toBe('SIGNED_POLICY_INVALID');
+    expect((await activate(mine.licenseKey, 'policy-m1')).status).toBe(200);
+    expect((await activate(mine.licenseKey, 'policy-m2', { signedPolicy: mine.signedPayload })).status).toBe(
+      200,
+    );
+  });
 });
 
 describe('LicenseConfigs:RequireSignedPolicy', () => {

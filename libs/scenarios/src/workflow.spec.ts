@@ -99,6 +99,20 @@ describe('Workflow scope', () => {
     );
   });
 
+  it('covers a legacy rules-engine workflow (C#-style lambda expressions) both ways', async () => {
+    const doc = {
+      WorkflowName: 'discount',
+      Rules: [
+        { RuleName: 'loyal', Expression: 'input1.years >= 5 && input1.country == "NL"', SuccessEvent: '10' },
+        { RuleName: 'bulk', Expression: 'input1.quantity > input1.threshold', SuccessEvent: '5' },
+      ],
+    };
+    const plan = await generateWorkflowScenarios(doc, { seedRuleCode: 'discount' });
+    const report = await runWorkflowScenarios(await buildWorkflowModel(doc), plan.scenarios);
+    expect(report.failed + report.errored).toBe(0);
+    expect(report.coverage.rules).toMatchObject({ total: 2, bothSides: 2 });
+  });
+
   it('reaches every node and edge of a flow: on-true, on-false, on-error, input against input', async () => {
     const plan = await generateWorkflowScenarios(flow, { seedRuleCode: 'onboarding' });
     const model = await buildWorkflowModel(flow);
