@@ -137,11 +137,19 @@ describe('Workflow scope and RuleControlPlane:RequireScenarioGate (control plane
     let out = '';
     const junit = join(dir, 'loan.xml');
     const code = await runScenariosGate(
-      { server: decisions.url, workflow: 'loan', tenant: 'acme', minCoverage: '100', junit },
+      {
+        server: decisions.url,
+        workflow: 'loan',
+        tenant: 'acme',
+        minCoverage: '100',
+        minMutationScore: '90',
+        junit,
+      },
       (t) => (out += t),
     );
     expect(out).toMatch(/^PASSED: scenario gate of workflow 'loan' v1 \(plan from v1\)/);
     expect(code).toBe(0);
+    expect(out).toMatch(/mutation score\s+\d+(\.\d+)? % \(\d+\/\d+\)/);
     expect(readFileSync(junit, 'utf8')).toMatch(/failures="0" errors="0"/);
 
     const plan = await dCall('GET', '/api/v1/scenarios/workflows/loan/plan');
@@ -272,7 +280,7 @@ describe('RuleControlPlane:RequireScenarioGate with maker-checker: the approver 
         headers: { 'x-tenant-id': 'acme', 'x-actor': 'bob', 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-      return { status: res.status, body: await res.json() };
+      return { status: res.status, body: (await res.json()) as { code?: string } };
     };
     await maker('POST', '/api/v1/control-plane/rulesets/pricing', { ruleSet: loanRules() });
     expect(

@@ -16,3 +16,4 @@ export * from './run-table';
 export * from './mutation';
 export * from './similarity';
 export * from './workflow';
+export * from './workflow-mutation';

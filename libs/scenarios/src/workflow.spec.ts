@@ -1,4 +1,5 @@
 import { buildWorkflowModel, generateWorkflowScenarios, runWorkflowScenarios } from './workflow';
+import { workflowMutationRun } from './workflow-mutation';
 import { dedupBySimilarity, localEmbedding, cosine } from './similarity';
 
 const loanRules = {
@@ -155,5 +156,36 @@ describe('local embedding', () => {
     expect(cosine(a, localEmbedding({ tier: 'gold', years: 3 }))).toBeLessThan(0.5);
     expect(dedupBySimilarity([{ a: 1 }, { a: 1.0001 }, { b: 'x' }], 0.99)).toEqual([0, 2]);
     expect(() => dedupBySimilarity([], 0)).toThrow(RangeError);
+  });
+});
+
+describe('workflow mutation run', () => {
+  it('flips comparisons, moves numbers and drops rules; the generated scenarios kill them', async () => {
+    const plan = await generateWorkflowScenarios(loanRules, { seedRuleCode: 'loan' });
+    const m = await workflowMutationRun(loanRules, plan.scenarios);
+    // big: >= and = flipped, 5000 moved both ways; vip: = and > flipped, 10 moved; over: > flipped; 3 rules dropped
+    expect(m.mutants + m.invalid).toBe(4 + 4 + 1 + 3);
+    expect(m.score).toBeGreaterThanOrEqual(90);
+    expect(m.killed).toBe(m.mutants - m.survivors.length);
+  });
+
+  it('scenarios far from every boundary kill little; none kill nothing', async () => {
+    const far = [{ amount: 1, country: 'BE', customer: { tier: 'silver', years: 1 }, limit: 1000000 }];
+    const model = await buildWorkflowModel(loanRules);
+    const scenarios = [];
+    for (const inputFacts of far) {
+      const e = await model.compiled.evaluate(inputFacts);
+      scenarios.push({
+        inputFacts,
+        expectedBehavior: {
+          matchedRows: e.rulesMatched,
+          outputs: e.outputs,
+          errorCode: null,
+          description: 'far',
+        },
+      });
+    }
+    expect((await workflowMutationRun(loanRules, scenarios)).score).toBeLessThan(50);
+    expect((await workflowMutationRun(loanRules, [])).score).toBe(0);
   });
 });

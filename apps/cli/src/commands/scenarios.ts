@@ -84,7 +84,8 @@ interface WorkflowGateAnswer {
   planVersion: number;
   passed: boolean;
   reasons: string[];
-  gate: { minCoverage: number };
+  gate: { minCoverage: number; minMutationScore: number | null };
+  mutation: GateResult['mutation'];
   coverage: {
     percent: number;
     rules: {
@@ -116,7 +117,7 @@ function fromWorkflow(w: WorkflowGateAnswer): GateResult {
     planVersion: w.planVersion,
     passed: w.passed,
     reasons: w.reasons,
-    gate: { minCoverage: w.gate.minCoverage, minMutationScore: null },
+    gate: { minCoverage: w.gate.minCoverage, minMutationScore: w.gate.minMutationScore ?? null },
     coverage: {
       rows: {
         total: flow ? w.coverage.nodes.total + w.coverage.edges.total : w.coverage.rules.total,
@@ -132,7 +133,7 @@ function fromWorkflow(w: WorkflowGateAnswer): GateResult {
     },
     scenarios: w.scenarios,
     failures: w.failures,
-    mutation: null,
+    mutation: w.mutation ?? null,
     duration: w.duration,
   };
 }
@@ -147,7 +148,12 @@ export async function fetchGate(options: GateOptions): Promise<GateResult> {
     const answer = await post<WorkflowGateAnswer>(
       `${base}/api/v1/scenarios/workflows/${encodeURIComponent(options.workflow)}/gate`,
       options,
-      { minCoverage, ...(version !== undefined ? { version } : {}) },
+      {
+        minCoverage,
+        ...(version !== undefined ? { version } : {}),
+        ...(minMutationScore !== undefined ? { minMutationScore } : {}),
+        mutation: options.mutation !== false,
+      },
     );
     return fromWorkflow(answer);
   }

@@ -13,11 +13,18 @@ import {
   UnitOfWork,
   type EventSubscription,
 } from '@arbiter/platform';
-import type { CompiledRuleSet, DecisionTableDefinition, RuleSetShapeName } from '@arbiter/rule-engine';
+import type {
+  CompiledRuleSet,
+  DecisionTableDefinition,
+  RuleSetCompileContext,
+  RuleSetShapeName,
+} from '@arbiter/rule-engine';
 import {
   buildWorkflowModel,
   generateWorkflowScenarios,
   runWorkflowScenarios,
+  workflowMutationRun,
+  type MutationReport,
   type WorkflowCoverage,
   type WorkflowModel,
 } from '@arbiter/scenarios';
@@ -79,8 +86,10 @@ export interface WorkflowRunReport {
   kind: 'Run' | 'Gate';
   passed: boolean | null;
   reasons: string[];
-  gate: { passed: boolean; minCoverage: number; reasons: string[] } | null;
+  gate: { passed: boolean; minCoverage: number; minMutationScore: number | null; reasons: string[] } | null;
   coverage: WorkflowCoverage;
+  /** gate runs: mutants of the version's conditions and rules, and how many the scenarios notice */
+  mutation: MutationReport | null;
   scenarios: { total: number; passed: number; failed: number; errored: number };
   failures: WorkflowFailureView[];
   duration: number;
@@ -90,7 +99,14 @@ export interface WorkflowGateRequest {
   version?: number;
   minCoverage?: number;
   seed?: number;
+  /** run the mutation analysis (default true) */
+  mutation?: boolean;
+  /** minimum mutation score in percent (default: reported, not gated) */
+  minMutationScore?: number;
 }
+
+/** mutants one workflow gate tries at most (each is a compile and a run of the plan) */
+const MAX_WORKFLOW_MUTANTS = 500;
 
 function assertWorkflowName(name: string): void {
   if (!WORKFLOW_NAME.test(name))
@@ -171,18 +187,19 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
     return { name, hitPolicy, inputColumns, outputColumns, rows };
   }
 
+  /** The engine's ports here: stored tables are this service's, sub flows come from the control plane. */
+  private context(reply: RuleSetVersionReply): RuleSetCompileContext {
+    return {
+      workflowName: reply.workflowName,
+      resolveDecisionTable: (ref) => this.resolveTable(ref),
+      resolveSubFlow: async (name, pinned): Promise<CompiledRuleSet> =>
+        (await this.model(await this.fetch(name, pinned))).compiled,
+    };
+  }
+
   private async model(reply: RuleSetVersionReply): Promise<WorkflowModel> {
     try {
-      return await buildWorkflowModel(
-        reply.ruleSet,
-        {
-          workflowName: reply.workflowName,
-          resolveDecisionTable: (ref) => this.resolveTable(ref),
-          resolveSubFlow: async (name, pinned): Promise<CompiledRuleSet> =>
-            (await this.model(await this.fetch(name, pinned))).compiled,
-        },
-        reply.shape as RuleSetShapeName,
-      );
+      return await buildWorkflowModel(reply.ruleSet, this.context(reply), reply.shape as RuleSetShapeName);
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw AppError.unprocessable(
@@ -318,8 +335,10 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
     plan: ScenarioPlanEntity,
     version: number | undefined,
     kind: 'Run' | 'Gate',
-    minCoverage = 90,
+    gateRequest: WorkflowGateRequest = {},
   ) {
+    const minCoverage = gateRequest.minCoverage ?? 90;
+    const minMutationScore = gateRequest.minMutationScore ?? null;
     const reply = await this.fetch(plan.workflowName!, version ?? plan.workflowVersion!);
     const model = await this.model(reply);
     const scenarios = await this.uow.run((m) => this.repo.scenarios(m, plan.id));
@@ -328,6 +347,18 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
       model,
       scenarios.map((s) => ({ id: s.id, inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })),
     );
+    let mutation: MutationReport | null = null;
+    if (kind === 'Gate' && gateRequest.mutation !== false)
+      mutation = await workflowMutationRun(
+        reply.ruleSet,
+        scenarios.map((s) => ({ inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })),
+        {
+          context: this.context(reply),
+          shape: reply.shape as RuleSetShapeName,
+          maxMutants: Math.min(this.settings.maxMutants, MAX_WORKFLOW_MUTANTS),
+          seed: plan.seed,
+        },
+      );
     const duration = Math.round((performance.now() - started) * 1000) / 1000;
     const failures: WorkflowFailureView[] = [];
     report.results.forEach((r, i) => {
@@ -354,7 +385,9 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
       if (report.errored) reasons.push(`${report.errored} scenario(s) ended in an error`);
       if (report.coverage.percent < minCoverage)
         reasons.push(`coverage ${report.coverage.percent} % is below ${minCoverage} %`);
-      gate = { passed: reasons.length === 0, minCoverage, reasons };
+      if (minMutationScore !== null && mutation && mutation.score < minMutationScore)
+        reasons.push(`mutation score ${mutation.score} % is below ${minMutationScore} %`);
+      gate = { passed: reasons.length === 0, minCoverage, minMutationScore, reasons };
     }
     const run: ScenarioRunEntity = {
       id: randomUUID(),
@@ -366,7 +399,7 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
       failed: report.failed,
       errored: report.errored,
       coverage: report.coverage as unknown as Record<string, unknown>,
-      mutation: null,
+      mutation: mutation as unknown as Record<string, unknown> | null,
       gate,
       duration,
       createdBy: RequestContext.actor(),
@@ -404,6 +437,7 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
       reasons: gate?.reasons ?? [],
       gate,
       coverage: report.coverage,
+      mutation,
       scenarios: {
         total: report.results.length,
         passed: report.passed,
@@ -430,7 +464,7 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
       await this.generate(workflowName, { version: request.version, seed: request.seed });
       plan = await this.uow.run((m) => this.requirePlan(m, workflowName));
     }
-    return this.runPlan(plan, request.version, 'Gate', request.minCoverage ?? 90);
+    return this.runPlan(plan, request.version, 'Gate', request);
   }
 
   /** The latest gate verdict of one workflow version (what an approver sees; what the control plane asks). */

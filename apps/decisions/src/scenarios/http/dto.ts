@@ -175,6 +175,22 @@ export class WorkflowGateBody {
   })
   minCoverage?: number;
 
+  @BooleanField({
+    optional: true,
+    description: 'Run the mutation analysis of the conditions and rules (default true).',
+    example: true,
+  })
+  mutation?: boolean;
+
+  @NumberField({
+    optional: true,
+    min: 0,
+    max: 100,
+    description: 'Minimum mutation score in percent (default: reported, not gated).',
+    example: 80,
+  })
+  minMutationScore?: number;
+
   @IntField({
     optional: true,
     min: 0,

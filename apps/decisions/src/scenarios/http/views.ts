@@ -425,8 +425,20 @@ export class WorkflowRunRecordView implements WorkflowRunReport {
   })
   passed!: boolean | null;
   @ApiProperty({ type: [String] }) reasons!: string[];
-  @ApiProperty({ ...OPEN_MAP, nullable: true, description: 'Gate runs: `{ passed, minCoverage, reasons }`.' })
+  @ApiProperty({
+    ...OPEN_MAP,
+    nullable: true,
+    description: 'Gate runs: `{ passed, minCoverage, minMutationScore, reasons }`.',
+  })
   gate!: WorkflowRunReport['gate'];
+  @ApiProperty({
+    ...OPEN_MAP,
+    nullable: true,
+    description:
+      'Gate runs (unless `mutation: false`): comparisons flipped, numbers moved one step, rules dropped — ' +
+      '`{ mutants, killed, survived, invalid, score, survivors, sampled, duration }` (at most 500 mutants).',
+  })
+  mutation!: WorkflowRunReport['mutation'];
   @ApiProperty({
     ...OPEN_MAP,
     description:

@@ -1141,9 +1141,15 @@ export type WorkflowRunRecordView = {
     passed: boolean | null;
     reasons: Array<string>;
     /**
-     * Gate runs: `{ passed, minCoverage, reasons }`.
+     * Gate runs: `{ passed, minCoverage, minMutationScore, reasons }`.
      */
     gate: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Gate runs (unless `mutation: false`): comparisons flipped, numbers moved one step, rules dropped — `{ mutants, killed, survived, invalid, score, survivors, sampled, duration }` (at most 500 mutants).
+     */
+    mutation: {
         [key: string]: unknown;
     } | null;
     /**
@@ -1169,6 +1175,14 @@ export type WorkflowGateBody = {
      * Minimum coverage in percent (default 90): rules seen both ways; flows also nodes and edges.
      */
     minCoverage?: number;
+    /**
+     * Run the mutation analysis of the conditions and rules (default true).
+     */
+    mutation?: boolean;
+    /**
+     * Minimum mutation score in percent (default: reported, not gated).
+     */
+    minMutationScore?: number;
     /**
      * Seed when the workflow has no plan yet and the gate generates one.
      */
