@@ -499,6 +499,10 @@ interface Candidate {
   probe: string;
 }
 
+/** lets the event loop run (health probes, other requests) between slices of evaluations */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const SLICE = 100;
+
 async function evaluate(model: WorkflowModel, facts: Record<string, unknown>, timeoutMs: number) {
   const started = performance.now();
   let evaluation: RuleSetEvaluation | null = null;
@@ -753,7 +757,9 @@ export async function generateWorkflowScenarios(
   }
   const max = options.maxScenarios ?? 5000;
   const scenarios: GeneratedScenario[] = [];
+  let n = 0;
   for (const [hash, c] of unique.slice(0, max)) {
+    if (++n % SLICE === 0) await yieldToLoop();
     const { evaluation, thrown } = await evaluate(model, c.facts, timeoutMs);
     scenarios.push({
       scenarioName: c.name,
@@ -875,7 +881,9 @@ export async function runWorkflowScenarios(
   let passed = 0;
   let failed = 0;
   let errored = 0;
+  let n = 0;
   for (const s of scenarios) {
+    if (++n % SLICE === 0) await yieldToLoop();
     const { evaluation, thrown, duration } = await evaluate(model, s.inputFacts, timeoutMs);
     if (!evaluation) {
       errored++;

@@ -107,6 +107,8 @@ export interface WorkflowGateRequest {
 
 /** mutants one workflow gate tries at most (each is a compile and a run of the plan) */
 const MAX_WORKFLOW_MUTANTS = 500;
+/** scenario evaluations one workflow mutation run may take (mutants × scenarios; a sample past it) */
+const MUTATION_EVALUATIONS = 200_000;
 
 function assertWorkflowName(name: string): void {
   if (!WORKFLOW_NAME.test(name))
@@ -355,7 +357,15 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
         {
           context: this.context(reply),
           shape: reply.shape as RuleSetShapeName,
-          maxMutants: Math.min(this.settings.maxMutants, MAX_WORKFLOW_MUTANTS),
+          // each mutant runs the whole plan: the product of both stays bounded
+          maxMutants: Math.max(
+            10,
+            Math.min(
+              this.settings.maxMutants,
+              MAX_WORKFLOW_MUTANTS,
+              Math.floor(MUTATION_EVALUATIONS / Math.max(1, scenarios.length)),
+            ),
+          ),
           seed: plan.seed,
         },
       );
