@@ -38,14 +38,18 @@ program
 
 program
   .command('scenarios')
-  .description('Generated test scenarios of decision tables')
+  .description('Generated test scenarios of decision tables and control-plane workflows')
   .command('gate')
   .description(
-    'Run the scenario gate of a table on a decisions service: prints coverage and failures, exits 1 when it fails',
+    'Run the scenario gate of a table or a workflow on a decisions service: prints coverage and failures, exits 1 when it fails',
   )
   .requiredOption('--server <url>', 'decisions service base URL (e.g. http://localhost:3001)')
-  .requiredOption('--table <id>', 'decision table id')
-  .option('--version <n>', 'candidate table version (default: the latest)')
+  .option('--table <id>', 'decision table id')
+  .option('--workflow <name>', 'control-plane workflow (rule set or flow) name')
+  .option(
+    '--version <n>',
+    'candidate version (default: the latest table version; a workflow: its plan or active version)',
+  )
   .option('--min-coverage <percent>', 'minimum row coverage', '90')
   .option('--min-mutation-score <percent>', 'minimum mutation score (default: reported only)')
   .option('--no-mutation', 'skip the mutation analysis')
@@ -55,6 +59,11 @@ program
   .option('--sarif <file>', 'write SARIF 2.1.0 here')
   .option('--json', 'print the gate result as JSON')
   .action(async (options) => {
+    if (!options.table === !options.workflow) {
+      process.stderr.write('arbiter: give exactly one of --table <id> and --workflow <name>\n');
+      process.exitCode = 2;
+      return;
+    }
     process.exitCode = await runScenariosGate(options, (text) => process.stdout.write(`${text}\n`));
   });
 

@@ -452,4 +452,79 @@ describe('license server', () => {
       .run((m) => m.query(`SELECT count(*)::int AS n FROM license_signing_keys`));
     expect(count[0].n).toBe(3);
   });
+
+  it('verifies a signed policy presented even when none is required (401 for a foreign one)', async () => {
+    const mine = await generate();
+    const other = await generate();
+    const foreign = await activate(mine.licenseKey, 'policy-m1', { signedPolicy: other.signedPayload });
+    expect(foreign.status).toBe(401);
+    expect(foreign.body.errors[0].code).toBe('SIGNED_POLICY_INVALID');
+    expect((await activate(mine.licenseKey, 'policy-m1')).status).toBe(200);
+    expect((await activate(mine.licenseKey, 'policy-m2', { signedPolicy: mine.signedPayload })).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('LicenseConfigs:RequireSignedPolicy', () => {
+  let sut: ServiceUnderTest;
+  beforeAll(async () => {
+    sut = await startServiceForTest(identityService, 'ConnectionStrings:LicenseDb', {
+      overrides: { 'LicenseServer:AdminApiKey': ADMIN_KEY, 'LicenseConfigs:RequireSignedPolicy': true },
+    });
+  }, 120_000);
+  afterAll(() => sut?.stop());
+
+  const generate = async () =>
+    (
+      await call(sut.url, 'POST', '/api/v1/keys/generate', {
+        headers: admin,
+        body: {
+          organizationId: 'org-p',
+          organizationName: 'Acme',
+          tier: 'Licensed',
+          validDays: 30,
+          maxActivations: 5,
+        },
+      })
+    ).body.result as { licenseKey: string; licenseId: string; signedPayload: string };
+  const activate = (licenseKey: string, extra: Record<string, unknown> = {}) =>
+    call(sut.url, 'POST', '/api/v1/activate', {
+      body: {
+        licenseKey,
+        machineFingerprint: 'm-1',
+        productVersion: '2.4.0',
+        environment: 'Production',
+        ...extra,
+      },
+    });
+
+  it("activates only with the license's own signed policy; a missing one is 400, a bad or foreign one 401", async () => {
+    const mine = await generate();
+    const other = await generate();
+
+    const missing = await activate(mine.licenseKey);
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors[0].code).toBe('SIGNED_POLICY_REQUIRED');
+
+    const record = JSON.parse(Buffer.from(mine.signedPayload, 'base64').toString());
+    record.payload.maxActivations = 500; // widened by hand: the signature no longer matches
+    const tampered = await activate(mine.licenseKey, {
+      signedPolicy: Buffer.from(JSON.stringify(record)).toString('base64'),
+    });
+    expect(tampered.status).toBe(401);
+    expect(tampered.body.errors[0].code).toBe('SIGNED_POLICY_INVALID');
+
+    const foreign = await activate(mine.licenseKey, { signedPolicy: other.signedPayload });
+    expect(foreign.status).toBe(401);
+    expect(foreign.body.errors[0].code).toBe('SIGNED_POLICY_INVALID');
+
+    const garbage = await activate(mine.licenseKey, { signedPolicy: 'not a policy' });
+    expect(garbage.status).toBe(401);
+
+    // nothing above took a slot: the real activation is the first
+    const good = await activate(mine.licenseKey, { signedPolicy: mine.signedPayload });
+    expect(good.status).toBe(200);
+    expect(good.body.result.proof.payload.licenseId).toBe(mine.licenseId);
+  });
 });

@@ -94,3 +94,43 @@ export interface EventPayloads {
   'arbiter.license.revoked': LicenseRevokedEvent;
   'arbiter.quota.changed': QuotaChangedEvent;
 }
+
+/**
+ * Request/reply subjects (`EventBus.request` / `respond`): `rpc.<service>.<question>`, outside the
+ * `arbiter.>` event stream. The request and reply types below are the contract.
+ */
+export const RequestSubjects = {
+  /** control plane: a rule set version's document (`RuleSetVersionRequest` → `RuleSetVersionReply`) */
+  RuleSetVersion: 'rpc.control-plane.ruleset-version',
+  /** decisions: a version's scenario gate verdict (`ScenarioGateStatusRequest` → `ScenarioGateStatusReply`) */
+  ScenarioGateStatus: 'rpc.decisions.scenario-gate-status',
+} as const;
+
+/** `version` omitted: the active version. The tenant is the request's. */
+export interface RuleSetVersionRequest {
+  workflowName: string;
+  version?: number;
+}
+
+export interface RuleSetVersionReply {
+  workflowName: string;
+  version: number;
+  status: string;
+  shape: string;
+  ruleSet: Record<string, unknown>;
+}
+
+export interface ScenarioGateStatusRequest {
+  workflowName: string;
+  version: number;
+}
+
+/** The latest gate run of that exact version (`NotRun` when none). */
+export interface ScenarioGateStatusReply {
+  status: 'Passed' | 'Failed' | 'NotRun';
+  runId: string | null;
+  coverage: number | null;
+  minCoverage: number | null;
+  failed: number | null;
+  ranAt: string | null;
+}

@@ -1,5 +1,5 @@
 import { KeyObject, sign, verify } from 'node:crypto';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '@arbiter/audit-chain';
 import { LICENSE_ALG, LicenseKeySet } from './keys';
 
 /**

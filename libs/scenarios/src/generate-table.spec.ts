@@ -140,3 +140,60 @@ describe('mutationRun', () => {
     expect(report.survivors.length).toBeGreaterThan(0);
   });
 });
+
+describe('conditions comparing the input with another input', () => {
+  const compare = {
+    name: 'Compare Number',
+    hitPolicy: 'Unique',
+    inputColumns: [{ name: 'Another number', type: 'number' }],
+    outputColumns: [{ name: 'result', type: 'string' }],
+    rows: [
+      { id: 'same', inputConditions: { 'Another number': 'Complex.aNumber' }, outputs: { result: 'Equals' } },
+      {
+        id: 'bigger',
+        inputConditions: { 'Another number': '> Complex.aNumber' },
+        outputs: { result: 'Bigger' },
+      },
+      {
+        id: 'smaller',
+        inputConditions: { 'Another number': '< Complex.aNumber' },
+        outputs: { result: 'Smaller' },
+      },
+    ],
+  };
+  const range = {
+    name: 'priceInRange',
+    hitPolicy: 'First',
+    inputColumns: [{ name: 'price', type: 'number' }],
+    outputColumns: [{ name: 'r', type: 'string' }],
+    rows: [
+      { id: 'in', inputConditions: { price: '[numB..numC]' }, outputs: { r: 'In range' } },
+      { id: 'out', inputConditions: {}, outputs: { r: 'Not in range' } },
+    ],
+  };
+
+  it.each([compare, range])('solves %s from the other fact and reaches every row', (table) => {
+    const plan = generateTableScenarios(table, { seedRuleCode: table.name });
+    const report = runTableScenarios(table, plan.scenarios);
+    expect(report.coverage.rows.percent).toBe(100);
+    expect(report.failed + report.errored).toBe(0);
+  });
+
+  it('gives the values one step below, on and above the other fact', () => {
+    const plan = generateTableScenarios(compare, { seedRuleCode: 'c' });
+    const offsets = new Set(
+      plan.scenarios
+        .filter(
+          (s) =>
+            typeof (s.inputFacts.Complex as { aNumber?: number })?.aNumber === 'number' &&
+            typeof s.inputFacts['Another number'] === 'number',
+        )
+        .map(
+          (s) =>
+            (s.inputFacts['Another number'] as number) -
+            (s.inputFacts.Complex as { aNumber: number }).aNumber,
+        ),
+    );
+    expect([...offsets].sort()).toEqual([-1, 0, 1]);
+  });
+});

@@ -10,6 +10,7 @@
 import { EvaluationError, type EvaluationResult } from '@arbiter/rule-engine';
 import { canonicalJson, hashFacts } from './canonical';
 import { pairwise } from './pairwise';
+import { shiftValue } from './literals';
 import { Prng } from './prng';
 import { TableModel, buildTableModel, cellAccepts, isTableModel } from './table-model';
 import { ExpectedBehavior, GeneratedPlan, GeneratedScenario, ScenarioOrigin, ScenarioType } from './types';
@@ -27,6 +28,26 @@ export interface TableGenerationOptions {
 }
 
 type Facts = Record<string, unknown>;
+
+function readPath(facts: Facts, path: string[]): unknown {
+  let o: unknown = facts;
+  for (const k of path) {
+    if (!o || typeof o !== 'object' || !Object.prototype.hasOwnProperty.call(o, k)) return undefined;
+    o = (o as Facts)[k];
+  }
+  return o;
+}
+
+/** sets a nested fact, copying the objects on the way (facts are shared between scenarios) */
+function writePath(facts: Facts, path: string[], value: unknown): void {
+  let o = facts;
+  for (let i = 0; i < path.length - 1; i++) {
+    const next = o[path[i]];
+    o[path[i]] = next && typeof next === 'object' && !Array.isArray(next) ? { ...(next as Facts) } : {};
+    o = o[path[i]] as Facts;
+  }
+  o[path[path.length - 1]] = value;
+}
 
 const FALLBACK: Record<string, unknown> = {
   string: 'x',
@@ -120,6 +141,29 @@ export function generateTableScenarios(
     });
   };
 
+  /**
+   * A cell comparing the input with other facts (`> Complex.aNumber`, `[numB..numC]`): each fact it reads
+   * gets a value when it has none (the column's own value for a column, a sample of the column's type
+   * otherwise), and the cell's candidates are that value one step below, on and one step above.
+   */
+  const solvedFromRefs = (c: number, refs: string[][], facts: Facts): unknown[] => {
+    const out: unknown[] = [];
+    const type = columns[c].type;
+    for (const ref of refs) {
+      if (ref.length === 1 && ref[0] === columns[c].name) continue;
+      let v = readPath(facts, ref);
+      if (v === undefined || v === null) {
+        v = FALLBACK[type] ?? 0;
+        writePath(facts, ref, v);
+      }
+      for (const d of [0, -1, 1]) {
+        const shifted = shiftValue(v, d, type);
+        if (shifted !== null) out.push(shifted);
+      }
+    }
+    return out;
+  };
+
   // an input every condition of the row accepts (null when the generated values cannot satisfy one)
   const baseOf = (r: number): { facts: Facts; satisfied: boolean } => {
     const facts: Facts = {};
@@ -136,19 +180,30 @@ export function generateTableScenarios(
         if (pass === 1 && !cell.usesNames) continue;
         const name = columns[c].name;
         // the probes on the boundary first, then every probe, then the column's whole domain (lazily)
+        const saved = { ...facts };
+        const around = solvedFromRefs(c, cell.refs, facts);
         function* tries() {
+          yield* around;
           for (const p of cell.probes)
             if (p.kind === 'on' || p.kind === 'listed' || p.kind === 'boolean') yield p.value;
           for (const p of cell.probes) yield p.value;
           yield* domainValues[c];
         }
         let found = false;
+        let tried = 0;
         for (const v of tries()) {
+          tried++;
           facts[name] = v;
           if (cellAccepts(model, r, c, facts) === true) {
             found = true;
             break;
           }
+        }
+        if (around.length && (!found || tried > around.length)) {
+          // the facts solved for did not help: leave them out again
+          const v = facts[name];
+          for (const k of Object.keys(facts)) if (!(k in saved)) delete facts[k];
+          Object.assign(facts, saved, { [name]: v });
         }
         if (!found) {
           facts[name] = cell.probes[0]?.value ?? FALLBACK[columns[c].type];
@@ -211,8 +266,18 @@ export function generateTableScenarios(
       const cell = cells[r][c];
       if (!cell.test) continue;
       const name = columns[c].name;
-      for (const probe of cell.probes) {
-        const variant = isolate(r, { ...facts, [name]: probe.value }, name);
+      const base = cell.refs.length ? { ...facts } : facts;
+      const probes = cell.refs.length
+        ? [
+            ...cell.probes,
+            ...solvedFromRefs(c, cell.refs, base).map((value, i) => ({
+              value,
+              kind: ['on', 'below', 'above'][i % 3],
+            })),
+          ]
+        : cell.probes;
+      for (const probe of probes) {
+        const variant = isolate(r, { ...base, [name]: probe.value }, name);
         const accepted = cellAccepts(model, r, c, variant);
         const type: ScenarioType =
           probe.kind === 'unlisted' || probe.kind === 'boolean'

@@ -14,3 +14,6 @@ export * from './table-model';
 export * from './generate-table';
 export * from './run-table';
 export * from './mutation';
+export * from './similarity';
+export * from './workflow';
+export * from './workflow-mutation';

@@ -174,3 +174,31 @@ export function feelLiteralAt(lit: OrderedLiteral, n: number): string | null {
     lit.kind === 'dateTime' ? 'date and time' : lit.kind === 'yearMonthDuration' ? 'duration' : lit.kind;
   return `${fn}(${JSON.stringify(text)})`;
 }
+
+const TEMPORAL_FN: Record<string, string> = {
+  date: 'date',
+  time: 'time',
+  dateTime: 'date and time',
+  duration: 'duration',
+  yearMonthDuration: 'duration',
+};
+
+/**
+ * A JSON input value moved by `offset` steps on its own line: a number by one unit of its last decimal,
+ * an ISO date by a day, a time or date-time by a second, a duration by its smallest unit. `type` is the
+ * column type when known (it picks the temporal reading of a string). null when the value has no line.
+ */
+export function shiftValue(value: unknown, offset: number, type?: string): unknown {
+  if (typeof value === 'number') {
+    const d = /\.(\d+)$/.exec(String(value))?.[1].length ?? 0;
+    const step = d ? Number(`1e-${d}`) : 1;
+    return Number((value + offset * step).toFixed(Math.max(d, 0)));
+  }
+  if (typeof value !== 'string') return null;
+  const fns = type && TEMPORAL_FN[type] ? [TEMPORAL_FN[type]] : ['date', 'date and time', 'time', 'duration'];
+  for (const fn of fns) {
+    const lit = temporalLiteral(fn, value);
+    if (lit) return inputValueAt(lit, lit.n + offset * lit.step);
+  }
+  return null;
+}

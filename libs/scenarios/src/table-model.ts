@@ -22,6 +22,11 @@ export interface ModelCell {
   /** the cell refers to names other than `?` (other columns): its result depends on the whole input */
   usesNames: boolean;
   probes: Probe[];
+  /**
+   * Facts the cell compares the input with (`> Complex.aNumber`, `[numB..numC]`, `< otherColumn`): paths
+   * of names other than `?`, read from its AST. The generator solves the cell from their values.
+   */
+  refs: string[][];
 }
 export interface ModelColumn {
   name: string;
@@ -37,6 +42,35 @@ export interface TableModel {
   cells: ModelCell[][];
   /** a string no cell of the column lists */
   unlisted: string[];
+}
+
+function namePath(node: Node): string[] | null {
+  if (node.t === 'name') return [node.name];
+  if (node.t === 'path') {
+    const target = namePath(node.target);
+    return target ? [...target, node.name] : null;
+  }
+  return null;
+}
+
+/** the fact paths a unary test reads (function names and `?` excluded) */
+export function referencedPaths(node: unknown, out: string[][] = [], depth = 0): string[][] {
+  if (!node || typeof node !== 'object' || depth > 60) return out;
+  const n = node as Node;
+  if (n.t === 'call') {
+    n.args.forEach((a) => referencedPaths(a, out, depth + 1));
+    n.named?.forEach((a) => referencedPaths(a.value, out, depth + 1));
+    return out;
+  }
+  if (n.t === 'name' || n.t === 'path') {
+    const p = namePath(n);
+    if (p && !out.some((o) => o.join('.') === p.join('.'))) out.push(p);
+    if (p) return out;
+  }
+  for (const v of Object.values(n))
+    if (Array.isArray(v)) v.forEach((x) => referencedPaths(x, out, depth + 1));
+    else if (v && typeof v === 'object') referencedPaths(v, out, depth + 1);
+  return out;
 }
 
 function usesNames(node: unknown, depth = 0): boolean {
@@ -104,6 +138,7 @@ export function buildTableModel(definition: unknown, options: CompileOptions = {
       test: cell.test,
       usesNames: cell.usesNames,
       probes: cell.ast ? probesOf(cell.ast, unlisted[c]) : [],
+      refs: cell.ast && cell.usesNames ? referencedPaths(cell.ast) : [],
     })),
   );
   return { compiled, columns, rowIds: table.rows.map((r) => r.id), cells, unlisted };
@@ -132,7 +167,8 @@ export function cellAccepts(
   if (value === undefined) return null;
   let context: Record<string, unknown> | null = null;
   if (cell.usesNames) {
-    context = {};
+    // the engine's scope of a cell is the facts (names beyond the columns included), columns as bound
+    context = { ...facts };
     for (const other of model.columns) {
       const v = coerceFor(other, facts[other.name]);
       context[other.name] = v === undefined ? null : v;

@@ -138,6 +138,8 @@ export async function licenseActivate(
     productVersion: string;
     manifest?: string;
     keysOutput?: string;
+    /** a file holding the license's signed policy (the `signedPayload` issued with the key) */
+    policy?: string;
   },
 ): Promise<void> {
   const licenseKey = requireKey(options.key);
@@ -146,8 +148,20 @@ export async function licenseActivate(
   if (manifest !== undefined && !Array.isArray(manifest)) {
     throw new CliFailure(EXIT.usage, `manifest ${options.manifest} must be a JSON array of assemblies`);
   }
+  let signedPolicy: string | undefined;
+  if (options.policy) {
+    try {
+      signedPolicy = readFileSync(options.policy, 'utf8').trim();
+    } catch (error) {
+      throw new CliFailure(
+        EXIT.usage,
+        `cannot read the signed policy ${options.policy}: ${(error as Error).message}`,
+      );
+    }
+  }
   const machineFingerprint = options.fingerprint?.trim() || io.machineName();
   const answer = await request(io, server, 'POST', '/api/v1/activate', {
+    ...(signedPolicy ? { signedPolicy } : {}),
     licenseKey,
     machineFingerprint,
     environment: options.environment,
@@ -270,6 +284,10 @@ export function createLicenseCommand(io: LicenseCliIo, exit: { code: number }): 
       'JSON array of assemblies { assemblyName, version, sha256Hash, publicKeyToken } of a custom build',
     )
     .option('--keys-output <file>', "where to save the server's public keys (default: <output>.keys.json)")
+    .option(
+      '--policy <file>',
+      "the license's signed policy (the signedPayload issued with the key); required by servers with LicenseConfigs:RequireSignedPolicy",
+    )
     .action(guard((o: any) => licenseActivate(io, o)));
   license
     .command('features')

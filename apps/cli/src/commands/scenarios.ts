@@ -1,6 +1,6 @@
 /**
- * `arbiter scenarios gate`: runs the CI gate of a decision table on a decisions service
- * (POST /api/v1/scenarios/gate), prints coverage and failures, writes JUnit XML and SARIF so any CI shows
+ * `arbiter scenarios gate`: runs the CI gate of a decision table (POST /api/v1/scenarios/gate) or of a
+ * control-plane workflow (POST /api/v1/scenarios/workflows/{name}/gate) on a decisions service, prints coverage and failures, writes JUnit XML and SARIF so any CI shows
  * the result, and exits non-zero when the gate fails (a failed scenario, coverage below the threshold, a
  * mutation score below its threshold).
  */
@@ -8,7 +8,9 @@ import { writeFileSync } from 'node:fs';
 
 export interface GateOptions {
   server: string;
-  table: string;
+  /** exactly one of `table` and `workflow` */
+  table?: string;
+  workflow?: string;
   version?: string;
   minCoverage?: string;
   minMutationScore?: string;
@@ -38,6 +40,8 @@ interface Failure {
   analysis: Finding[];
 }
 export interface GateResult {
+  /** what was gated (a workflow's result is read into the same shape: rules stand for rows) */
+  subject?: 'table' | 'workflow';
   runId: string;
   planId: string;
   tableId: string;
@@ -72,12 +76,97 @@ function number(raw: string | undefined, name: string, min: number, max: number)
   return n;
 }
 
+interface WorkflowGateAnswer {
+  runId: string;
+  planId: string;
+  workflowName: string;
+  workflowVersion: number;
+  planVersion: number;
+  passed: boolean;
+  reasons: string[];
+  gate: { minCoverage: number; minMutationScore: number | null };
+  mutation: GateResult['mutation'];
+  coverage: {
+    percent: number;
+    rules: {
+      total: number;
+      hit: number;
+      bothSides: number;
+      percent: number;
+      unhit: string[];
+      oneSided: string[];
+    };
+    nodes: { total: number; hit: number; percent: number; unhit: string[] };
+    edges: { total: number; hit: number; percent: number; unhit: string[] };
+  };
+  scenarios: GateResult['scenarios'];
+  failures: Failure[];
+  duration: number;
+}
+
+/** A workflow's gate in the table's shape: rules (or flow nodes and edges) stand for rows. */
+function fromWorkflow(w: WorkflowGateAnswer): GateResult {
+  const flow = w.coverage.nodes.total > 0;
+  return {
+    subject: 'workflow',
+    runId: w.runId,
+    planId: w.planId,
+    tableId: w.workflowName,
+    tableName: w.workflowName,
+    tableVersion: w.workflowVersion,
+    planVersion: w.planVersion,
+    passed: w.passed,
+    reasons: w.reasons,
+    gate: { minCoverage: w.gate.minCoverage, minMutationScore: w.gate.minMutationScore ?? null },
+    coverage: {
+      rows: {
+        total: flow ? w.coverage.nodes.total + w.coverage.edges.total : w.coverage.rules.total,
+        hit: flow ? w.coverage.nodes.hit + w.coverage.edges.hit : w.coverage.rules.bothSides,
+        percent: w.coverage.percent,
+        unhit: [...w.coverage.rules.oneSided, ...w.coverage.nodes.unhit, ...w.coverage.edges.unhit],
+      },
+      conditions: {
+        total: w.coverage.rules.total,
+        bothSides: w.coverage.rules.bothSides,
+        percent: w.coverage.rules.percent,
+      },
+    },
+    scenarios: w.scenarios,
+    failures: w.failures,
+    mutation: w.mutation ?? null,
+    duration: w.duration,
+  };
+}
+
 /** Calls the gate route; throws with the service's error body on a non-2xx answer. */
 export async function fetchGate(options: GateOptions): Promise<GateResult> {
   const minCoverage = number(options.minCoverage ?? '90', '--min-coverage', 0, 100);
   const minMutationScore = number(options.minMutationScore, '--min-mutation-score', 0, 100);
   const version = number(options.version, '--version', 1, 1e9);
-  const url = `${options.server.replace(/\/+$/, '')}/api/v1/scenarios/gate`;
+  const base = options.server.replace(/\/+$/, '');
+  if (options.workflow) {
+    const answer = await post<WorkflowGateAnswer>(
+      `${base}/api/v1/scenarios/workflows/${encodeURIComponent(options.workflow)}/gate`,
+      options,
+      {
+        minCoverage,
+        ...(version !== undefined ? { version } : {}),
+        ...(minMutationScore !== undefined ? { minMutationScore } : {}),
+        mutation: options.mutation !== false,
+      },
+    );
+    return fromWorkflow(answer);
+  }
+  return post<GateResult>(`${base}/api/v1/scenarios/gate`, options, {
+    tableId: options.table,
+    minCoverage,
+    ...(version !== undefined ? { version } : {}),
+    ...(minMutationScore !== undefined ? { minMutationScore } : {}),
+    mutation: options.mutation !== false,
+  });
+}
+
+async function post<T>(url: string, options: GateOptions, payload: unknown): Promise<T> {
   const res = await fetch(url, {
     method: 'POST',
     headers: {
@@ -85,13 +174,7 @@ export async function fetchGate(options: GateOptions): Promise<GateResult> {
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       ...(options.tenant ? { 'x-tenant-id': options.tenant } : {}),
     },
-    body: JSON.stringify({
-      tableId: options.table,
-      minCoverage,
-      ...(version !== undefined ? { version } : {}),
-      ...(minMutationScore !== undefined ? { minMutationScore } : {}),
-      mutation: options.mutation !== false,
-    }),
+    body: JSON.stringify(payload),
   });
   const text = await res.text();
   let body: any;
@@ -104,7 +187,7 @@ export async function fetchGate(options: GateOptions): Promise<GateResult> {
     const code = body?.code ? ` ${body.code}` : '';
     throw new Error(`gate request failed: HTTP ${res.status}${code}: ${body?.error ?? text.slice(0, 200)}`);
   }
-  return body as GateResult;
+  return body as T;
 }
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
@@ -112,11 +195,11 @@ const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.
 /** The table printed on the terminal. */
 export function formatGate(r: GateResult): string {
   const lines = [
-    `${r.passed ? 'PASSED' : 'FAILED'}: scenario gate of table '${r.tableName}' v${r.tableVersion} (plan from v${r.planVersion})`,
+    `${r.passed ? 'PASSED' : 'FAILED'}: scenario gate of ${r.subject ?? 'table'} '${r.tableName}' v${r.tableVersion} (plan from v${r.planVersion})`,
     '',
     `${pad('measure', 22)}${pad('value', 16)}threshold`,
-    `${pad('row coverage', 22)}${pad(`${r.coverage.rows.percent} % (${r.coverage.rows.hit}/${r.coverage.rows.total})`, 16)}${r.gate.minCoverage} %`,
-    `${pad('condition coverage', 22)}${pad(`${r.coverage.conditions.percent} %`, 16)}-`,
+    `${pad(r.subject === 'workflow' ? 'coverage' : 'row coverage', 22)}${pad(`${r.coverage.rows.percent} % (${r.coverage.rows.hit}/${r.coverage.rows.total})`, 16)}${r.gate.minCoverage} %`,
+    `${pad(r.subject === 'workflow' ? 'rules both ways' : 'condition coverage', 22)}${pad(`${r.coverage.conditions.percent} %`, 16)}-`,
     `${pad('scenarios passed', 22)}${pad(`${r.scenarios.passed}/${r.scenarios.total}`, 16)}all`,
     `${pad('scenarios failed', 22)}${pad(String(r.scenarios.failed), 16)}0`,
     `${pad('scenarios errored', 22)}${pad(String(r.scenarios.errored), 16)}0`,

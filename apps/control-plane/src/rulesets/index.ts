@@ -1,5 +1,10 @@
 export { RuleSetsModule } from './rulesets.module';
-export { ApprovalSettings, RULESET_SETTINGS, RuleStoreSettings } from './rulesets.settings';
+export {
+  ApprovalSettings,
+  RULESET_SETTINGS,
+  RuleStoreSettings,
+  ScenarioGateSettings,
+} from './rulesets.settings';
 export { ActivateVersion, type ActivationResult } from './application/activate-version';
 export { RuleSetCache, REVISION_POLL_MS, type CachedRuleSet } from './application/ruleset-cache';
 export {

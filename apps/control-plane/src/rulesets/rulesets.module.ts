@@ -9,6 +9,7 @@ import { LifecycleHooks } from './application/lifecycle-hooks';
 import { RuleSetCache } from './application/ruleset-cache';
 import { RuleSetQueries } from './application/ruleset-queries';
 import { SaveRuleSet } from './application/save-ruleset';
+import { RuleSetVersionResponder, ScenarioGate } from './application/scenario-gate';
 import { VersionApproval } from './application/version-approval';
 import { InMemoryRuleRegistry, RuleRegistry } from './domain/rule-registry';
 import { ControlPlaneRuleSetsController } from './http/control-plane.controller';
@@ -46,6 +47,8 @@ import { FileRuleStore } from './store/file-rule-store';
     VersionApproval,
     InvalidateRuleSets,
     FileRuleStore,
+    ScenarioGate,
+    RuleSetVersionResponder,
   ],
   exports: [
     RuleSetRepository,

@@ -1,5 +1,5 @@
 import { ConfigKey } from '@arbiter/platform';
-import { IsBoolean, IsIn, IsString } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Max, Min } from 'class-validator';
 
 /** `RuleControlPlane:RequireApproval`: maker-checker (a version needs an approval before activation). */
 export class ApprovalSettings {
@@ -15,6 +15,24 @@ export class ApprovalSettings {
   @ConfigKey('RuleControlPlane:ApprovalDenial')
   @IsIn(['Draft', 'Rejected'], { message: 'RuleControlPlane:ApprovalDenial must be Draft or Rejected' })
   approvalDenial: 'Draft' | 'Rejected' = 'Draft';
+}
+
+/**
+ * `RuleControlPlane:RequireScenarioGate` (default false): a version is approved and activated only after
+ * its scenario gate (decisions service, `POST /api/v1/scenarios/gate` with `workflow`) passed; asked over
+ * the bus at approval and activation time.
+ */
+export class ScenarioGateSettings {
+  @ConfigKey('RuleControlPlane:RequireScenarioGate')
+  @IsBoolean()
+  requireScenarioGate = false;
+
+  /** Ours: how long approval/activation waits for the decisions service's answer. */
+  @ConfigKey('RuleControlPlane:ScenarioGateTimeoutMs')
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  timeoutMs = 5000;
 }
 
 /** `RuleStoreConfigs:*`: file-backed store, runtime cache, change channel. */
@@ -33,4 +51,8 @@ export class RuleStoreSettings {
 }
 
 /** Settings classes (`@ConfigKey`) of this module; assembled by the app module. */
-export const RULESET_SETTINGS: (new () => object)[] = [ApprovalSettings, RuleStoreSettings];
+export const RULESET_SETTINGS: (new () => object)[] = [
+  ApprovalSettings,
+  RuleStoreSettings,
+  ScenarioGateSettings,
+];

@@ -15,6 +15,16 @@ export const ScenarioErrors = {
   InvalidTable: DecisionTableErrors.InvalidTable,
   /** 400: an edited expectation names a row the table does not have */
   UnknownRow: 'UNKNOWN_ROW',
+  /** 404: the control plane has no such workflow (or version) in the tenant */
+  WorkflowNotFound: 'WORKFLOW_NOT_FOUND',
+  /** 400: not a workflow name (1–128 of letters, digits, `.`, `_`, `-`) */
+  InvalidWorkflowName: 'INVALID_WORKFLOW_NAME',
+  /** 422: the workflow's document does not compile in the rule set engine (a stored table it names is gone, …) */
+  InvalidWorkflow: 'WORKFLOW_NOT_COMPILABLE',
+  /** 503: the control plane did not answer over the bus (`rpc.control-plane.ruleset-version`) */
+  ControlPlaneUnavailable: 'CONTROL_PLANE_UNAVAILABLE',
+  /** 422: the route works on decision-table plans only (AI proposals) */
+  NotATablePlan: 'NOT_A_TABLE_PLAN',
   /** 503: no OpenAI-compatible endpoint is configured (`Scenarios:Ai:Endpoint`): no proposals are made up */
   AiModelNotConfigured: 'AI_MODEL_NOT_CONFIGURED',
   /** 502: the configured model endpoint failed or answered something that is not a list of scenarios */

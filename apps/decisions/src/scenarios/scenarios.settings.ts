@@ -1,5 +1,5 @@
 import { ConfigKey } from '@arbiter/platform';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsNumber, IsString, Max, Min } from 'class-validator';
 
 /** `Scenarios:*`: generator limits and the optional AI backend (our keys; the spec names none). */
 export class ScenariosSettings {
@@ -16,6 +16,23 @@ export class ScenariosSettings {
   @Min(1)
   @Max(1_000_000)
   maxMutants: number = 50_000;
+
+  /**
+   * cosine similarity (local feature-hashing embedding, no model) at or above which a generated pairwise
+   * combination counts as a near duplicate of one kept before it; 0 (default): duplicates by hash only
+   */
+  @ConfigKey('Scenarios:SimilarityThreshold')
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  similarityThreshold: number = 0;
+
+  /** how long a workflow plan, run or gate waits for the control plane's rule set over the bus */
+  @ConfigKey('Scenarios:ControlPlaneTimeoutMs')
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  controlPlaneTimeoutMs: number = 5000;
 
   /** base URL of an OpenAI-compatible chat endpoint (`…/v1`); empty: no AI proposals (503) */
   @ConfigKey('Scenarios:Ai:Endpoint')

@@ -99,6 +99,18 @@ export class ActivateDto {
       '`MANIFEST_NOT_APPROVED`. Omitted or empty: an official build, no check.',
   })
   assemblyManifest?: ManifestEntryDto[];
+
+  @StringField({
+    optional: true,
+    maxLength: 16_384,
+    description:
+      "The license's signed policy: the `signedPayload` that `POST /api/v1/keys/generate` returned with the key " +
+      '(base64). Mandatory when `LicenseConfigs:RequireSignedPolicy` is on (400 `SIGNED_POLICY_REQUIRED`); ' +
+      'whenever given it must verify under a published license key and be the record of this license ' +
+      '(401 `SIGNED_POLICY_INVALID`).',
+    example: 'eyJhbGciOiJFZERTQSIsImtpZCI6ImxpYy0uLi4ifQ==',
+  })
+  signedPolicy?: string;
 }
 
 export class ValidateDto {

@@ -22,6 +22,13 @@ export const LicenseErrors = {
   FeatureUpdateEmpty: 'FEATURE_UPDATE_EMPTY',
   /** Assembly approval scope `License` without an existing `licenseId`, or `Global` with one (400/404). */
   ApprovalScopeInvalid: 'APPROVAL_SCOPE_INVALID',
+  /** `LicenseConfigs:RequireSignedPolicy` is on and the activation carries no `signedPolicy` (400). */
+  SignedPolicyRequired: 'SIGNED_POLICY_REQUIRED',
+  /**
+   * The `signedPolicy` presented fails verification (malformed, unknown key, bad signature, not a license
+   * record) or is the record of another license (401).
+   */
+  SignedPolicyInvalid: 'SIGNED_POLICY_INVALID',
   /** Heartbeat with an unknown or already used nonce (409). */
   NonceInvalid: 'NONCE_INVALID',
   /** Heartbeat whose proof id, license id or fingerprint do not match the nonce's activation (403). */

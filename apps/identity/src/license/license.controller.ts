@@ -178,7 +178,14 @@ export class LicenseRuntimeController {
   })
   @ApiBody({ type: ActivateDto })
   @ApiOkResponse({ description: 'The proof', type: HostedEnvelopeOf(ActivationView) })
-  @ApiErrorResponse(400, MALFORMED)
+  @ApiErrorResponse(
+    400,
+    `${MALFORMED}; no signed policy while one is required (\`${E.SignedPolicyRequired}\`)`,
+  )
+  @ApiErrorResponse(
+    401,
+    `The signed policy presented fails verification or belongs to another license (\`${E.SignedPolicyInvalid}\`)`,
+  )
   @ApiErrorResponse(
     403,
     `Revoked (\`${E.LicenseRevoked}\`), expired (\`${E.LicenseExpired}\`) or a manifest not approved for this license (\`${E.ManifestNotApproved}\`)`,

@@ -5,8 +5,10 @@ import {
   hasFeature,
   HEARTBEAT_TYPE,
   HeartbeatAnswerPayload,
+  LicenseKeySet,
   licenseKeyHint,
   PROOF_TYPE,
+  verifyDocument,
 } from '@arbiter/licensing';
 import { AppError, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
@@ -23,6 +25,7 @@ import type {
 import { LicenseErrors } from './license-errors';
 import { wellFormedKey } from './license-key-input';
 import { LicenseSigner } from './license-signer';
+import { LICENSE_RECORD_TYPE } from './manage-licenses';
 import { ActivationRepository } from './persistence/activation.repository';
 import { LicenseKeyRepository } from './persistence/license-key.repository';
 import { AssemblyApprovalRepository } from './persistence/license-store.repository';
@@ -49,7 +52,42 @@ export class ActivateLicense {
     @Inject(LicenseServerSettings) private readonly settings: LicenseServerSettings,
   ) {}
 
+  /** the published keys as a verifying set, rebuilt when the signer publishes another set (a rotation) */
+  private keySet: { jwks: unknown; set: LicenseKeySet } | null = null;
+
+  /**
+   * `LicenseConfigs:RequireSignedPolicy`: the license's signed policy (its `signedPayload` from generate)
+   * is mandatory; a policy presented is always verified (a credential that fails is 401, setting or not).
+   * Returns the license id the policy was issued for, or null when none was given (and none is required).
+   */
+  private verifiedPolicy(dto: ActivateDto): string | null {
+    if (dto.signedPolicy === undefined || dto.signedPolicy === '') {
+      if (this.settings.requireSignedPolicy)
+        throw AppError.badRequest(
+          LicenseErrors.SignedPolicyRequired,
+          "LicenseConfigs:RequireSignedPolicy is on: send the license's signed policy (the signedPayload issued with the key) as signedPolicy",
+        );
+      return null;
+    }
+    const jwks = this.signer.jwks();
+    if (this.keySet?.jwks !== jwks) this.keySet = { jwks, set: new LicenseKeySet(jwks) };
+    const check = verifyDocument<{ typ: string; licenseId?: unknown }>(
+      dto.signedPolicy,
+      this.keySet.set,
+      LICENSE_RECORD_TYPE,
+    );
+    if (!check.ok)
+      throw AppError.unauthorized(
+        `The signed policy fails verification (${check.reason})`,
+        LicenseErrors.SignedPolicyInvalid,
+      );
+    if (typeof check.payload.licenseId !== 'string')
+      throw AppError.unauthorized('The signed policy names no license', LicenseErrors.SignedPolicyInvalid);
+    return check.payload.licenseId;
+  }
+
   async execute(dto: ActivateDto): Promise<ActivationView> {
+    const policyLicenseId = this.verifiedPolicy(dto);
     const key = wellFormedKey(dto.licenseKey);
     const manifest = (dto.assemblyManifest ?? []).map((e) => ({
       assemblyName: e.assemblyName,
@@ -65,6 +103,11 @@ export class ActivateLicense {
     const proof = await this.uow.run(async (m) => {
       const license = await this.licenses.byKeyForUpdate(m, key);
       if (!license) throw AppError.notFound(LicenseErrors.LicenseNotFound, 'No license with this key');
+      if (policyLicenseId !== null && policyLicenseId !== license.id)
+        throw AppError.unauthorized(
+          'The signed policy is the record of another license',
+          LicenseErrors.SignedPolicyInvalid,
+        );
       if (license.is_revoked)
         throw AppError.forbidden('The license is revoked', LicenseErrors.LicenseRevoked);
       const clock = await this.signer.clock(m);

@@ -32,6 +32,78 @@ export interface BusStatus {
   detail?: string;
 }
 
+/** Answers a request (`respond`): the value is the reply; a thrown error is sent back as the reply's error. */
+export type RequestHandler<T = unknown> = (event: CloudEvent<T>) => Promise<unknown> | unknown;
+
+export interface RequestOptions extends PublishOptions {
+  /** how long to wait for the reply (default 5000 ms) */
+  timeoutMs?: number;
+}
+
+export interface RespondOptions {
+  /** queue group: each request is answered by one replica (default: the subject) */
+  queue?: string;
+}
+
+/** The reply of a request as it travels: the value, or the responder's error (status and code when it had them). */
+export type ReplyEnvelope =
+  { ok: true; data: unknown } | { ok: false; error: { status?: number; code?: string; message: string } };
+
+/**
+ * A request that got no answer: nobody serves the subject (`NO_RESPONDER`), the answer did not come in
+ * time (`TIMEOUT`), the bus is not connected (`UNAVAILABLE`), or the responder failed (`REMOTE_ERROR`, with
+ * the responder's status and code when it threw an application error).
+ */
+export class BusRequestError extends Error {
+  constructor(
+    readonly reason: 'NO_RESPONDER' | 'TIMEOUT' | 'UNAVAILABLE' | 'REMOTE_ERROR',
+    message: string,
+    readonly remote?: { status?: number; code?: string },
+  ) {
+    super(message);
+    this.name = 'BusRequestError';
+  }
+}
+
+/** Request subjects live under `rpc.`: outside the `arbiter.>` stream, so JetStream never answers them. */
+export function assertRequestSubject(subject: string): void {
+  if (!subject.startsWith('rpc.'))
+    throw new Error(`request subjects start with 'rpc.' (outside the event stream): '${subject}'`);
+}
+
+/** Runs a responder in the requester's tenant and correlation (carried by the request's CloudEvent). */
+export function inRequestContext<T>(event: CloudEvent, fn: () => T): T {
+  return RequestContext.run(
+    {
+      ...(event.tenantid ? { tenantId: event.tenantid } : {}),
+      ...(event.correlationid ? { correlationId: event.correlationid } : {}),
+    },
+    fn,
+  );
+}
+
+/** What a responder's failure becomes on the wire. */
+export function errorReply(error: unknown): ReplyEnvelope {
+  const e = error as { status?: unknown; code?: unknown; message?: unknown };
+  return {
+    ok: false,
+    error: {
+      ...(typeof e?.status === 'number' ? { status: e.status } : {}),
+      ...(typeof e?.code === 'string' ? { code: e.code } : {}),
+      message: typeof e?.message === 'string' ? e.message : String(error),
+    },
+  };
+}
+
+/** The value of a reply, or its error as a BusRequestError. */
+export function unwrapReply<R>(subject: string, reply: ReplyEnvelope): R {
+  if (reply.ok) return reply.data as R;
+  throw new BusRequestError('REMOTE_ERROR', `${subject}: ${reply.error.message}`, {
+    status: reply.error.status,
+    code: reply.error.code,
+  });
+}
+
 /**
  * Publish/subscribe between services and replicas, CloudEvents envelope on subjects
  * `arbiter.<area>.<event>`. Subscriptions accept NATS wildcards (`*` one token, `>` the rest).
@@ -42,6 +114,14 @@ export abstract class EventBus {
     subject: S,
     handler: EventHandler<PayloadOf<S>>,
     options?: SubscribeOptions,
+  ): Promise<EventSubscription>;
+  /** Request/reply (not stored, not retried): the answer of one responder of `subject` (`rpc.…`). */
+  abstract request<R = unknown>(subject: string, data: unknown, options?: RequestOptions): Promise<R>;
+  /** Serves requests on `subject` (`rpc.…`); replicas share them (queue group). */
+  abstract respond<T = unknown>(
+    subject: string,
+    handler: RequestHandler<T>,
+    options?: RespondOptions,
   ): Promise<EventSubscription>;
   abstract status(): BusStatus;
   abstract close(): Promise<void>;

@@ -2,8 +2,16 @@ import { Logger } from '@nestjs/common';
 import { inServiceScopeOfCaller } from '../logging/service-logger';
 import type { CloudEvent } from '@arbiter/contracts';
 import {
+  assertRequestSubject,
+  BusRequestError,
   BusStatus,
   createCloudEvent,
+  errorReply,
+  inRequestContext,
+  ReplyEnvelope,
+  RequestHandler,
+  RequestOptions,
+  unwrapReply,
   EventBus,
   EventHandler,
   EventSubscription,
@@ -79,6 +87,54 @@ export class InProcessEventBus extends EventBus {
     return { unsubscribe: async () => void this.registrations.delete(registration) };
   }
 
+  private readonly responders = new Map<
+    string,
+    { handler: RequestHandler<any>; inContext: <T>(fn: () => T) => T }[]
+  >();
+
+  async request<R = unknown>(subject: string, data: unknown, options: RequestOptions = {}): Promise<R> {
+    assertRequestSubject(subject);
+    const members = this.responders.get(subject);
+    if (!members?.length) throw new BusRequestError('NO_RESPONDER', `no service answers ${subject}`);
+    const cursor = this.queueCursor.get(`rpc:${subject}`) ?? 0;
+    this.queueCursor.set(`rpc:${subject}`, cursor + 1);
+    const target = members[cursor % members.length];
+    // the request travels as JSON, as on NATS: nothing is shared between caller and responder
+    const event = JSON.parse(
+      JSON.stringify(createCloudEvent(this.source, subject, data, options)),
+    ) as CloudEvent;
+    const timeoutMs = options.timeoutMs ?? 5000;
+    let timer: NodeJS.Timeout | undefined;
+    const reply = await Promise.race([
+      new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => target.inContext(() => inRequestContext(event, () => target.handler(event))))
+        .then(
+          (value): ReplyEnvelope => ({ ok: true, data: value === undefined ? null : value }),
+          (error: unknown) => errorReply(error),
+        ),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new BusRequestError('TIMEOUT', `${subject}: no answer within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
+    return unwrapReply<R>(subject, JSON.parse(JSON.stringify(reply)) as ReplyEnvelope);
+  }
+
+  async respond<T = unknown>(subject: string, handler: RequestHandler<T>): Promise<EventSubscription> {
+    assertRequestSubject(subject);
+    const entry = { handler, inContext: inServiceScopeOfCaller() };
+    this.responders.set(subject, [...(this.responders.get(subject) ?? []), entry]);
+    return {
+      unsubscribe: async () =>
+        void this.responders.set(
+          subject,
+          (this.responders.get(subject) ?? []).filter((e) => e !== entry),
+        ),
+    };
+  }
+
   status(): BusStatus {
     return { kind: 'in-process', connected: true };
   }
@@ -87,5 +143,6 @@ export class InProcessEventBus extends EventBus {
   async close(): Promise<void> {
     await Promise.allSettled([...this.pending]);
     this.registrations.clear();
+    this.responders.clear();
   }
 }

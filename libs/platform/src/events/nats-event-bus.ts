@@ -4,8 +4,17 @@ import type { CloudEvent } from '@arbiter/contracts';
 import { AckPolicy, DeliverPolicy, jetstream, JetStreamClient, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
+  assertRequestSubject,
+  BusRequestError,
   BusStatus,
   createCloudEvent,
+  errorReply,
+  inRequestContext,
+  ReplyEnvelope,
+  RequestHandler,
+  RequestOptions,
+  RespondOptions,
+  unwrapReply,
   EventBus,
   EventHandler,
   EventSubscription,
@@ -35,6 +44,8 @@ interface Pending {
 interface Wanted {
   subject: string;
   handler: EventHandler<any>;
+  /** a responder: the handler's value (or error) is sent back to the requester */
+  responder?: RequestHandler<any>;
   options: SubscribeOptions;
   active?: { stop(): Promise<void> };
   cancelled?: boolean;
@@ -241,6 +252,51 @@ export class NatsEventBus extends EventBus {
     };
   }
 
+  async request<R = unknown>(subject: string, data: unknown, options: RequestOptions = {}): Promise<R> {
+    assertRequestSubject(subject);
+    const nc = this.connection;
+    if (!nc || !this.connected)
+      throw new BusRequestError('UNAVAILABLE', `NATS is not connected (${subject})`);
+    const event = createCloudEvent(this.options.source, subject, data, options);
+    const timeoutMs = options.timeoutMs ?? 5000;
+    let reply: ReplyEnvelope;
+    try {
+      const m = await nc.request(subject, JSON.stringify(event), { timeout: timeoutMs });
+      reply = JSON.parse(new TextDecoder().decode(m.data)) as ReplyEnvelope;
+    } catch (error) {
+      const text = String((error as Error).message ?? error);
+      if (/no responders|503/i.test(text) || (error as { code?: string }).code === '503')
+        throw new BusRequestError('NO_RESPONDER', `no service answers ${subject}`);
+      if (/timeout/i.test(text) || (error as Error).name === 'TimeoutError')
+        throw new BusRequestError('TIMEOUT', `${subject}: no answer within ${timeoutMs} ms`);
+      throw new BusRequestError('UNAVAILABLE', `${subject}: ${text}`);
+    }
+    return unwrapReply<R>(subject, reply);
+  }
+
+  async respond<T = unknown>(
+    subject: string,
+    handler: RequestHandler<T>,
+    options: RespondOptions = {},
+  ): Promise<EventSubscription> {
+    assertRequestSubject(subject);
+    const wanted: Wanted = {
+      subject,
+      handler: () => undefined,
+      responder: handler,
+      options: { queue: options.queue ?? subject },
+    };
+    this.wanted.add(wanted);
+    if (this.connection) await this.activate(wanted);
+    return {
+      unsubscribe: async () => {
+        wanted.cancelled = true;
+        this.wanted.delete(wanted);
+        await wanted.active?.stop();
+      },
+    };
+  }
+
   private decode(data: Uint8Array, subject: string): CloudEvent | null {
     try {
       const parsed = JSON.parse(new TextDecoder().decode(data));
@@ -299,6 +355,19 @@ export class NatsEventBus extends EventBus {
       callback: (err, m) => {
         if (err) return;
         const event = this.decode(m.data, m.subject);
+        if (w.responder) {
+          const responder = w.responder;
+          void (async (): Promise<ReplyEnvelope> => {
+            if (!event) return { ok: false, error: { message: 'undecodable request' } };
+            try {
+              const value: unknown = await inRequestContext(event, () => responder(event));
+              return { ok: true, data: value === undefined ? null : value };
+            } catch (error) {
+              return errorReply(error);
+            }
+          })().then((reply) => m.respond(JSON.stringify(reply)));
+          return;
+        }
         if (event) void this.dispatch(w, event);
       },
     });

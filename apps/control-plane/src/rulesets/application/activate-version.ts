@@ -8,6 +8,7 @@ import { RuleSetRepository } from '../persistence/ruleset.repository';
 import { ApprovalSettings } from '../rulesets.settings';
 import { ChangePublisher } from './change-publisher';
 import { LifecycleHooks, withNotes } from './lifecycle-hooks';
+import { ScenarioGate } from './scenario-gate';
 import { lockSet, nextStatus, requireVersion } from './ruleset-lookups';
 
 export interface ActivationResult {
@@ -33,6 +34,7 @@ export class ActivateVersion {
     @Inject(AuditLog) private readonly audit: AuditLog,
     @Inject(ChangePublisher) private readonly publisher: ChangePublisher,
     @Inject(LifecycleHooks) private readonly hooks: LifecycleHooks,
+    @Inject(ScenarioGate) private readonly gate: ScenarioGate,
   ) {}
 
   async execute(
@@ -44,6 +46,8 @@ export class ActivateVersion {
     assertWorkflowName(workflowName);
     const actor = RequestContext.actor(actorInput);
     const tenantId = RequestContext.tenantId();
+    // asked before the transaction: nothing is held while another service answers
+    await this.gate.requirePassed(workflowName, version, 'activate');
     const result = await this.uow.run((m) =>
       this.within(m, tenantId, workflowName, version, actor, detail ?? null),
     );

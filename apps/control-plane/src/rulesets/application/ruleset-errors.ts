@@ -24,6 +24,10 @@ export const RuleSetErrors = {
   FileStoreNotConfigured: 'FILE_STORE_NOT_CONFIGURED',
   FileStoreNotFound: 'FILE_STORE_NOT_FOUND',
   FileStoreConflict: 'FILE_STORE_CONFLICT',
+  /** `RuleControlPlane:RequireScenarioGate`: the version's scenario gate failed or has not run (409) */
+  ScenarioGateNotPassed: 'SCENARIO_GATE_NOT_PASSED',
+  /** `RuleControlPlane:RequireScenarioGate`: the decisions service did not answer whether it passed (503) */
+  ScenarioGateUnavailable: 'SCENARIO_GATE_UNAVAILABLE',
 } as const;
 
 /**

@@ -1,4 +1,4 @@
-import { RequestContext, UnitOfWork } from '@arbiter/platform';
+import { AppError, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuditLog } from '../../audit';
@@ -9,7 +9,8 @@ import { RuleSetRepository } from '../persistence/ruleset.repository';
 import { ApprovalSettings } from '../rulesets.settings';
 import { ActivateVersion } from './activate-version';
 import { ChangePublisher } from './change-publisher';
-import { invalidRuleSet } from './ruleset-errors';
+import { invalidRuleSet, RuleSetErrors } from './ruleset-errors';
+import { ScenarioGate } from './scenario-gate';
 
 export interface SaveInput {
   document: unknown;
@@ -62,6 +63,7 @@ export class SaveRuleSet {
     @Inject(AuditLog) private readonly audit: AuditLog,
     @Inject(ActivateVersion) private readonly activation: ActivateVersion,
     @Inject(ChangePublisher) private readonly publisher: ChangePublisher,
+    @Inject(ScenarioGate) private readonly gate: ScenarioGate,
   ) {}
 
   async execute(workflowName: string, input: SaveInput): Promise<SaveResult> {
@@ -71,6 +73,13 @@ export class SaveRuleSet {
     const actor = RequestContext.actor(input.actor);
     const tenantId = RequestContext.tenantId();
     const activate = !!input.activateAfterSave && !this.settings.requireApproval;
+    // a version that does not exist yet has no passing scenario gate: refused before anything is written
+    if (activate && this.gate.required)
+      throw AppError.conflict(
+        RuleSetErrors.ScenarioGateNotPassed,
+        `RuleControlPlane:RequireScenarioGate is on: save '${workflowName}' without activateAfterSave, run its ` +
+          'scenario gate, then activate the version',
+      );
     const detail = input.detail ?? null;
     const now = new Date();
     const result = await this.uow.run(async (m) => {

@@ -9,6 +9,7 @@ import { RuleSetVersionEntity } from '../persistence/entities';
 import { RuleSetRepository } from '../persistence/ruleset.repository';
 import { ApprovalSettings } from '../rulesets.settings';
 import { ChangePublisher } from './change-publisher';
+import { ScenarioGate } from './scenario-gate';
 import { LifecycleHooks, withNotes } from './lifecycle-hooks';
 import { approvalRoutesDisabled, RuleSetErrors } from './ruleset-errors';
 import { lockSet, nextStatus, requireVersion } from './ruleset-lookups';
@@ -43,6 +44,7 @@ export class VersionApproval {
     @Inject(AuditLog) private readonly audit: AuditLog,
     @Inject(ChangePublisher) private readonly publisher: ChangePublisher,
     @Inject(LifecycleHooks) private readonly hooks: LifecycleHooks,
+    @Inject(ScenarioGate) private readonly gate: ScenarioGate,
   ) {}
 
   /** Whether the approval routes exist. */
@@ -62,7 +64,13 @@ export class VersionApproval {
     });
   }
 
-  approve(workflowName: string, version: number, actorInput: string | null | undefined, detail: string) {
+  async approve(
+    workflowName: string,
+    version: number,
+    actorInput: string | null | undefined,
+    detail: string,
+  ) {
+    if (this.enabled) await this.gate.requirePassed(workflowName, version, 'approve');
     return this.transition(workflowName, version, actorInput, 'approve', detail, async (m, v, actor, now) => {
       const status = nextStatus(v, 'approve', this.enabled);
       if (v.submittedBy && v.submittedBy.toLowerCase() === actor.toLowerCase())

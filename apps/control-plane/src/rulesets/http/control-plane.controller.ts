@@ -163,7 +163,12 @@ function ApproveOperation(alias: string | null): MethodDecorator {
         RuleSetErrors.RuleSetNotFound,
         RuleSetErrors.VersionNotFound,
       ],
-      409: [RuleSetErrors.InvalidStateTransition, RuleSetErrors.SelfApproval],
+      409: [
+        RuleSetErrors.InvalidStateTransition,
+        RuleSetErrors.SelfApproval,
+        RuleSetErrors.ScenarioGateNotPassed,
+      ],
+      503: [RuleSetErrors.ScenarioGateUnavailable],
     }),
   );
 }
@@ -323,6 +328,7 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   @ApiOkResponse({ type: SaveResultView, description: 'The new version' })
   @ApiRuleSetErrors({
     400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RuleSetErrors.InvalidRuleSet],
+    409: [RuleSetErrors.ScenarioGateNotPassed],
   })
   save(@Param('workflow') workflow: string, @Body() body: SaveRuleSetDto): Promise<SaveResultView> {
     return this.saving.execute(workflow, {
@@ -351,7 +357,12 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   @ApiRuleSetErrors({
     400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
     404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
-    409: [RuleSetErrors.ApprovalRequired, RuleSetErrors.InvalidStateTransition],
+    409: [
+      RuleSetErrors.ApprovalRequired,
+      RuleSetErrors.InvalidStateTransition,
+      RuleSetErrors.ScenarioGateNotPassed,
+    ],
+    503: [RuleSetErrors.ScenarioGateUnavailable],
   })
   activate(
     @Param('workflow') workflow: string,
@@ -497,7 +508,12 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   @ApiRuleSetErrors({
     400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RuleSetErrors.InvalidRuleSet],
     404: [RuleSetErrors.FileStoreNotFound],
-    409: [RuleSetErrors.FileStoreNotConfigured, RuleSetErrors.FileStoreConflict],
+    409: [
+      RuleSetErrors.FileStoreNotConfigured,
+      RuleSetErrors.FileStoreConflict,
+      RuleSetErrors.ScenarioGateNotPassed,
+    ],
+    503: [RuleSetErrors.ScenarioGateUnavailable],
   })
   storeImport(@Param('workflow') workflow: string, @Body() body: StoreImportDto): Promise<StoreImportView> {
     return this.store.importWorkflow(workflow, { actor: body?.actor, activateLatest: body?.activateLatest });

@@ -22,13 +22,16 @@ const list = (codes: Codes) => codes.map((code) => `\`${code}\``).join(', ');
  * policy, 503 `PDP_UNAVAILABLE` when a configured policy decision point
  * (`ControlPlaneAuth:PolicyDecisionPointUrl`) does not answer.
  */
-export function ApiRuleSetErrors(cases: { 400?: Codes; 404?: Codes; 409?: Codes } = {}): MethodDecorator {
+export function ApiRuleSetErrors(
+  cases: { 400?: Codes; 404?: Codes; 409?: Codes; 503?: Codes } = {},
+): MethodDecorator {
   const badRequest = [...(cases[400] ?? []), CommonErrorCodes.InvalidTenantId];
+  const unavailable = [AuthErrorCodes.PolicyDecisionPointUnavailable, ...(cases[503] ?? [])];
   const decorators = [
     ApiResponse({ status: 400, description: `Bad request: ${list(badRequest)}` }),
     ApiResponse({
       status: 503,
-      description: `The policy decision point did not answer: ${list([AuthErrorCodes.PolicyDecisionPointUnavailable])}`,
+      description: `The policy decision point${cases[503] ? ' (or another service asked)' : ''} did not answer: ${list(unavailable)}`,
     }),
   ];
   if (cases[404])

@@ -194,7 +194,12 @@ export class RuleEngineRuleSetsController {
   @ApiRuleSetErrors({
     400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName],
     404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
-    409: [RuleSetErrors.ApprovalRequired, RuleSetErrors.InvalidStateTransition],
+    409: [
+      RuleSetErrors.ApprovalRequired,
+      RuleSetErrors.InvalidStateTransition,
+      RuleSetErrors.ScenarioGateNotPassed,
+    ],
+    503: [RuleSetErrors.ScenarioGateUnavailable],
   })
   activate(
     @Param('workflowName') workflowName: string,
@@ -217,7 +222,12 @@ export class RuleEngineRuleSetsController {
   @ApiRuleSetErrors({
     400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RequestParamErrors.InvalidVersion],
     404: [RuleSetErrors.RuleSetNotFound, RuleSetErrors.VersionNotFound],
-    409: [RuleSetErrors.ApprovalRequired, RuleSetErrors.InvalidStateTransition],
+    409: [
+      RuleSetErrors.ApprovalRequired,
+      RuleSetErrors.InvalidStateTransition,
+      RuleSetErrors.ScenarioGateNotPassed,
+    ],
+    503: [RuleSetErrors.ScenarioGateUnavailable],
   })
   activateVersion(
     @Param('workflowName') workflowName: string,
@@ -439,6 +449,7 @@ export class RuleEngineRuleSetsController {
   @ApiOkResponse({ type: SaveResultView, description: 'The new version' })
   @ApiRuleSetErrors({
     400: [...BODY_ERRORS, RequestParamErrors.InvalidWorkflowName, RuleSetErrors.InvalidRuleSet],
+    409: [RuleSetErrors.ScenarioGateNotPassed],
   })
   save(@Param('workflowName') workflowName: string, @Body() body: SaveRuleSetDto): Promise<SaveResultView> {
     return this.saving.execute(workflowName, {

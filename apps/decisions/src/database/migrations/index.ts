@@ -1,6 +1,7 @@
 import { ApplicationRole1732060000001 } from './1732060000001-application-role';
 import { DecisionTables1732060000200 } from './1732060000200-decision-tables';
 import { Scenarios1732060000300 } from './1732060000300-scenarios';
+import { WorkflowScenarios1732060000310 } from './1732060000310-workflow-scenarios';
 import { EventWindows1732060000900 } from '../../event-windows';
 
 /** Every migration of the decisions service, in order. */
@@ -8,5 +9,6 @@ export const DECISIONS_MIGRATIONS = [
   ApplicationRole1732060000001,
   DecisionTables1732060000200,
   Scenarios1732060000300,
+  WorkflowScenarios1732060000310,
   EventWindows1732060000900,
 ];

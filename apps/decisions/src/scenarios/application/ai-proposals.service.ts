@@ -50,6 +50,11 @@ export class AiProposalsService {
       );
     const plan = await this.uow.run((m) => this.repo.plan(m, planId));
     if (!plan) throw AppError.notFound(E.PlanNotFound, `Scenario plan '${planId}' does not exist`);
+    if (!plan.tableId)
+      throw AppError.unprocessable(
+        E.NotATablePlan,
+        `Plan '${planId}' is the plan of workflow '${plan.workflowName}': AI proposals are made for decision-table plans`,
+      );
     const { definition } = await loadTable(this.tables, plan.tableId);
     const proposals = await this.ask(endpoint, modelName, definition, count);
     const model = buildTableModel(definition);

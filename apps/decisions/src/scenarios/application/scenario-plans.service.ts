@@ -11,6 +11,7 @@ import { ScenarioRepository } from '../persistence/scenario.repository';
 import { ScenariosSettings } from '../scenarios.settings';
 import { PlanView, ScenarioView, planView, scenarioView } from './scenario-views';
 import { loadTable, requireUuid } from './stored-table';
+import { WorkflowScenariosService } from './workflow-scenarios.service';
 
 const FIRST_SCENARIOS = 200;
 
@@ -39,6 +40,7 @@ export class ScenarioPlansService {
     @Inject(ScenarioRepository) private readonly repo: ScenarioRepository,
     @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
     @Inject(ScenariosSettings) private readonly settings: ScenariosSettings,
+    @Inject(WorkflowScenariosService) private readonly workflows: WorkflowScenariosService,
   ) {}
 
   async generate(request: GenerateRequest): Promise<PlanView> {
@@ -159,11 +161,19 @@ export class ScenarioPlansService {
       if (!s) throw AppError.notFound(E.ScenarioNotFound, `Scenario '${id}' does not exist`);
       return { scenario: s, plan: await this.requirePlan(m, s.planId) };
     });
-    const { table } = await loadTable(this.tables, found.plan.tableId);
-    const rowIds = new Set(table.rows.map((r) => r.id));
-    const unknown = edit.matchedRows.filter((r) => !rowIds.has(r));
+    const owner = found.plan.tableId
+      ? await loadTable(this.tables, found.plan.tableId).then(({ table }) => ({
+          what: `Table '${table.name}'`,
+          ids: table.rows.map((r) => r.id),
+        }))
+      : {
+          what: `Workflow '${found.plan.workflowName}'`,
+          ids: await this.workflows.itemsOf(found.plan),
+        };
+    const known = new Set(owner.ids);
+    const unknown = edit.matchedRows.filter((r) => !known.has(r));
     if (unknown.length)
-      throw AppError.badRequest(E.UnknownRow, `Table '${table.name}' has no row '${unknown[0]}'`, [
+      throw AppError.badRequest(E.UnknownRow, `${owner.what} has no row, rule or node '${unknown[0]}'`, [
         { field: 'matchedRows', message: `unknown row id '${unknown[0]}'` },
       ]);
     const actor = RequestContext.actor();

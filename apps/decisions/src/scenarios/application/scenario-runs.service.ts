@@ -114,7 +114,7 @@ export class ScenarioRunsService {
     kind: 'Run' | 'Gate',
     gate?: GateRequest,
   ) {
-    const { table, definition } = await loadTable(this.tables, plan.tableId, version);
+    const { table, definition } = await loadTable(this.tables, plan.tableId!, version);
     const scenarios = await this.uow.run((m) => this.repo.scenarios(m, plan.id));
     const started = performance.now();
     const model = this.model(definition);
@@ -207,6 +207,11 @@ export class ScenarioRunsService {
   async runPlan(planId: string, version?: number): Promise<RunReport> {
     requireUuid(planId, E.PlanNotFound, 'Scenario plan');
     const plan = await this.requirePlan(planId);
+    if (!plan.tableId)
+      throw AppError.unprocessable(
+        E.NotATablePlan,
+        `Plan '${planId}' is the plan of workflow '${plan.workflowName}': run it with POST /api/v1/scenarios/workflows/${plan.workflowName}/runs`,
+      );
     const { table, run, failures } = await this.execute(plan, version, 'Run');
     return { ...runView(run), tableId: table.id, failures };
   }
@@ -234,7 +239,7 @@ export class ScenarioRunsService {
       tableId: table.id,
       tableName: table.name,
       tableVersion: table.version,
-      planVersion: plan.tableVersion,
+      planVersion: plan.tableVersion!,
       passed: gate!.passed,
       reasons: gate!.reasons,
       gate: gate!,

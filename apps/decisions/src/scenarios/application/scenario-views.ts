@@ -42,8 +42,12 @@ export interface ScenarioView {
 
 export interface PlanView {
   id: string;
-  tableId: string;
-  tableVersion: number;
+  /** null for a workflow's plan */
+  tableId: string | null;
+  tableVersion: number | null;
+  /** a control-plane workflow's plan: its name and the version the expectations come from (else null) */
+  workflowName: string | null;
+  workflowVersion: number | null;
   seedRuleCode: string;
   scope: string;
   seed: number;
@@ -124,6 +128,8 @@ export function planView(
     id: p.id,
     tableId: p.tableId,
     tableVersion: p.tableVersion,
+    workflowName: p.workflowName ?? null,
+    workflowVersion: p.workflowVersion ?? null,
     seedRuleCode: p.seedRuleCode,
     scope: p.scope,
     seed: p.seed,

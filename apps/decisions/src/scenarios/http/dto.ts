@@ -126,3 +126,77 @@ export class AiProposalsBody {
   })
   count?: number;
 }
+
+export class WorkflowPlanBody {
+  @IntField({
+    optional: true,
+    min: 1,
+    description: 'Workflow version to generate from (default: the active version).',
+    example: 3,
+  })
+  version?: number;
+
+  @IntField({
+    optional: true,
+    min: 0,
+    max: 4294967295,
+    description: 'Seed of the generator (default 1): the same seed gives the same scenarios.',
+    example: 1,
+  })
+  seed?: number;
+}
+
+export class WorkflowRunBody {
+  @IntField({
+    optional: true,
+    min: 1,
+    description: 'Workflow version to run against (default: the version the plan was generated from).',
+    example: 4,
+  })
+  version?: number;
+}
+
+export class WorkflowGateBody {
+  @IntField({
+    optional: true,
+    min: 1,
+    description: "The candidate version (default: the active version when no plan exists, else the plan's).",
+    example: 4,
+  })
+  version?: number;
+
+  @NumberField({
+    optional: true,
+    min: 0,
+    max: 100,
+    description:
+      'Minimum coverage in percent (default 90): rules seen both ways; flows also nodes and edges.',
+    example: 90,
+  })
+  minCoverage?: number;
+
+  @BooleanField({
+    optional: true,
+    description: 'Run the mutation analysis of the conditions and rules (default true).',
+    example: true,
+  })
+  mutation?: boolean;
+
+  @NumberField({
+    optional: true,
+    min: 0,
+    max: 100,
+    description: 'Minimum mutation score in percent (default: reported, not gated).',
+    example: 80,
+  })
+  minMutationScore?: number;
+
+  @IntField({
+    optional: true,
+    min: 0,
+    max: 4294967295,
+    description: 'Seed when the workflow has no plan yet and the gate generates one.',
+    example: 1,
+  })
+  seed?: number;
+}

@@ -12,8 +12,18 @@ import {
 import { AiProposalsService } from '../application/ai-proposals.service';
 import { ScenarioPlansService } from '../application/scenario-plans.service';
 import { ScenarioRunsService } from '../application/scenario-runs.service';
+import { WorkflowScenariosService } from '../application/workflow-scenarios.service';
 import { ScenarioErrorFamily } from '../errors';
-import { AiProposalsBody, ExpectationBody, GateBody, GeneratePlanBody, RunPlanBody } from './dto';
+import {
+  AiProposalsBody,
+  ExpectationBody,
+  GateBody,
+  GeneratePlanBody,
+  RunPlanBody,
+  WorkflowGateBody,
+  WorkflowPlanBody,
+  WorkflowRunBody,
+} from './dto';
 import {
   AiProposalsRecordView,
   CiRunResultView,
@@ -23,6 +33,9 @@ import {
   ScenarioRecordView,
   ScenarioResultRecordView,
   StatisticsRecordView,
+  GateStatusRecordView,
+  WorkflowPlanRecordView,
+  WorkflowRunRecordView,
 } from './views';
 
 const PAGE = { defaultSize: 50, maxSize: 200 };
@@ -53,7 +66,80 @@ export class ScenariosController {
     @Inject(ScenarioPlansService) private readonly plans: ScenarioPlansService,
     @Inject(ScenarioRunsService) private readonly runs: ScenarioRunsService,
     @Inject(AiProposalsService) private readonly ai: AiProposalsService,
+    @Inject(WorkflowScenariosService) private readonly workflows: WorkflowScenariosService,
   ) {}
+
+  @Post('workflows/:workflow/plan')
+  @ApiOperation({
+    summary: 'Generate the scenario plan of a control-plane workflow (rule set or flow)',
+    description:
+      'Scope `Workflow` (pairwise combinations `CrossRule`). The rule set version is read from the control plane ' +
+      "over the bus in the caller's tenant. Per condition (rule condition, flow condition, JavaScript condition): " +
+      'true and false, the MC/DC pairs, every boundary (an input compared with another input is solved from that ' +
+      "input's value), null and missing inputs; flow nodes are reached through the conditions on a path from " +
+      '`start`, `on-error` edges through inputs a condition cannot read. Each expectation is what the version ' +
+      'does (rules matched or nodes that succeeded, output facts, first error code). Generating again keeps ' +
+      'scenarios a person confirmed.',
+  })
+  @ApiParam({ name: 'workflow', schema: { type: 'string' } })
+  @ApiCreatedResponse({ type: WorkflowPlanRecordView })
+  @ApiErrors(400, 404, 422, 503)
+  generateWorkflowPlan(@Param('workflow') workflow: string, @Body() body: WorkflowPlanBody) {
+    return this.workflows.generate(workflow, { version: body.version, seed: body.seed });
+  }
+
+  @Get('workflows/:workflow/plan')
+  @ApiOperation({ summary: "A workflow's plan with its first 200 scenarios" })
+  @ApiParam({ name: 'workflow', schema: { type: 'string' } })
+  @ApiOkResponse({ type: WorkflowPlanRecordView })
+  @ApiErrors(400, 404)
+  getWorkflowPlan(@Param('workflow') workflow: string) {
+    return this.workflows.plan(workflow);
+  }
+
+  @Post('workflows/:workflow/runs')
+  @ApiOperation({
+    summary: "Run a workflow's plan against a version",
+    description:
+      'Every scenario runs through the rule set engine the control plane executes with (connectors skipped); ' +
+      'results and coverage (rules both ways, flow nodes and edges) are recorded.',
+  })
+  @ApiParam({ name: 'workflow', schema: { type: 'string' } })
+  @ApiCreatedResponse({ type: WorkflowRunRecordView })
+  @ApiErrors(400, 404, 422, 503)
+  runWorkflow(@Param('workflow') workflow: string, @Body() body: WorkflowRunBody) {
+    return this.workflows.run(workflow, body.version);
+  }
+
+  @Post('workflows/:workflow/gate')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Run the CI gate of a workflow version',
+    description:
+      'The plan (generated from the candidate when there is none) runs against the candidate; the gate passes ' +
+      'when no scenario fails or errs and the coverage reaches `minCoverage`. A failing gate is still a 200. With ' +
+      '`RuleControlPlane:RequireScenarioGate` the control plane approves and activates only a version whose ' +
+      'latest gate passed.',
+  })
+  @ApiParam({ name: 'workflow', schema: { type: 'string' } })
+  @ApiOkResponse({ type: WorkflowRunRecordView })
+  @ApiErrors(400, 404, 422, 503)
+  gateWorkflow(@Param('workflow') workflow: string, @Body() body: WorkflowGateBody) {
+    return this.workflows.gate(workflow, body);
+  }
+
+  @Get('workflows/:workflow/versions/:version/gate')
+  @ApiOperation({
+    summary: "A workflow version's latest gate verdict",
+    description: 'What an approver checks, and what the control plane asks when it requires a passing gate.',
+  })
+  @ApiParam({ name: 'workflow', schema: { type: 'string' } })
+  @ApiParam({ name: 'version', schema: { type: 'integer', minimum: 1 } })
+  @ApiOkResponse({ type: GateStatusRecordView })
+  @ApiErrors(400)
+  workflowGateStatus(@Param('workflow') workflow: string, @Param('version') version: string) {
+    return this.workflows.gateStatus(workflow, /^\d{1,9}$/.test(version) ? Number(version) : NaN);
+  }
 
   @Post('plans')
   @ApiOperation({

@@ -13,6 +13,11 @@ import type {
   StatisticsView,
 } from '../application/scenario-runs.service';
 import type { PlanView, RunView, ScenarioResultView, ScenarioView } from '../application/scenario-views';
+import type {
+  WorkflowFailureView,
+  WorkflowPlanView,
+  WorkflowRunReport,
+} from '../application/workflow-scenarios.service';
 
 /**
  * Response bodies of the scenario routes (spec 2, "Scenario records"). Each class implements the type the
@@ -141,9 +146,34 @@ export class ScenarioRecordView implements ScenarioView {
 
 export class PlanRecordView implements PlanView {
   @ApiProperty({ example: ID }) id!: string;
-  @ApiProperty({ example: ID }) tableId!: string;
-  @ApiProperty({ description: 'The table version the expectations were generated from.', example: 1 })
-  tableVersion!: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: ID,
+    description: "The table (null for a workflow's plan).",
+  })
+  tableId!: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "The table version the expectations were generated from (null for a workflow's plan).",
+    example: 1,
+  })
+  tableVersion!: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The control-plane workflow of a `Workflow` plan.',
+    example: null,
+  })
+  workflowName!: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'The workflow version the expectations were generated from.',
+    example: null,
+  })
+  workflowVersion!: number | null;
   @ApiProperty({ example: 'Loan risk' }) seedRuleCode!: string;
   @ApiProperty({ enum: SCENARIO_SCOPES, example: 'Rule' }) scope!: string;
   @ApiProperty({ example: 1 }) seed!: number;
@@ -333,4 +363,102 @@ export class AiProposalsRecordView implements AiProposalsView {
   @ApiProperty() duplicates!: number;
   @ApiProperty() rejected!: number;
   @ApiProperty({ type: [ScenarioRecordView] }) added!: ScenarioRecordView[];
+}
+
+export class WorkflowPlanRecordView implements WorkflowPlanView {
+  @ApiProperty({ example: ID }) id!: string;
+  @ApiProperty({ example: 'loan-approval' }) workflowName!: string;
+  @ApiProperty({ description: 'The workflow version the expectations were generated from.', example: 3 })
+  workflowVersion!: number;
+  @ApiProperty({
+    enum: ['rules', 'legacy', 'code-based', 'flow-graph', 'unknown'],
+    description:
+      'The rule set shape (`unknown` when the plan is read back without asking the control plane).',
+  })
+  shape!: string;
+  @ApiProperty({ example: 'loan-approval' }) seedRuleCode!: string;
+  @ApiProperty({ enum: SCENARIO_SCOPES, example: 'Workflow' }) scope!: string;
+  @ApiProperty({ example: 1 }) seed!: number;
+  @ApiProperty({ type: String, nullable: true }) aiModelUsed!: string | null;
+  @ApiProperty({ description: 'Milliseconds.' }) generationDuration!: number;
+  @ApiProperty() candidates!: number;
+  @ApiProperty() duplicatesRemoved!: number;
+  @ApiProperty() scenarioCount!: number;
+  @ApiProperty() confirmedKept!: number;
+  @ApiProperty({ type: [ScenarioRecordView], description: 'The first 200 scenarios by position.' })
+  scenarios!: ScenarioRecordView[];
+}
+
+export class WorkflowFailureRecordView implements WorkflowFailureView {
+  @ApiProperty({ example: ID }) scenarioId!: string;
+  @ApiProperty() scenarioName!: string;
+  @ApiProperty({ enum: SCENARIO_STATUSES }) status!: string;
+  @ApiProperty(OPEN_MAP) inputFacts!: Record<string, unknown>;
+  @ApiProperty({
+    ...OPEN_MAP,
+    description: '`{ matchedRows, outputs, errorCode }`: rules matched / nodes that succeeded.',
+  })
+  expected!: WorkflowFailureView['expected'];
+  @ApiProperty({ ...OPEN_MAP, description: '`{ matchedRows, outputs, errors }`.' })
+  actual!: WorkflowFailureView['actual'];
+  @ApiProperty({
+    type: 'array',
+    items: OPEN_MAP,
+    description: '`{ rowId, column, message }`: the rule or node that decided otherwise.',
+  })
+  analysis!: WorkflowFailureView['analysis'];
+}
+
+export class WorkflowRunRecordView implements WorkflowRunReport {
+  @ApiProperty({ example: ID }) runId!: string;
+  @ApiProperty({ example: ID }) planId!: string;
+  @ApiProperty({ example: 'loan-approval' }) workflowName!: string;
+  @ApiProperty({ description: 'The version run against.', example: 4 }) workflowVersion!: number;
+  @ApiProperty({ description: "The version the plan's expectations come from.", example: 3 })
+  planVersion!: number;
+  @ApiProperty({ enum: ['Run', 'Gate'] }) kind!: 'Run' | 'Gate';
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description:
+      'Gate runs: no failed or errored scenario and coverage at least minCoverage (null for plain runs).',
+  })
+  passed!: boolean | null;
+  @ApiProperty({ type: [String] }) reasons!: string[];
+  @ApiProperty({
+    ...OPEN_MAP,
+    nullable: true,
+    description: 'Gate runs: `{ passed, minCoverage, minMutationScore, reasons }`.',
+  })
+  gate!: WorkflowRunReport['gate'];
+  @ApiProperty({
+    ...OPEN_MAP,
+    nullable: true,
+    description:
+      'Gate runs (unless `mutation: false`): comparisons flipped, numbers moved one step, rules dropped — ' +
+      '`{ mutants, killed, survived, invalid, score, survivors, sampled, duration }` (at most 500 mutants).',
+  })
+  mutation!: WorkflowRunReport['mutation'];
+  @ApiProperty({
+    ...OPEN_MAP,
+    description:
+      '`{ percent, rules: { total, hit, bothSides, percent, unhit, oneSided }, nodes: { total, hit, percent, unhit }, ' +
+      'edges: { total, hit, percent, unhit } }`: rules (flow conditions) seen true and false, flow nodes run and ' +
+      'edges taken; `percent` is the gate figure (rules; for flows the lowest of rules, nodes and edges).',
+  })
+  coverage!: WorkflowRunReport['coverage'];
+  @ApiProperty({ type: ScenarioCountsView }) scenarios!: ScenarioCountsView;
+  @ApiProperty({ type: [WorkflowFailureRecordView] }) failures!: WorkflowFailureRecordView[];
+  @ApiProperty({ description: 'Milliseconds.' }) duration!: number;
+}
+
+export class GateStatusRecordView {
+  @ApiProperty({ enum: ['Passed', 'Failed', 'NotRun'] }) status!: 'Passed' | 'Failed' | 'NotRun';
+  @ApiProperty({ type: String, nullable: true }) runId!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Coverage percent of that run.' }) coverage!:
+    number | null;
+  @ApiProperty({ type: Number, nullable: true }) minCoverage!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Failed and errored scenarios.' }) failed!:
+    number | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) ranAt!: string | null;
 }

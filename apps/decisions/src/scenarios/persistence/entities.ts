@@ -1,13 +1,19 @@
 import type { ExpectedBehavior, FailureFinding, ScenarioOrigin } from '@arbiter/scenarios';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** The scenario plan of one decision table (one per table; regenerating replaces its unconfirmed scenarios). */
+/**
+ * The scenario plan of one decision table or one control-plane workflow (one per table / workflow;
+ * regenerating replaces its unconfirmed scenarios).
+ */
 @Entity({ name: 'scenario_plans' })
 export class ScenarioPlanEntity {
   @PrimaryColumn('uuid') id!: string;
   @Column({ name: 'tenant_id', type: 'text' }) tenantId!: string;
-  @Column({ name: 'table_id', type: 'uuid' }) tableId!: string;
-  @Column({ name: 'table_version', type: 'int' }) tableVersion!: number;
+  @Column({ name: 'table_id', type: 'uuid', nullable: true }) tableId!: string | null;
+  @Column({ name: 'table_version', type: 'int', nullable: true }) tableVersion!: number | null;
+  @Column({ name: 'workflow_name', type: 'text', nullable: true }) workflowName!: string | null;
+  /** the workflow version the expectations were generated from */
+  @Column({ name: 'workflow_version', type: 'int', nullable: true }) workflowVersion!: number | null;
   @Column({ name: 'seed_rule_code', type: 'text' }) seedRuleCode!: string;
   @Column({ type: 'text' }) scope!: string;
   @Column({ type: 'bigint', transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) } })
@@ -47,6 +53,7 @@ export class ScenarioRunEntity {
   @PrimaryColumn('uuid') id!: string;
   @Column({ name: 'tenant_id', type: 'text' }) tenantId!: string;
   @Column({ name: 'plan_id', type: 'uuid' }) planId!: string;
+  /** the version run against: the table's, or the workflow's for a workflow plan */
   @Column({ name: 'table_version', type: 'int' }) tableVersion!: number;
   /** `Run` or `Gate` */
   @Column({ type: 'text' }) kind!: string;

@@ -57,6 +57,9 @@ export abstract class ScenarioRepository {
   ): Promise<ScenarioResultEntity[]>;
   abstract lastResult(m: EntityManager, scenarioId: string): Promise<ScenarioResultEntity | null>;
   abstract statistics(m: EntityManager): Promise<TenantStatistics>;
+  abstract planOfWorkflow(m: EntityManager, workflowName: string): Promise<ScenarioPlanEntity | null>;
+  /** the latest gate run of a workflow version (null: none) */
+  abstract latestGate(m: EntityManager, planId: string, version: number): Promise<ScenarioRunEntity | null>;
   /** row and condition coverage (percent) of each plan's latest run */
   abstract latestCoverages(m: EntityManager): Promise<{ rows: number; conditions: number }[]>;
 }
@@ -67,6 +70,15 @@ const CHUNK = 500;
 export class TypeOrmScenarioRepository extends ScenarioRepository {
   planOfTable(m: EntityManager, tableId: string) {
     return m.getRepository(ScenarioPlanEntity).findOne({ where: { tableId } });
+  }
+  planOfWorkflow(m: EntityManager, workflowName: string) {
+    return m.getRepository(ScenarioPlanEntity).findOne({ where: { workflowName } });
+  }
+  latestGate(m: EntityManager, planId: string, version: number) {
+    return m.getRepository(ScenarioRunEntity).findOne({
+      where: { planId, tableVersion: version, kind: 'Gate' },
+      order: { createdAt: 'DESC', id: 'ASC' },
+    });
   }
   plan(m: EntityManager, id: string) {
     return m.getRepository(ScenarioPlanEntity).findOne({ where: { id } });
@@ -178,8 +190,9 @@ export class TypeOrmScenarioRepository extends ScenarioRepository {
   }
   async latestCoverages(m: EntityManager) {
     const rows: { rows: string | null; conditions: string | null }[] = await m.query(
-      `SELECT DISTINCT ON (plan_id) coverage->'rows'->>'percent' AS rows,
-              coverage->'conditions'->>'percent' AS conditions
+      // a workflow run's coverage has `percent` (its gate figure) and `rules` instead of rows and conditions
+      `SELECT DISTINCT ON (plan_id) COALESCE(coverage->'rows'->>'percent', coverage->>'percent') AS rows,
+              COALESCE(coverage->'conditions'->>'percent', coverage->'rules'->>'percent') AS conditions
          FROM scenario_runs ORDER BY plan_id, created_at DESC`,
     );
     return rows.map((r) => ({ rows: Number(r.rows ?? 0), conditions: Number(r.conditions ?? 0) }));

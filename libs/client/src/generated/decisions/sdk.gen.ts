@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { DecisionTablesAnalyzeData, DecisionTablesAnalyzeDefinitionData, DecisionTablesAnalyzeDefinitionErrors, DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeErrors, DecisionTablesAnalyzeResponses, DecisionTablesAuditData, DecisionTablesAuditErrors, DecisionTablesAuditResponses, DecisionTablesCreateData, DecisionTablesCreateErrors, DecisionTablesCreateResponses, DecisionTablesDiffData, DecisionTablesDiffErrors, DecisionTablesDiffResponses, DecisionTablesEvaluateData, DecisionTablesEvaluateErrors, DecisionTablesEvaluateResponses, DecisionTablesExecuteData, DecisionTablesExecuteErrors, DecisionTablesExecuteResponses, DecisionTablesGetByNameData, DecisionTablesGetByNameErrors, DecisionTablesGetByNameResponses, DecisionTablesGetData, DecisionTablesGetErrors, DecisionTablesGetResponses, DecisionTablesGlobalAuditData, DecisionTablesGlobalAuditErrors, DecisionTablesGlobalAuditResponses, DecisionTablesListData, DecisionTablesListErrors, DecisionTablesListResponses, DecisionTablesMetricsData, DecisionTablesMetricsErrors, DecisionTablesMetricsResponses, DecisionTablesRemoveData, DecisionTablesRemoveErrors, DecisionTablesRemoveResponses, DecisionTablesUpdateData, DecisionTablesUpdateErrors, DecisionTablesUpdateResponses, DecisionTablesValidateData, DecisionTablesValidateErrors, DecisionTablesValidateForData, DecisionTablesValidateForErrors, DecisionTablesValidateForResponses, DecisionTablesValidateResponses, DecisionTablesVersionData, DecisionTablesVersionErrors, DecisionTablesVersionResponses, DecisionTablesVersionsData, DecisionTablesVersionsErrors, DecisionTablesVersionsResponses, EventWindowsDeleteData, EventWindowsDeleteErrors, EventWindowsDeleteResponses, EventWindowsGetData, EventWindowsGetErrors, EventWindowsGetResponses, EventWindowsIngestData, EventWindowsIngestErrors, EventWindowsIngestResponses, EventWindowsKeyWindowData, EventWindowsKeyWindowErrors, EventWindowsKeyWindowResponses, EventWindowsListData, EventWindowsListErrors, EventWindowsListResponses, EventWindowsSaveData, EventWindowsSaveErrors, EventWindowsSaveResponses, EventWindowsSimulateData, EventWindowsSimulateErrors, EventWindowsSimulateResponses, FeelAutocompleteData, FeelAutocompleteErrors, FeelAutocompleteResponses, FeelEvaluateData, FeelEvaluateErrors, FeelEvaluateResponses, FeelValidateExpressionData, FeelValidateExpressionErrors, FeelValidateExpressionResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, ImportExportExportData, ImportExportExportErrors, ImportExportExportResponses, ImportExportImportData, ImportExportImportErrors, ImportExportImportResponses, McpMcpData, McpMcpErrors, McpMcpResponses, McpMcpSessionData, McpMcpSessionErrors, McpMcpStreamData, McpMcpStreamErrors, McpSseData, McpSseErrors, McpSseResponses, ScenariosEditExpectationData, ScenariosEditExpectationErrors, ScenariosEditExpectationResponses, ScenariosGateData, ScenariosGateErrors, ScenariosGateResponses, ScenariosGenerateData, ScenariosGenerateErrors, ScenariosGenerateResponses, ScenariosGetPlanData, ScenariosGetPlanErrors, ScenariosGetPlanResponses, ScenariosGetRunData, ScenariosGetRunErrors, ScenariosGetRunResponses, ScenariosGetScenarioData, ScenariosGetScenarioErrors, ScenariosGetScenarioResponses, ScenariosListPlansData, ScenariosListPlansErrors, ScenariosListPlansResponses, ScenariosListScenariosData, ScenariosListScenariosErrors, ScenariosListScenariosResponses, ScenariosProposeData, ScenariosProposeErrors, ScenariosProposeResponses, ScenariosResultsData, ScenariosResultsErrors, ScenariosResultsResponses, ScenariosRunPlanData, ScenariosRunPlanErrors, ScenariosRunPlanResponses, ScenariosStatisticsData, ScenariosStatisticsErrors, ScenariosStatisticsResponses } from './types.gen';
+import type { DecisionTablesAnalyzeData, DecisionTablesAnalyzeDefinitionData, DecisionTablesAnalyzeDefinitionErrors, DecisionTablesAnalyzeDefinitionResponses, DecisionTablesAnalyzeErrors, DecisionTablesAnalyzeResponses, DecisionTablesAuditData, DecisionTablesAuditErrors, DecisionTablesAuditResponses, DecisionTablesCreateData, DecisionTablesCreateErrors, DecisionTablesCreateResponses, DecisionTablesDiffData, DecisionTablesDiffErrors, DecisionTablesDiffResponses, DecisionTablesEvaluateData, DecisionTablesEvaluateErrors, DecisionTablesEvaluateResponses, DecisionTablesExecuteData, DecisionTablesExecuteErrors, DecisionTablesExecuteResponses, DecisionTablesGetByNameData, DecisionTablesGetByNameErrors, DecisionTablesGetByNameResponses, DecisionTablesGetData, DecisionTablesGetErrors, DecisionTablesGetResponses, DecisionTablesGlobalAuditData, DecisionTablesGlobalAuditErrors, DecisionTablesGlobalAuditResponses, DecisionTablesListData, DecisionTablesListErrors, DecisionTablesListResponses, DecisionTablesMetricsData, DecisionTablesMetricsErrors, DecisionTablesMetricsResponses, DecisionTablesRemoveData, DecisionTablesRemoveErrors, DecisionTablesRemoveResponses, DecisionTablesUpdateData, DecisionTablesUpdateErrors, DecisionTablesUpdateResponses, DecisionTablesValidateData, DecisionTablesValidateErrors, DecisionTablesValidateForData, DecisionTablesValidateForErrors, DecisionTablesValidateForResponses, DecisionTablesValidateResponses, DecisionTablesVersionData, DecisionTablesVersionErrors, DecisionTablesVersionResponses, DecisionTablesVersionsData, DecisionTablesVersionsErrors, DecisionTablesVersionsResponses, EventWindowsDeleteData, EventWindowsDeleteErrors, EventWindowsDeleteResponses, EventWindowsGetData, EventWindowsGetErrors, EventWindowsGetResponses, EventWindowsIngestData, EventWindowsIngestErrors, EventWindowsIngestResponses, EventWindowsKeyWindowData, EventWindowsKeyWindowErrors, EventWindowsKeyWindowResponses, EventWindowsListData, EventWindowsListErrors, EventWindowsListResponses, EventWindowsSaveData, EventWindowsSaveErrors, EventWindowsSaveResponses, EventWindowsSimulateData, EventWindowsSimulateErrors, EventWindowsSimulateResponses, FeelAutocompleteData, FeelAutocompleteErrors, FeelAutocompleteResponses, FeelEvaluateData, FeelEvaluateErrors, FeelEvaluateResponses, FeelValidateExpressionData, FeelValidateExpressionErrors, FeelValidateExpressionResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, ImportExportExportData, ImportExportExportErrors, ImportExportExportResponses, ImportExportImportData, ImportExportImportErrors, ImportExportImportResponses, McpMcpData, McpMcpErrors, McpMcpResponses, McpMcpSessionData, McpMcpSessionErrors, McpMcpStreamData, McpMcpStreamErrors, McpSseData, McpSseErrors, McpSseResponses, ScenariosEditExpectationData, ScenariosEditExpectationErrors, ScenariosEditExpectationResponses, ScenariosGateData, ScenariosGateErrors, ScenariosGateResponses, ScenariosGateWorkflowData, ScenariosGateWorkflowErrors, ScenariosGateWorkflowResponses, ScenariosGenerateData, ScenariosGenerateErrors, ScenariosGenerateResponses, ScenariosGenerateWorkflowPlanData, ScenariosGenerateWorkflowPlanErrors, ScenariosGenerateWorkflowPlanResponses, ScenariosGetPlanData, ScenariosGetPlanErrors, ScenariosGetPlanResponses, ScenariosGetRunData, ScenariosGetRunErrors, ScenariosGetRunResponses, ScenariosGetScenarioData, ScenariosGetScenarioErrors, ScenariosGetScenarioResponses, ScenariosGetWorkflowPlanData, ScenariosGetWorkflowPlanErrors, ScenariosGetWorkflowPlanResponses, ScenariosListPlansData, ScenariosListPlansErrors, ScenariosListPlansResponses, ScenariosListScenariosData, ScenariosListScenariosErrors, ScenariosListScenariosResponses, ScenariosProposeData, ScenariosProposeErrors, ScenariosProposeResponses, ScenariosResultsData, ScenariosResultsErrors, ScenariosResultsResponses, ScenariosRunPlanData, ScenariosRunPlanErrors, ScenariosRunPlanResponses, ScenariosRunWorkflowData, ScenariosRunWorkflowErrors, ScenariosRunWorkflowResponses, ScenariosStatisticsData, ScenariosStatisticsErrors, ScenariosStatisticsResponses, ScenariosWorkflowGateStatusData, ScenariosWorkflowGateStatusErrors, ScenariosWorkflowGateStatusResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -508,6 +508,81 @@ export class DecisionsSdk extends HeyApiClient {
         return (options.client ?? this.client).get<EventWindowsKeyWindowResponses, EventWindowsKeyWindowErrors, ThrowOnError>({
             security: [{ scheme: 'bearer', type: 'http' }],
             url: '/api/v1/rule-engine/cep/{id}/keys/{key}/window',
+            ...options
+        });
+    }
+    
+    /**
+     * A workflow's plan with its first 200 scenarios
+     */
+    public scenariosGetWorkflowPlan<ThrowOnError extends boolean = false>(options: Options<ScenariosGetWorkflowPlanData, ThrowOnError>): RequestResult<ScenariosGetWorkflowPlanResponses, ScenariosGetWorkflowPlanErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<ScenariosGetWorkflowPlanResponses, ScenariosGetWorkflowPlanErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/workflows/{workflow}/plan',
+            ...options
+        });
+    }
+    
+    /**
+     * Generate the scenario plan of a control-plane workflow (rule set or flow)
+     *
+     * Scope `Workflow` (pairwise combinations `CrossRule`). The rule set version is read from the control plane over the bus in the caller's tenant. Per condition (rule condition, flow condition, JavaScript condition): true and false, the MC/DC pairs, every boundary (an input compared with another input is solved from that input's value), null and missing inputs; flow nodes are reached through the conditions on a path from `start`, `on-error` edges through inputs a condition cannot read. Each expectation is what the version does (rules matched or nodes that succeeded, output facts, first error code). Generating again keeps scenarios a person confirmed.
+     */
+    public scenariosGenerateWorkflowPlan<ThrowOnError extends boolean = false>(options: Options<ScenariosGenerateWorkflowPlanData, ThrowOnError>): RequestResult<ScenariosGenerateWorkflowPlanResponses, ScenariosGenerateWorkflowPlanErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ScenariosGenerateWorkflowPlanResponses, ScenariosGenerateWorkflowPlanErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/workflows/{workflow}/plan',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Run a workflow's plan against a version
+     *
+     * Every scenario runs through the rule set engine the control plane executes with (connectors skipped); results and coverage (rules both ways, flow nodes and edges) are recorded.
+     */
+    public scenariosRunWorkflow<ThrowOnError extends boolean = false>(options: Options<ScenariosRunWorkflowData, ThrowOnError>): RequestResult<ScenariosRunWorkflowResponses, ScenariosRunWorkflowErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ScenariosRunWorkflowResponses, ScenariosRunWorkflowErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/workflows/{workflow}/runs',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Run the CI gate of a workflow version
+     *
+     * The plan (generated from the candidate when there is none) runs against the candidate; the gate passes when no scenario fails or errs and the coverage reaches `minCoverage`. A failing gate is still a 200. With `RuleControlPlane:RequireScenarioGate` the control plane approves and activates only a version whose latest gate passed.
+     */
+    public scenariosGateWorkflow<ThrowOnError extends boolean = false>(options: Options<ScenariosGateWorkflowData, ThrowOnError>): RequestResult<ScenariosGateWorkflowResponses, ScenariosGateWorkflowErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ScenariosGateWorkflowResponses, ScenariosGateWorkflowErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/workflows/{workflow}/gate',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A workflow version's latest gate verdict
+     *
+     * What an approver checks, and what the control plane asks when it requires a passing gate.
+     */
+    public scenariosWorkflowGateStatus<ThrowOnError extends boolean = false>(options: Options<ScenariosWorkflowGateStatusData, ThrowOnError>): RequestResult<ScenariosWorkflowGateStatusResponses, ScenariosWorkflowGateStatusErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<ScenariosWorkflowGateStatusResponses, ScenariosWorkflowGateStatusErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/scenarios/workflows/{workflow}/versions/{version}/gate',
             ...options
         });
     }

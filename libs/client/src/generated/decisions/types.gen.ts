@@ -975,13 +975,9 @@ export type KeyWindowView = {
     };
 };
 
-export type GeneratePlanBody = {
+export type WorkflowPlanBody = {
     /**
-     * The decision table (its id).
-     */
-    tableId: string;
-    /**
-     * Table version to generate from (default: the latest).
+     * Workflow version to generate from (default: the active version).
      */
     version?: number;
     /**
@@ -1056,13 +1052,191 @@ export type ScenarioRecordView = {
     } | null;
 };
 
-export type PlanRecordView = {
+export type WorkflowPlanRecordView = {
     id: string;
+    workflowName: string;
+    /**
+     * The workflow version the expectations were generated from.
+     */
+    workflowVersion: number;
+    /**
+     * The rule set shape (`unknown` when the plan is read back without asking the control plane).
+     */
+    shape: 'rules' | 'legacy' | 'code-based' | 'flow-graph' | 'unknown';
+    seedRuleCode: string;
+    scope: 'Rule' | 'Workflow' | 'CrossRule';
+    seed: number;
+    aiModelUsed: string | null;
+    /**
+     * Milliseconds.
+     */
+    generationDuration: number;
+    candidates: number;
+    duplicatesRemoved: number;
+    scenarioCount: number;
+    confirmedKept: number;
+    /**
+     * The first 200 scenarios by position.
+     */
+    scenarios: Array<ScenarioRecordView>;
+};
+
+export type WorkflowRunBody = {
+    /**
+     * Workflow version to run against (default: the version the plan was generated from).
+     */
+    version?: number;
+};
+
+export type ScenarioCountsView = {
+    total: number;
+    passed: number;
+    failed: number;
+    errored: number;
+};
+
+export type WorkflowFailureRecordView = {
+    scenarioId: string;
+    scenarioName: string;
+    status: 'Pending' | 'Running' | 'Passed' | 'Failed' | 'Error' | 'Skipped';
+    inputFacts: {
+        [key: string]: unknown;
+    };
+    /**
+     * `{ matchedRows, outputs, errorCode }`: rules matched / nodes that succeeded.
+     */
+    expected: {
+        [key: string]: unknown;
+    };
+    /**
+     * `{ matchedRows, outputs, errors }`.
+     */
+    actual: {
+        [key: string]: unknown;
+    };
+    /**
+     * `{ rowId, column, message }`: the rule or node that decided otherwise.
+     */
+    analysis: Array<{
+        [key: string]: unknown;
+    }>;
+};
+
+export type WorkflowRunRecordView = {
+    runId: string;
+    planId: string;
+    workflowName: string;
+    /**
+     * The version run against.
+     */
+    workflowVersion: number;
+    /**
+     * The version the plan's expectations come from.
+     */
+    planVersion: number;
+    kind: 'Run' | 'Gate';
+    /**
+     * Gate runs: no failed or errored scenario and coverage at least minCoverage (null for plain runs).
+     */
+    passed: boolean | null;
+    reasons: Array<string>;
+    /**
+     * Gate runs: `{ passed, minCoverage, minMutationScore, reasons }`.
+     */
+    gate: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * Gate runs (unless `mutation: false`): comparisons flipped, numbers moved one step, rules dropped — `{ mutants, killed, survived, invalid, score, survivors, sampled, duration }` (at most 500 mutants).
+     */
+    mutation: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * `{ percent, rules: { total, hit, bothSides, percent, unhit, oneSided }, nodes: { total, hit, percent, unhit }, edges: { total, hit, percent, unhit } }`: rules (flow conditions) seen true and false, flow nodes run and edges taken; `percent` is the gate figure (rules; for flows the lowest of rules, nodes and edges).
+     */
+    coverage: {
+        [key: string]: unknown;
+    };
+    scenarios: ScenarioCountsView;
+    failures: Array<WorkflowFailureRecordView>;
+    /**
+     * Milliseconds.
+     */
+    duration: number;
+};
+
+export type WorkflowGateBody = {
+    /**
+     * The candidate version (default: the active version when no plan exists, else the plan's).
+     */
+    version?: number;
+    /**
+     * Minimum coverage in percent (default 90): rules seen both ways; flows also nodes and edges.
+     */
+    minCoverage?: number;
+    /**
+     * Run the mutation analysis of the conditions and rules (default true).
+     */
+    mutation?: boolean;
+    /**
+     * Minimum mutation score in percent (default: reported, not gated).
+     */
+    minMutationScore?: number;
+    /**
+     * Seed when the workflow has no plan yet and the gate generates one.
+     */
+    seed?: number;
+};
+
+export type GateStatusRecordView = {
+    status: 'Passed' | 'Failed' | 'NotRun';
+    runId: string | null;
+    /**
+     * Coverage percent of that run.
+     */
+    coverage: number | null;
+    minCoverage: number | null;
+    /**
+     * Failed and errored scenarios.
+     */
+    failed: number | null;
+    ranAt: string | null;
+};
+
+export type GeneratePlanBody = {
+    /**
+     * The decision table (its id).
+     */
     tableId: string;
     /**
-     * The table version the expectations were generated from.
+     * Table version to generate from (default: the latest).
      */
-    tableVersion: number;
+    version?: number;
+    /**
+     * Seed of the generator (default 1): the same seed gives the same scenarios.
+     */
+    seed?: number;
+};
+
+export type PlanRecordView = {
+    id: string;
+    /**
+     * The table (null for a workflow's plan).
+     */
+    tableId: string | null;
+    /**
+     * The table version the expectations were generated from (null for a workflow's plan).
+     */
+    tableVersion: number | null;
+    /**
+     * The control-plane workflow of a `Workflow` plan.
+     */
+    workflowName: string | null;
+    /**
+     * The workflow version the expectations were generated from.
+     */
+    workflowVersion: number | null;
     seedRuleCode: string;
     scope: 'Rule' | 'Workflow' | 'CrossRule';
     seed: number;
@@ -1349,13 +1523,6 @@ export type CoverageView = {
     }>;
 };
 
-export type ScenarioCountsView = {
-    total: number;
-    passed: number;
-    failed: number;
-    errored: number;
-};
-
 export type CiRunResultView = {
     runId: string;
     planId: string;
@@ -1519,7 +1686,7 @@ export type ScenarioError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'ACTOR_MISMATCH' | 'AI_MODEL_FAILED' | 'AI_MODEL_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SCENARIO_NOT_FOUND' | 'SCENARIO_PLAN_NOT_FOUND' | 'SCENARIO_RUN_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_ROW' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'AI_MODEL_FAILED' | 'AI_MODEL_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'CONTROL_PLANE_UNAVAILABLE' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_TABLE_PLAN' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SCENARIO_NOT_FOUND' | 'SCENARIO_PLAN_NOT_FOUND' | 'SCENARIO_RUN_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_ROW' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_COMPILABLE' | 'WORKFLOW_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -3557,6 +3724,321 @@ export type EventWindowsKeyWindowResponses = {
 };
 
 export type EventWindowsKeyWindowResponse = EventWindowsKeyWindowResponses[keyof EventWindowsKeyWindowResponses];
+
+export type ScenariosGetWorkflowPlanData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        workflow: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/workflows/{workflow}/plan';
+};
+
+export type ScenariosGetWorkflowPlanErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosGetWorkflowPlanError = ScenariosGetWorkflowPlanErrors[keyof ScenariosGetWorkflowPlanErrors];
+
+export type ScenariosGetWorkflowPlanResponses = {
+    200: WorkflowPlanRecordView;
+};
+
+export type ScenariosGetWorkflowPlanResponse = ScenariosGetWorkflowPlanResponses[keyof ScenariosGetWorkflowPlanResponses];
+
+export type ScenariosGenerateWorkflowPlanData = {
+    body: WorkflowPlanBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        workflow: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/workflows/{workflow}/plan';
+};
+
+export type ScenariosGenerateWorkflowPlanErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ScenarioError;
+};
+
+export type ScenariosGenerateWorkflowPlanError = ScenariosGenerateWorkflowPlanErrors[keyof ScenariosGenerateWorkflowPlanErrors];
+
+export type ScenariosGenerateWorkflowPlanResponses = {
+    201: WorkflowPlanRecordView;
+};
+
+export type ScenariosGenerateWorkflowPlanResponse = ScenariosGenerateWorkflowPlanResponses[keyof ScenariosGenerateWorkflowPlanResponses];
+
+export type ScenariosRunWorkflowData = {
+    body: WorkflowRunBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        workflow: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/workflows/{workflow}/runs';
+};
+
+export type ScenariosRunWorkflowErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ScenarioError;
+};
+
+export type ScenariosRunWorkflowError = ScenariosRunWorkflowErrors[keyof ScenariosRunWorkflowErrors];
+
+export type ScenariosRunWorkflowResponses = {
+    201: WorkflowRunRecordView;
+};
+
+export type ScenariosRunWorkflowResponse = ScenariosRunWorkflowResponses[keyof ScenariosRunWorkflowResponses];
+
+export type ScenariosGateWorkflowData = {
+    body: WorkflowGateBody;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        workflow: string;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/workflows/{workflow}/gate';
+};
+
+export type ScenariosGateWorkflowErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * Not found
+     */
+    404: ScenarioError;
+    /**
+     * Body or upload too large
+     */
+    413: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ScenarioError;
+    /**
+     * Well-formed but not processable
+     */
+    422: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ScenarioError;
+};
+
+export type ScenariosGateWorkflowError = ScenariosGateWorkflowErrors[keyof ScenariosGateWorkflowErrors];
+
+export type ScenariosGateWorkflowResponses = {
+    200: WorkflowRunRecordView;
+};
+
+export type ScenariosGateWorkflowResponse = ScenariosGateWorkflowResponses[keyof ScenariosGateWorkflowResponses];
+
+export type ScenariosWorkflowGateStatusData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path: {
+        workflow: string;
+        version: number;
+    };
+    query?: never;
+    url: '/api/v1/scenarios/workflows/{workflow}/versions/{version}/gate';
+};
+
+export type ScenariosWorkflowGateStatusErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ScenarioError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ScenarioError;
+    /**
+     * Authenticated, but not allowed
+     */
+    403: ScenarioError;
+    /**
+     * A path parameter is longer than the router accepts (`URI_TOO_LONG`)
+     */
+    414: ScenarioError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ScenarioError;
+};
+
+export type ScenariosWorkflowGateStatusError = ScenariosWorkflowGateStatusErrors[keyof ScenariosWorkflowGateStatusErrors];
+
+export type ScenariosWorkflowGateStatusResponses = {
+    200: GateStatusRecordView;
+};
+
+export type ScenariosWorkflowGateStatusResponse = ScenariosWorkflowGateStatusResponses[keyof ScenariosWorkflowGateStatusResponses];
 
 export type ScenariosListPlansData = {
     body?: never;

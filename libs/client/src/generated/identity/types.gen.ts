@@ -885,6 +885,10 @@ export type ActivateDto = {
      * The assemblies of a custom build; each hash must be approved globally or for this license, else 403 `MANIFEST_NOT_APPROVED`. Omitted or empty: an official build, no check.
      */
     assemblyManifest?: Array<ManifestEntryDto>;
+    /**
+     * The license's signed policy: the `signedPayload` that `POST /api/v1/keys/generate` returned with the key (base64). Mandatory when `LicenseConfigs:RequireSignedPolicy` is on (400 `SIGNED_POLICY_REQUIRED`); whenever given it must verify under a published license key and be the record of this license (401 `SIGNED_POLICY_INVALID`).
+     */
+    signedPolicy?: string;
 };
 
 export type SignedDocumentView = {
@@ -1136,7 +1140,7 @@ export type IdentityError = {
         /**
          * Stable code naming the problem.
          */
-        code: 'ACCESS_TOKEN_NOT_EXPIRED' | 'ACTIVATION_BINDING_MISMATCH' | 'ACTIVATION_LIMIT_REACHED' | 'ACTOR_MISMATCH' | 'ADMIN_KEY_INVALID' | 'ADMIN_KEY_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'APPROVAL_SCOPE_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FEATURE_UPDATE_EMPTY' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HEARTBEAT_MISMATCH' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'LICENSE_EXPIRED' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'LICENSE_KEY_MALFORMED' | 'LICENSE_NOT_FOUND' | 'LICENSE_REVOKED' | 'MALFORMED_JSON' | 'MANIFEST_NOT_APPROVED' | 'METHOD_NOT_ALLOWED' | 'NONCE_INVALID' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'PERMISSION_NOT_HELD' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_CLOSED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_ROLE' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
+        code: 'ACCESS_TOKEN_NOT_EXPIRED' | 'ACTIVATION_BINDING_MISMATCH' | 'ACTIVATION_LIMIT_REACHED' | 'ACTOR_MISMATCH' | 'ADMIN_KEY_INVALID' | 'ADMIN_KEY_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'APPROVAL_SCOPE_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'FEATURE_UPDATE_EMPTY' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HEARTBEAT_MISMATCH' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_CREDENTIALS' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'KEYS_CONFIGURED' | 'LICENSE_EXPIRED' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'LICENSE_KEY_MALFORMED' | 'LICENSE_NOT_FOUND' | 'LICENSE_REVOKED' | 'MALFORMED_JSON' | 'MANIFEST_NOT_APPROVED' | 'METHOD_NOT_ALLOWED' | 'NONCE_INVALID' | 'NOT_A_TOKEN' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'PERMISSION_NOT_HELD' | 'RATE_LIMITED' | 'REFRESH_TOKEN_INVALID' | 'REFRESH_TOKEN_REUSED' | 'REGISTRATION_DISABLED' | 'ROLE_EXISTS' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'SIGNED_POLICY_INVALID' | 'SIGNED_POLICY_REQUIRED' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_CLOSED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_ROLE' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'USER_NAME_TAKEN' | 'VALIDATION_FAILED';
         /**
          * What went wrong, for a person.
          */
@@ -2593,9 +2597,13 @@ export type LicenseRuntimeActivateData = {
 
 export type LicenseRuntimeActivateErrors = {
     /**
-     * Malformed license key or wrong check code (`LICENSE_KEY_MALFORMED`), or a field out of range
+     * Malformed license key or wrong check code (`LICENSE_KEY_MALFORMED`), or a field out of range; no signed policy while one is required (`SIGNED_POLICY_REQUIRED`)
      */
     400: IdentityError;
+    /**
+     * The signed policy presented fails verification or belongs to another license (`SIGNED_POLICY_INVALID`)
+     */
+    401: IdentityError;
     /**
      * Revoked (`LICENSE_REVOKED`), expired (`LICENSE_EXPIRED`) or a manifest not approved for this license (`MANIFEST_NOT_APPROVED`)
      */
