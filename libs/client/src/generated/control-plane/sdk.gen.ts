@@ -82,7 +82,7 @@ export class ControlPlaneSdk extends HeyApiClient {
     /**
      * Verify the tenant's whole signed audit chain
      *
-     * Checks sequence, hash links, hashes, RSA signatures and the chain head with this node's key. A broken chain is a 200 with `valid: false`, `firstBadEntry` and `reason`. Policy: `cp.viewer`.
+     * Checks sequence, hash links, hashes, RSA signatures and the signed chain head with this node's key (deleting the newest entries and rewinding the head fails the head signature). A broken chain is a 200 with `valid: false`, `firstBadEntry` and `reason`. Policy: `cp.viewer`.
      */
     public auditVerify<ThrowOnError extends boolean = false>(options?: Options<AuditVerifyData, ThrowOnError>): RequestResult<AuditVerifyResponses, AuditVerifyErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<AuditVerifyResponses, AuditVerifyErrors, ThrowOnError>({
