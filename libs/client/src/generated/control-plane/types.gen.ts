@@ -1748,6 +1748,20 @@ export type DryRunTraceView = {
     ruleName: string;
     matched: boolean;
     failReason: string | null;
+    /**
+     * Flow graph only: the node kind.
+     */
+    kind?: string;
+    /**
+     * The node did not run (a connector on a dry-run).
+     */
+    skipped?: boolean;
+    /**
+     * The facts the rule or node produced (absent when it produced none).
+     */
+    outputs?: {
+        [key: string]: unknown;
+    };
 };
 
 export type ControlPlaneDryRunResultView = {
