@@ -187,7 +187,12 @@ describe('rule execution (Rules mode): POST /api/v1/rule-engine/execute/{workflo
       errors: [],
       version: 2,
     });
-    expect(a.body.traces[0]).toEqual({ ruleName: 'Big amount', matched: true, failReason: null });
+    expect(a.body.traces[0]).toEqual({
+      ruleName: 'Big amount',
+      matched: true,
+      failReason: null,
+      outputs: { tier: 'platinum', review: true },
+    });
     const docForm = await acme.post(`${B}/rulesets/loan/dry-run`, {
       ruleSet: rules('candidate'),
       context: { amount: 2000 },

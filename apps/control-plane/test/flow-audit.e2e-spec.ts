@@ -1,7 +1,7 @@
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { canonicalJson, verifyChain } from '@arbiter/audit-chain';
@@ -144,10 +144,18 @@ describe('signed, hash-chained audit', () => {
   let api: ReturnType<typeof client>;
   let owner: DataSource;
   beforeAll(async () => {
+    // a configured key, as every node of a deployment shares it (an in-memory key guards no append)
+    const keyDir = mkdtempSync(join(tmpdir(), 'arbiter-audit-key-'));
+    const keyPath = join(keyDir, 'audit.pem');
+    writeFileSync(
+      keyPath,
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
     sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       overrides: {
         'RuleControlPlane:RequireApproval': false,
         'RuleControlPlane:AuditSignerKeyId': 'test-key',
+        'RuleControlPlane:AuditPrivateKeyPemPath': keyPath,
       },
     });
     api = client(sut.url, { 'x-tenant-id': 'acme', 'x-actor': 'alice' });
