@@ -31,8 +31,9 @@ async function until(
 /**
  * Issue 27 item 3: two nodes on one database and one NATS (a server of the test's own, JetStream on,
  * store in a temporary directory). NATS goes down, node A saves and activates five times (ten change
- * events), NATS comes back: the hub clients of both nodes get all ten, in order, once each, and node
- * B's cache has the last version as soon as its hub client is told (without waiting for the 15 s poll).
+ * events), saves once more and starts a canary of it, NATS comes back: the hub clients of both nodes
+ * get all eleven changes in order, once each, and the canary start, and node B's cache has the last
+ * version as soon as its hub client is told (without waiting for the 15 s poll).
  */
 const binary = natsServerBinary();
 (binary ? describe : describe.skip)('change events across a NATS outage (two nodes, own nats-server)', () => {
@@ -72,6 +73,7 @@ const binary = natsServerBinary();
     const busB = b.app.get(EventBus);
     await until('both nodes on NATS', () => busA.status().connected && busB.status().connected);
     const received = { a: [] as any[], b: [] as any[] };
+    const canary = { a: [] as any[], b: [] as any[] };
     for (const [node, url] of [
       ['a', a.url],
       ['b', b.url],
@@ -79,6 +81,7 @@ const binary = natsServerBinary();
       const hub = await connectHub(url, 'acme', '/hubs/rule-set-change');
       hubs.push(hub);
       hub.on('RuleSetChangeEvent', (event) => received[node].push(event));
+      hub.on('CanaryStateChanged', (event) => canary[node].push(event));
     }
     const api = client(a.url, { 'x-tenant-id': 'acme', 'x-actor': 'alice' });
     const shared = a.database.kind === 'postgres';
@@ -103,6 +106,14 @@ const binary = natsServerBinary();
       expect(res.status).toBe(200);
       revisions.push(res.body.revision);
     }
+    // and a canary rollout of a saved (not activated) version 7
+    expect((await api.post(`${A}/outage/save`, rules('v7'))).status).toBe(200);
+    const rollout = await api.post('/api/v1/canary', {
+      workflowName: 'outage',
+      version: 7,
+      targetTenantIds: ['acme'],
+    });
+    expect(rollout.status).toBe(201);
     await new Promise((r) => setTimeout(r, 300));
     // nothing can arrive while NATS is down
     expect(received.a.length).toBe(before.a);
@@ -111,8 +122,12 @@ const binary = natsServerBinary();
     const restarted = Date.now();
     await nats.start();
     await until(
-      'ten change events on both hubs after NATS returns',
-      () => received.a.length >= before.a + 10 && received.b.length >= before.b + 10,
+      'the missed changes on both hubs after NATS returns',
+      () =>
+        received.a.length >= before.a + 11 &&
+        received.b.length >= before.b + 11 &&
+        canary.a.length >= 1 &&
+        canary.b.length >= 1,
       30_000,
       () => ({
         before,
@@ -126,27 +141,37 @@ const binary = natsServerBinary();
     await new Promise((r) => setTimeout(r, 500)); // no duplicates arrive late
     for (const node of ['a', 'b'] as const) {
       const missed = received[node].slice(before[node]);
-      expect(missed).toHaveLength(10);
-      expect(missed.map((e) => `${e.change}:${e.version}`)).toEqual(
-        [2, 3, 4, 5, 6].flatMap((v) => [`saved:${v}`, `activated:${v}`]),
-      );
+      expect(missed).toHaveLength(11);
+      expect(missed.map((e) => `${e.change}:${e.version}`)).toEqual([
+        ...[2, 3, 4, 5, 6].flatMap((v) => [`saved:${v}`, `activated:${v}`]),
+        'saved:7',
+      ]);
+      expect(canary[node]).toEqual([
+        expect.objectContaining({
+          workflowName: 'outage',
+          status: 'Active',
+          version: 7,
+          rolloutId: rollout.body.rolloutId,
+        }),
+      ]);
       // in revision order, ending at the last save+activate's revision
       const seen = missed.map((e) => e.revision as number);
       expect([...seen].sort((x, y) => x - y)).toEqual(seen);
-      expect(seen[seen.length - 1]).toBeGreaterThanOrEqual(revisions[revisions.length - 1]);
+      expect(seen[9]).toBe(revisions[revisions.length - 1]);
     }
-    // node B's cache caught up with the replayed events, well before its 15 s revision poll
-    if (shared)
-      expect((await apiB.post(`${EXECUTE}/outage`, { facts: { amount: 1 } })).body.outputs).toEqual({
-        tier: 'v6',
-      });
+    // node B caught up from the replayed events, well before its 15 s revision poll: its canary router
+    // sends acme's traffic to version 7, the rollout started during the outage
+    if (shared) {
+      const executed = await apiB.post(`${EXECUTE}/outage`, { facts: { amount: 1 } });
+      expect(executed.body).toMatchObject({ version: 7, outputs: { tier: 'v7' } });
+    }
     expect(caughtUpMs).toBeLessThan(15_000);
     process.stdout.write(
-      `change-outage: both hubs had the 10 missed events ${caughtUpMs} ms after NATS restarted\n`,
+      `change-outage: both hubs had the 11 missed changes and the canary start ${caughtUpMs} ms after NATS restarted\n`,
     );
 
     // and after the outage, changes flow as before
-    await api.post(`${A}/outage`, { ruleSet: rules('v7'), activateAfterSave: true });
-    await until('a change after the outage', () => received.b.length >= before.b + 12);
+    await api.post(`${A}/outage`, { ruleSet: rules('v8'), activateAfterSave: true });
+    await until('a change after the outage', () => received.b.length >= before.b + 13);
   }, 120_000);
 });
