@@ -29,6 +29,10 @@ program
   .option('--public-key <pem>', 'PEM file of the audit public key (required with --database)')
   .option('--key-id <id>', 'key id of --public-key (default: every key id in the chain)')
   .option('--token <jwt>', 'bearer token for --url when authorization is enabled')
+  .option(
+    '--min-seq <n>',
+    'head seq seen at an earlier verification: a lower head means the chain was rolled back (fails)',
+  )
   .option('--json', 'print the report as JSON')
   .action(async (options) => {
     const report = await runAuditVerify(options);

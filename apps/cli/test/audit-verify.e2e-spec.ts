@@ -49,4 +49,48 @@ describe('arbiter audit verify', () => {
     expect(report.valid).toBe(false);
     expect(report.firstBadEntry?.seq).toBe(3);
   });
+
+  it('fails when the newest entries are deleted and the head rewound, and with --min-seq on a rollback', async () => {
+    const headers = { 'content-type': 'application/json', 'x-tenant-id': 'beta' };
+    for (let i = 1; i <= 2; i++)
+      await fetch(`${sut.url}/api/v1/rule-engine/rulesets/cut`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          ruleSet: { rules: [{ id: 'r', name: 'R', condition: `x > ${i}`, output: {} }] },
+          activateAfterSave: true,
+        }),
+      });
+    const ok = await runAuditVerify({ url: sut.url, tenant: 'beta', publicKey: pemFile });
+    expect(ok.valid).toBe(true);
+    const n = ok.headSeq!;
+    // a head seen before that is higher than today's: rolled back
+    const rolledBack = await runAuditVerify({
+      url: sut.url,
+      tenant: 'beta',
+      publicKey: pemFile,
+      minSeq: n + 1,
+    });
+    expect(rolledBack).toMatchObject({ valid: false, firstBadEntry: { seq: n + 1 } });
+    expect(rolledBack.reason).toMatch(/rolled back/);
+    await expect(
+      runAuditVerify({ url: sut.url, tenant: 'beta', publicKey: pemFile, minSeq: 'x' }),
+    ).rejects.toThrow(/--min-seq must be a non-negative integer/);
+    const db = sut.service.app.get(DataSource);
+    const [last] = await db.query(`SELECT hash FROM rule_set_audit WHERE tenant_id = 'beta' AND seq = $1`, [
+      n - 1,
+    ]);
+    await db.query(`DELETE FROM rule_set_audit WHERE tenant_id = 'beta' AND seq = $1`, [n]);
+    await db.query(`UPDATE rule_set_audit_heads SET seq = $1, hash = $2 WHERE tenant_id = 'beta'`, [
+      n - 1,
+      last.hash,
+    ]);
+    const cut = await runAuditVerify({ url: sut.url, tenant: 'beta', publicKey: pemFile });
+    expect(cut).toMatchObject({ valid: false, headSeq: n - 1 });
+    expect(formatAuditReport(cut)).toMatch(/^FAILED: .*chain head signature invalid/);
+    if (sut.database.kind === 'postgres') {
+      const direct = await runAuditVerify({ database: sut.database.url, tenant: 'beta', publicKey: pemFile });
+      expect(direct.reason).toMatch(/chain head signature invalid/);
+    }
+  });
 });

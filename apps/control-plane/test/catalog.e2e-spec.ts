@@ -525,6 +525,9 @@ describe('rule catalog, contract metadata and ui catalog', () => {
       });
       expect(find('POST', '/api/v1/ui-catalog/snapshots/capture')).toMatchObject({ policies: ['cp.admin'] });
       expect(find('GET', '/api/v1/info')).toMatchObject({ policies: ['public'] });
+      expect(find('GET', '/api/v1/control-plane/metrics')).toMatchObject({
+        policies: ['control-plane.metrics'],
+      });
       expect(find('POST', '/api/v1/rule-engine/rulesets/{workflowName}')).toBeDefined();
       expect(res.body.apis.filter((a: any) => a.method === 'HEAD' || a.path.startsWith('/docs'))).toEqual([]);
     });

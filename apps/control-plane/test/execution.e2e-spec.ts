@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { controlPlaneService } from '../src';
 import { BatchedExecutionAuditSink } from '../src/execution-audit/batched-execution-audit.sink';
@@ -186,7 +187,12 @@ describe('rule execution (Rules mode): POST /api/v1/rule-engine/execute/{workflo
       errors: [],
       version: 2,
     });
-    expect(a.body.traces[0]).toEqual({ ruleName: 'Big amount', matched: true, failReason: null });
+    expect(a.body.traces[0]).toEqual({
+      ruleName: 'Big amount',
+      matched: true,
+      failReason: null,
+      outputs: { tier: 'platinum', review: true },
+    });
     const docForm = await acme.post(`${B}/rulesets/loan/dry-run`, {
       ruleSet: rules('candidate'),
       context: { amount: 2000 },
@@ -302,9 +308,24 @@ describe('execution router modes', () => {
       'RuleEngineOptions:ExecutionRouter:Mode': 'Shadow',
       'RuleEngineOptions:ExecutionRouter:CandidateVersion': 7,
     });
+    const warn = jest.spyOn(Logger.prototype, 'warn');
     try {
       const api = client(sut.url, { 'x-tenant-id': 'acme' });
       await api.post(`${A}/loan`, { ruleSet: rules('gold'), activateAfterSave: true });
+      // the activation warns: the workflow has no version 7, so nothing will be shadowed
+      const activationWarning = () =>
+        warn.mock.calls.find(([m]) =>
+          /was activated, but .*CandidateVersion 7 does not exist/.test(
+            typeof m === 'string' ? m : String((m as { msg?: string })?.msg),
+          ),
+        );
+      for (let i = 0; i < 100 && !activationWarning(); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(activationWarning()?.[0]).toMatchObject({
+        tenantId: 'acme',
+        workflowName: 'loan',
+        activatedVersion: 1,
+        candidateVersion: 7,
+      });
       const res = await api.post(`${EXECUTE}/loan`, {
         facts: { amount: 5000 },
         correlationId: 'shadow-missing',
@@ -323,6 +344,7 @@ describe('execution router modes', () => {
         ]),
       });
     } finally {
+      warn.mockRestore();
       await sut.stop();
     }
   });

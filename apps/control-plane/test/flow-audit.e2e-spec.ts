@@ -1,7 +1,7 @@
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { canonicalJson, verifyChain } from '@arbiter/audit-chain';
@@ -144,10 +144,18 @@ describe('signed, hash-chained audit', () => {
   let api: ReturnType<typeof client>;
   let owner: DataSource;
   beforeAll(async () => {
+    // a configured key, as every node of a deployment shares it (an in-memory key guards no append)
+    const keyDir = mkdtempSync(join(tmpdir(), 'arbiter-audit-key-'));
+    const keyPath = join(keyDir, 'audit.pem');
+    writeFileSync(
+      keyPath,
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
     sut = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       overrides: {
         'RuleControlPlane:RequireApproval': false,
         'RuleControlPlane:AuditSignerKeyId': 'test-key',
+        'RuleControlPlane:AuditPrivateKeyPemPath': keyPath,
       },
     });
     api = client(sut.url, { 'x-tenant-id': 'acme', 'x-actor': 'alice' });
@@ -249,6 +257,72 @@ describe('signed, hash-chained audit', () => {
     await owner.query(`DELETE FROM rule_set_audit WHERE tenant_id = 'acme' AND seq = $1`, [max]);
     const verify = await api.get(`${B}/audit/verify`);
     expect(verify.body.valid).toBe(false);
+  });
+
+  it('detects the tail cut with the head rewound, through the head signature, and refuses to extend it', async () => {
+    const z = client(sut.url, { 'x-tenant-id': 'zeta', 'x-actor': 'alice' });
+    for (let i = 0; i < 3; i++)
+      expect((await z.post(`${A}/cut`, { ruleSet: rulesDoc(i + 1), activateAfterSave: true })).status).toBe(
+        200,
+      );
+    const intact = await z.get(`${B}/audit/verify`);
+    expect(intact.body).toMatchObject({ valid: true, firstBadEntry: null });
+    const n = intact.body.headSeq as number;
+    expect(intact.body.entriesChecked).toBe(n);
+    const keep = n - 2;
+    const chain = await z.get(`${B}/audit/chain`);
+    expect(chain.body.head).toMatchObject({
+      tenantId: 'zeta',
+      seq: n,
+      keyId: 'test-key',
+      signature: expect.any(String),
+      signedAt: expect.any(String),
+    });
+    const [head] = await owner.query(`SELECT * FROM rule_set_audit_heads WHERE tenant_id = 'zeta'`);
+    // A superuser deletes the newest two entries and rewinds the head to the remaining last entry.
+    const [last] = await owner.query(
+      `SELECT hash FROM rule_set_audit WHERE tenant_id = 'zeta' AND seq = $1`,
+      [keep],
+    );
+    await owner.query(`DELETE FROM rule_set_audit WHERE tenant_id = 'zeta' AND seq > $1`, [keep]);
+    await owner.query(`UPDATE rule_set_audit_heads SET seq = $1, hash = $2 WHERE tenant_id = 'zeta'`, [
+      keep,
+      last.hash,
+    ]);
+    const cut = await z.get(`${B}/audit/verify`);
+    expect(cut.body).toMatchObject({ valid: false, entriesChecked: keep, headSeq: keep });
+    expect(cut.body.reason).toMatch(/chain head signature invalid/);
+    // ... with the head's signature removed instead
+    await owner.query(`UPDATE rule_set_audit_heads SET signature = NULL WHERE tenant_id = 'zeta'`);
+    expect((await z.get(`${B}/audit/verify`)).body.reason).toMatch(/not signed/);
+    // ... with the head row deleted as well
+    await owner.query(`DELETE FROM rule_set_audit_heads WHERE tenant_id = 'zeta'`);
+    const headless = await z.get(`${B}/audit/verify`);
+    expect(headless.body).toMatchObject({ valid: false, headSeq: null });
+    expect(headless.body.reason).toMatch(/signed chain head is missing/);
+    // A later change is not chained onto the forged head (it would bless the cut): it fails, nothing written.
+    await owner.query(`INSERT INTO rule_set_audit_heads (tenant_id, seq, hash) VALUES ('zeta', $1, $2)`, [
+      keep,
+      last.hash,
+    ]);
+    const refused = await z.post(`${A}/cut/save`, rulesDoc(1));
+    expect(refused.status).toBe(500);
+    expect(
+      (await owner.query(`SELECT count(*)::int AS n FROM rule_set_audit WHERE tenant_id = 'zeta'`))[0].n,
+    ).toBe(keep);
+    const [{ n: versions }] = await owner.query(
+      `SELECT count(*)::int AS n FROM rule_set_versions WHERE tenant_id = 'zeta' AND workflow_name = 'cut'`,
+    );
+    expect(versions).toBe(3);
+    // Restoring the deleted rows and the signed head makes the chain whole again.
+    await owner.query(`DELETE FROM rule_set_audit_heads WHERE tenant_id = 'zeta'`);
+    await owner.query(
+      `INSERT INTO rule_set_audit_heads (tenant_id, seq, hash, signed_at, key_id, signature) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [head.tenant_id, head.seq, head.hash, head.signed_at, head.key_id, head.signature],
+    );
+    expect((await z.get(`${B}/audit/verify`)).body.reason).toBe(
+      `entries ${keep + 1}..${n} are missing (deleted; the chain head is at ${n})`,
+    );
   });
 
   it('keeps audit rows append-only for the application role', async () => {

@@ -72,8 +72,16 @@ export function operatorToken(
   name: string,
   roles: string[],
   tenantId = 'acme',
+  permissions?: string[],
 ): Promise<string> {
-  return new SignJWT({ sub: name, name, tenant_id: tenantId, roles, jti: randomUUID() })
+  return new SignJWT({
+    sub: name,
+    name,
+    tenant_id: tenantId,
+    roles,
+    jti: randomUUID(),
+    ...(permissions ? { permissions } : {}),
+  })
     .setProtectedHeader({ alg: 'HS256', kid: hmacKeyId(secret) })
     .setIssuer('arbiter-identity')
     .setAudience('arbiter')

@@ -47,6 +47,33 @@ describe('rule set routes with authorization enabled (policies)', () => {
     expect((await admin.get('/api/v1/tenants')).status).toBe(200);
   });
 
+  it('node-wide metrics need the permission control-plane.metrics, not a tenant role (403 otherwise)', async () => {
+    const routes = [`${B}/metrics`, `${B}/execution/metrics`, `${B}/execution-audit/metrics`];
+    const viewer = await as('vera', ['Viewer']);
+    const admin = await as('adam', ['Admin']);
+    const operator = client(sut.url, {
+      authorization: `Bearer ${await operatorToken(SECRET, 'mona', [], 'acme', ['control-plane.metrics'])}`,
+    });
+    const wildcard = client(sut.url, {
+      authorization: `Bearer ${await operatorToken(SECRET, 'root', [], 'globex', ['control-plane.*'])}`,
+    });
+    for (const route of routes) {
+      expect((await client(sut.url).get(route)).status).toBe(401);
+      for (const denied of [viewer, admin]) {
+        const res = await denied.get(route);
+        expect({ route, status: res.status, code: res.body.code }).toEqual({
+          route,
+          status: 403,
+          code: 'FORBIDDEN',
+        });
+      }
+      expect({ route, status: (await operator.get(route)).status }).toEqual({ route, status: 200 });
+      expect({ route, status: (await wildcard.get(route)).status }).toEqual({ route, status: 200 });
+    }
+    // the permission opens the metrics only: no rule set route
+    expect((await operator.get(A)).status).toBe(403);
+  });
+
   it('binds a hub connection to the token tenant; the upgrade without negotiation is refused', async () => {
     const viewer = await as('vera', ['Viewer']);
     const negotiated = await viewer.post('/hubs/rule-set-change/negotiate?negotiateVersion=1');

@@ -1,5 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { AuditContent, GENESIS_HASH, SignedAuditEntry, signContent, verifyChain } from './audit-chain';
+import {
+  AuditContent,
+  GENESIS_HASH,
+  SignedAuditEntry,
+  signContent,
+  signHead,
+  verifyChain,
+} from './audit-chain';
 import { canonicalJson } from './canonical-json';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -28,10 +35,22 @@ function chainOf(count: number, tenantId = 'acme'): SignedAuditEntry[] {
   return entries;
 }
 
+const headOf = (entries: SignedAuditEntry[], tenantId = 'acme') =>
+  signHead(
+    {
+      tenantId,
+      seq: entries.length,
+      hash: entries.length ? entries[entries.length - 1].hash : GENESIS_HASH,
+      signedAt: '2026-01-31T00:00:00.000Z',
+      keyId: 'k1',
+    },
+    privateKey,
+  );
+
 describe('verifyChain', () => {
   it('accepts an intact chain that ends at its head', () => {
     const entries = chainOf(3);
-    const result = verifyChain('acme', entries, { k1: publicKey }, { seq: 3, hash: entries[2].hash });
+    const result = verifyChain('acme', entries, { k1: publicKey }, headOf(entries));
     expect(result).toEqual({
       valid: true,
       tenantId: 'acme',
@@ -52,13 +71,48 @@ describe('verifyChain', () => {
 
   it('detects deleted newest entries through the head', () => {
     const entries = chainOf(3);
-    const result = verifyChain(
-      'acme',
-      entries.slice(0, 2),
-      { k1: publicKey },
-      { seq: 3, hash: entries[2].hash },
-    );
+    const result = verifyChain('acme', entries.slice(0, 2), { k1: publicKey }, headOf(entries));
     expect(result).toMatchObject({ valid: false, firstBadEntry: { seq: 3 } });
+  });
+
+  it('detects a rewound head: the attacker cannot re-sign it', () => {
+    const entries = chainOf(3);
+    const signed = headOf(entries);
+    const rewound = { ...signed, seq: 2, hash: entries[1].hash };
+    const result = verifyChain('acme', entries.slice(0, 2), { k1: publicKey }, rewound);
+    expect(result).toMatchObject({ valid: false, firstBadEntry: { seq: 2 } });
+    expect(result.reason).toMatch(/chain head signature invalid/);
+    // an entry's signature is not a head signature (the signed texts differ)
+    const borrowed = { ...rewound, signature: entries[1].signature };
+    expect(verifyChain('acme', entries.slice(0, 2), { k1: publicKey }, borrowed).reason).toMatch(
+      /chain head signature invalid/,
+    );
+  });
+
+  it('refuses a missing or unsigned head unless told the store has none', () => {
+    const entries = chainOf(2);
+    expect(verifyChain('acme', entries, { k1: publicKey }).reason).toMatch(/signed chain head is missing/);
+    const unsigned = { seq: 2, hash: entries[1].hash };
+    expect(verifyChain('acme', entries, { k1: publicKey }, unsigned).reason).toMatch(/not signed/);
+    expect(
+      verifyChain('acme', entries, { k1: publicKey }, unsigned, { requireSignedHead: false }).valid,
+    ).toBe(true);
+    expect(verifyChain('acme', [], { k1: publicKey }, null).valid).toBe(true);
+  });
+
+  it("refuses another tenant's head", () => {
+    const entries = chainOf(2);
+    const other = signHead({ ...headOf(entries), tenantId: 'beta' }, privateKey);
+    expect(verifyChain('acme', entries, { k1: publicKey }, other).reason).toMatch(/tenant 'beta'/);
+  });
+
+  it('detects a rollback to an earlier signed head through a head seen before', () => {
+    const entries = chainOf(3);
+    const earlier = headOf(entries.slice(0, 2));
+    expect(verifyChain('acme', entries.slice(0, 2), { k1: publicKey }, earlier).valid).toBe(true);
+    const result = verifyChain('acme', entries.slice(0, 2), { k1: publicKey }, earlier, { minHeadSeq: 3 });
+    expect(result).toMatchObject({ valid: false, firstBadEntry: { seq: 3 } });
+    expect(result.reason).toMatch(/rolled back/);
   });
 
   it('refuses an entry signed by an unknown key', () => {

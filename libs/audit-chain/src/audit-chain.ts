@@ -52,6 +52,68 @@ export function signContent(c: AuditContent, privateKey: KeyObject): SignedAudit
   };
 }
 
+/**
+ * The signed chain head of a tenant: its last `seq` and that entry's hash, signed with the audit key
+ * in the same transaction as every append. Verification compares the entries with it, so deleting the
+ * newest entries (and rewinding the head) is detected: the head cannot be re-signed without the key.
+ */
+export interface AuditHeadContent {
+  tenantId: string;
+  seq: number;
+  hash: string;
+  /** When this head was signed (the time of the append that moved it). */
+  signedAt: string;
+  keyId: string;
+}
+
+export interface SignedAuditHead extends AuditHeadContent {
+  /** base64 RSASSA-PKCS1-v1_5 SHA-256 over the canonical JSON of `{ type: 'audit-head', ...content }`. */
+  signature: string;
+}
+
+/** What a chain is verified against: a signed head, or (legacy callers) an unsigned `{ seq, hash }`. */
+export type ChainHead = SignedAuditHead | { seq: number; hash: string; signature?: null };
+
+/** The signed text of a head; `type` keeps it distinct from any entry's signed text. */
+export function canonicalHead(h: AuditHeadContent): string {
+  return canonicalJson({
+    type: 'audit-head',
+    tenantId: h.tenantId,
+    seq: h.seq,
+    hash: h.hash,
+    signedAt: h.signedAt,
+    keyId: h.keyId,
+  });
+}
+
+/** Signs a chain head (RSASSA-PKCS1-v1_5, SHA-256). */
+export function signHead(h: AuditHeadContent, privateKey: KeyObject): SignedAuditHead {
+  return { ...h, signature: sign('sha256', Buffer.from(canonicalHead(h)), privateKey).toString('base64') };
+}
+
+/** Whether a head's signature is valid under `publicKey`. */
+export function headSignatureValid(h: SignedAuditHead, publicKey: KeyObject | string): boolean {
+  const key = typeof publicKey === 'string' ? createPublicKey(publicKey) : publicKey;
+  try {
+    return verify('sha256', Buffer.from(canonicalHead(h)), key, Buffer.from(h.signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
+export interface VerifyChainOptions {
+  /**
+   * Require a signed head (the default): a missing head while entries exist, an unsigned head or a bad
+   * head signature fails verification. `false` only for chains read from a store without signed heads.
+   */
+  requireSignedHead?: boolean;
+  /**
+   * The lowest head `seq` the verifier has seen before (a head recorded earlier): a head below it means
+   * the chain was rolled back to an earlier signed state, which the signatures alone cannot show.
+   */
+  minHeadSeq?: number;
+}
+
 export interface ChainVerification {
   valid: boolean;
   tenantId: string;
@@ -65,14 +127,18 @@ export interface ChainVerification {
 /**
  * Verifies a tenant's chain in `seq` order: contiguous sequence from 1, each `prevHash` equal to the
  * previous entry's hash, each hash recomputed from the content, each signature valid under the key
- * of its `keyId`, and the last entry equal to the chain head (so deleting the newest rows is detected).
+ * of its `keyId`, and the last entry equal to the signed chain head (the head signature is checked, so
+ * deleting the newest rows and rewinding the head is detected; `minHeadSeq` also detects a rollback to an
+ * earlier signed head).
  */
 export function verifyChain(
   tenantId: string,
   entries: SignedAuditEntry[],
   keys: Record<string, KeyObject | string>,
-  head?: { seq: number; hash: string } | null,
+  head?: ChainHead | null,
+  options: VerifyChainOptions = {},
 ): ChainVerification {
+  const requireSignedHead = options.requireSignedHead ?? true;
   const publicKeys = new Map<string, KeyObject>();
   for (const [id, key] of Object.entries(keys))
     publicKeys.set(id, typeof key === 'string' ? createPublicKey(key) : key);
@@ -118,7 +184,50 @@ export function verifyChain(
     prevHash = e.hash;
     expectedSeq++;
   }
-  if (head) {
+  if (!head) {
+    if (requireSignedHead && entries.length > 0)
+      return fail(
+        { seq: expectedSeq - 1 },
+        'the signed chain head is missing (deleted): the newest entries cannot be shown complete',
+        entries.length,
+      );
+    if (options.minHeadSeq !== undefined && options.minHeadSeq > 0)
+      return fail(
+        { seq: 1 },
+        `the chain has no head but a head at ${options.minHeadSeq} was seen before: the chain was removed`,
+        entries.length,
+      );
+  } else {
+    if (head.signature) {
+      const signed = head as SignedAuditHead;
+      if (signed.tenantId !== tenantId)
+        return fail({ seq: head.seq }, `chain head belongs to tenant '${signed.tenantId}'`, entries.length);
+      const key = publicKeys.get(signed.keyId);
+      if (!key)
+        return fail(
+          { seq: head.seq },
+          `no public key for the chain head's key id '${signed.keyId}'`,
+          entries.length,
+        );
+      if (!headSignatureValid(signed, key))
+        return fail(
+          { seq: head.seq },
+          'chain head signature invalid (the head was rewritten: newest entries deleted or the head rewound)',
+          entries.length,
+        );
+    } else if (requireSignedHead && (head.seq > 0 || entries.length > 0)) {
+      return fail(
+        { seq: head.seq },
+        'the chain head is not signed (its signature was removed)',
+        entries.length,
+      );
+    }
+    if (options.minHeadSeq !== undefined && head.seq < options.minHeadSeq)
+      return fail(
+        { seq: head.seq + 1 },
+        `the chain head (${head.seq}) is behind a head seen before (${options.minHeadSeq}): entries ${head.seq + 1}..${options.minHeadSeq} were removed and the chain rolled back`,
+        entries.length,
+      );
     if (head.seq !== expectedSeq - 1)
       return fail(
         { seq: expectedSeq },

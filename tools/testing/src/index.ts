@@ -3,3 +3,4 @@ export * from './start-for-test';
 export * from './migrated-database';
 export * from './contract';
 export * from './liveness-probe';
+export * from './nats-server';

@@ -1,6 +1,6 @@
 import { verifyChain } from '@arbiter/audit-chain';
 import { createArbiterClient } from '@arbiter/client';
-import type { ChainVerification, SignedAuditEntry } from '@arbiter/audit-chain';
+import type { ChainHead, ChainVerification, SignedAuditEntry } from '@arbiter/audit-chain';
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 
@@ -17,6 +17,11 @@ export interface AuditVerifyOptions {
   keyId?: string;
   token?: string;
   json?: boolean;
+  /**
+   * The head `seq` seen at an earlier verification (the report's `headSeq`): a lower head now means the
+   * chain was rolled back to an earlier signed state, which the signatures alone cannot show.
+   */
+  minSeq?: number | string;
 }
 
 export interface AuditVerifyReport extends ChainVerification {
@@ -28,7 +33,7 @@ export interface AuditVerifyReport extends ChainVerification {
 
 interface Chain {
   entries: SignedAuditEntry[];
-  head: { seq: number; hash: string } | null;
+  head: ChainHead | null;
 }
 
 /** The control plane's SDK of @arbiter/client, for one tenant (and token when authorization is on). */
@@ -74,9 +79,11 @@ async function chainFromDatabase(connectionString: string, tenant: string): Prom
     const rows = await client.query(`SELECT * FROM rule_set_audit WHERE tenant_id = $1 ORDER BY seq`, [
       tenant,
     ]);
-    const head = await client.query(`SELECT seq, hash FROM rule_set_audit_heads WHERE tenant_id = $1`, [
-      tenant,
-    ]);
+    const head = await client.query(
+      `SELECT seq, hash, signed_at, key_id, signature FROM rule_set_audit_heads WHERE tenant_id = $1`,
+      [tenant],
+    );
+    const h = head.rows[0];
     return {
       entries: rows.rows.map((r) => ({
         tenantId: r.tenant_id,
@@ -93,7 +100,18 @@ async function chainFromDatabase(connectionString: string, tenant: string): Prom
         hash: r.hash,
         signature: r.signature,
       })),
-      head: head.rows[0] ? { seq: Number(head.rows[0].seq), hash: head.rows[0].hash } : null,
+      head: !h
+        ? null
+        : h.signature && h.key_id && h.signed_at
+          ? {
+              tenantId: tenant,
+              seq: Number(h.seq),
+              hash: h.hash,
+              signedAt: new Date(h.signed_at).toISOString(),
+              keyId: h.key_id,
+              signature: h.signature,
+            }
+          : { seq: Number(h.seq), hash: h.hash, signature: null },
     };
   } finally {
     await client.end();
@@ -102,11 +120,18 @@ async function chainFromDatabase(connectionString: string, tenant: string): Prom
 
 /**
  * `arbiter audit verify`: verifies a tenant's signed, hash-chained control-plane audit (sequence,
- * hash links, content hashes, RSA signatures, chain head) independently of the server, and reports
- * the first bad entry. Reads the chain over HTTP (`--url`) or straight from PostgreSQL (`--database`).
+ * hash links, content hashes, RSA signatures, the signed chain head) independently of the server, and
+ * reports the first bad entry. `--min-seq` (a head seen before) also detects a rollback to an earlier
+ * signed state. Reads the chain over HTTP (`--url`) or straight from PostgreSQL (`--database`).
  */
 export async function runAuditVerify(options: AuditVerifyOptions): Promise<AuditVerifyReport> {
   const tenant = options.tenant?.trim() || 'default';
+  let minHeadSeq: number | undefined;
+  if (options.minSeq !== undefined) {
+    minHeadSeq = Number(options.minSeq);
+    if (!Number.isSafeInteger(minHeadSeq) || minHeadSeq < 0)
+      throw new Error(`--min-seq must be a non-negative integer (got '${options.minSeq}')`);
+  }
   if (!options.url && !options.database)
     throw new Error('give --url <control-plane base URL> or --database <postgres://…>');
   let chain: Chain;
@@ -126,7 +151,14 @@ export async function runAuditVerify(options: AuditVerifyOptions): Promise<Audit
   let publicKeySource: string;
   if (options.publicKey) {
     pem = readFileSync(options.publicKey, 'utf8');
-    keyIds = options.keyId ? [options.keyId] : [...new Set(chain.entries.map((e) => e.keyId))];
+    keyIds = options.keyId
+      ? [options.keyId]
+      : [
+          ...new Set([
+            ...chain.entries.map((e) => e.keyId),
+            ...(chain.head && 'keyId' in chain.head ? [chain.head.keyId] : []),
+          ]),
+        ];
     publicKeySource = options.publicKey;
   } else {
     const fetched = await publicKeyFromHttp(options.url!, tenant, options.token);
@@ -135,7 +167,7 @@ export async function runAuditVerify(options: AuditVerifyOptions): Promise<Audit
     publicKeySource = `${options.url} (served key: pass --public-key for an independent check)`;
   }
   const keys = Object.fromEntries(keyIds.map((id) => [id, pem]));
-  const result = verifyChain(tenant, chain.entries, keys, chain.head);
+  const result = verifyChain(tenant, chain.entries, keys, chain.head, { minHeadSeq });
   const workflowEntries = options.workflow
     ? chain.entries.filter((e) => e.workflowName === options.workflow).length
     : null;

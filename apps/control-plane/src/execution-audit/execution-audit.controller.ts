@@ -1,4 +1,5 @@
-import { Policies, RequirePolicy } from '@arbiter/auth';
+import { Policies, RequirePermissions, RequirePolicy } from '@arbiter/auth';
+import { ControlPlanePermissions, METRICS_PERMISSION_NOTE } from '../shared';
 import { ApiErrorFamily, ApiErrors, readPage } from '@arbiter/platform';
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
@@ -49,10 +50,12 @@ export class ExecutionAuditController {
   }
 
   @Get('api/v1/control-plane/execution-audit/metrics')
-  @RequirePolicy(Policies.Viewer)
+  @RequirePermissions(ControlPlanePermissions.Metrics)
   @ApiOperation({
     summary: 'Execution audit sink metrics of this node',
-    description: 'What the batched audit sink buffered, wrote, spilled and replayed since the node started.',
+    description:
+      'What the batched audit sink buffered, wrote, spilled and replayed since the node started. ' +
+      METRICS_PERMISSION_NOTE,
   })
   @ApiOkResponse({ description: 'The counts and gauges', type: ExecutionAuditSinkView })
   metrics(): ExecutionAuditSinkView {

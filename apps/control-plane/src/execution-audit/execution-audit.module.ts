@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RuleSetsModule } from '../rulesets';
 import { BatchedExecutionAuditSink } from './batched-execution-audit.sink';
 import { ExecutionAuditController } from './execution-audit.controller';
 import { ExecutionAuditMetrics } from './execution-audit.metrics';
@@ -12,6 +13,8 @@ import { ExecutionAuditQueries, ExecutionAuditSink } from './execution-record';
  * `GET /api/v1/control-plane/execution-audit/metrics`.
  */
 @Module({
+  // the 404 for a workflow the tenant does not have asks the rule sets' owner (`RuleSetQueries.exists`)
+  imports: [RuleSetsModule],
   controllers: [ExecutionAuditController],
   providers: [
     ExecutionAuditRepository,

@@ -2,6 +2,7 @@ import { AppError } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { assertWorkflowName } from '../shared';
+import { RuleSetQueries } from '../rulesets';
 import { BatchedExecutionAuditSink } from './batched-execution-audit.sink';
 import { ExecutionAuditErrors } from './execution-audit-errors';
 import { AuditCursor, ExecutionAuditRepository } from './execution-audit.repository';
@@ -39,6 +40,7 @@ export class ExecutionAuditReader extends ExecutionAuditQueries {
   constructor(
     @Inject(ExecutionAuditRepository) private readonly repository: ExecutionAuditRepository,
     @Inject(BatchedExecutionAuditSink) private readonly sink: BatchedExecutionAuditSink,
+    @Inject(RuleSetQueries) private readonly ruleSets: RuleSetQueries,
   ) {
     super();
   }
@@ -49,7 +51,7 @@ export class ExecutionAuditReader extends ExecutionAuditQueries {
     const rows = await this.repository.page(workflowName, pageSize + 1, before);
     const items = rows.slice(0, pageSize);
     // no execution yet: an existing workflow's empty list, or 404 for a workflow the tenant does not have
-    if (rows.length === 0 && !before && !(await this.repository.workflowExists(workflowName)))
+    if (rows.length === 0 && !before && !(await this.ruleSets.exists(workflowName)))
       throw AppError.notFound(ExecutionAuditErrors.WorkflowNotFound, `Workflow '${workflowName}' not found`);
     return {
       items: items.map(({ shadowDiff, ...rest }): ExecutionAuditItem =>

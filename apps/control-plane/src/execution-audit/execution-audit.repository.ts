@@ -236,14 +236,6 @@ export class ExecutionAuditRepository {
     return rows.map(toRecord);
   }
 
-  /** Whether the current tenant has a rule set of that name (row-level security keeps it to the tenant). */
-  async workflowExists(workflowName: string): Promise<boolean> {
-    const rows: unknown[] = await this.uow.run((m) =>
-      m.query(`SELECT 1 FROM rule_sets WHERE workflow_name = $1 LIMIT 1`, [workflowName]),
-    );
-    return rows.length > 0;
-  }
-
   /**
    * Executions and errors per arm and version of a rollout, of every tenant its rule set serves (a
    * shared `default` rollout runs for other tenants, whose counters carry their own tenant id), read from

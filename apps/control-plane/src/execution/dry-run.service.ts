@@ -40,7 +40,15 @@ export interface DryRunRequest {
 export interface ControlPlaneDryRunResult {
   rulesMatched: boolean;
   evaluationTimeMs: number;
-  traces: { ruleName: string; matched: boolean; failReason: string | null }[];
+  /** `kind`, `skipped` and `outputs` (the facts the node produced) are ours, when there are any. */
+  traces: {
+    ruleName: string;
+    matched: boolean;
+    failReason: string | null;
+    kind?: string;
+    skipped?: boolean;
+    outputs?: Facts;
+  }[];
   outputFacts: Facts;
   errors: { ruleName?: string; code: string; message: string }[];
   version: number | null;
@@ -110,6 +118,9 @@ export class DryRunService {
         ruleName: t.ruleName,
         matched: t.matched,
         failReason: t.failReason,
+        ...(t.kind ? { kind: t.kind } : {}),
+        ...(t.skipped ? { skipped: true } : {}),
+        ...(t.outputs ? { outputs: t.outputs } : {}),
       })),
       outputFacts: outcome.evaluation.outputs,
       errors: outcome.evaluation.errors,

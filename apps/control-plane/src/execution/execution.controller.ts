@@ -1,10 +1,10 @@
 import { DecisionTableChangedEvent, Subjects } from '@arbiter/contracts';
-import { Policies, RequirePolicy } from '@arbiter/auth';
+import { Policies, RequirePermissions, RequirePolicy } from '@arbiter/auth';
 import { ApiErrorFamily, ApiErrors, AppError } from '@arbiter/platform';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { assertWorkflowName } from '../shared';
+import { assertWorkflowName, ControlPlanePermissions, METRICS_PERMISSION_NOTE } from '../shared';
 import { CompiledRuleSets } from './compiled-rule-sets';
 import { DryRunRequestBody } from './dry-run.dto';
 import { DryRunService } from './dry-run.service';
@@ -141,11 +141,12 @@ export class ControlPlaneExecutionController {
   }
 
   @Get('execution/metrics')
-  @RequirePolicy(Policies.Viewer)
+  @RequirePermissions(ControlPlanePermissions.Metrics)
   @ApiOperation({
     summary: 'Execution metrics of this node',
     description:
-      'Executions and errors (per arm), shadow runs and the compiled rule set cache, since the node started.',
+      'Executions and errors (per arm), shadow runs and the compiled rule set cache, since the node started. ' +
+      METRICS_PERMISSION_NOTE,
   })
   @ApiOkResponse({ description: 'The totals', type: ExecutionMetricsView })
   metrics(): ExecutionMetricsView {

@@ -205,6 +205,19 @@ export class DryRunTraceView {
 
   @ApiProperty({ type: 'string', nullable: true, example: null })
   failReason!: string | null;
+
+  @ApiPropertyOptional({ description: 'Flow graph only: the node kind.', example: 'template' })
+  kind?: string;
+
+  @ApiPropertyOptional({ description: 'The node did not run (a connector on a dry-run).' })
+  skipped?: boolean;
+
+  @ApiPropertyOptional({
+    ...OPEN_OBJECT,
+    description: 'The facts the rule or node produced (absent when it produced none).',
+    example: { letter: 'Dear Ann' },
+  })
+  outputs?: Facts;
 }
 
 /** A dry-run on the /api/v1/control-plane routes (spec 1, dry-run result shape A). */

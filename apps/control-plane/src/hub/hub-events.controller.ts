@@ -8,7 +8,7 @@ import { SignalRHub } from './signalr-hub';
 export class HubEventsController {
   constructor(@Inject(SignalRHub) private readonly hub: SignalRHub) {}
 
-  @EventPattern(Subjects.CanaryChanged)
+  @EventPattern(Subjects.CanaryChanged, { resume: true })
   onCanaryChanged(@Payload() event: CanaryChangedEvent) {
     this.hub.broadcast(
       'CanaryStateChanged',

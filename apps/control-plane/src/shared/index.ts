@@ -1,3 +1,4 @@
 export * from './iso';
 export * from './request-params';
 export * from './openapi-schemas';
+export * from './operator-permissions';

@@ -61,7 +61,7 @@ export class EventBusTransport extends Server implements CustomTransportStrategy
                 this.handleEvent(pattern, { pattern, data: event.data }, new BusEventContext([event])),
               ),
             ),
-          { durable: extras.durable, queue: extras.queue },
+          { durable: extras.durable, queue: extras.queue, resume: extras.resume === true },
         );
         this.subscriptions.push(subscription);
       }

@@ -20,6 +20,13 @@ export interface SubscribeOptions {
   durable?: string;
   /** Queue group: each event goes to one member of the group (work sharing between replicas). */
   queue?: string;
+  /**
+   * Every node receives every event (no queue group) and none is lost to an outage: on NATS the
+   * subscription reads the JetStream stream through an ordered consumer and, after a reconnect,
+   * resumes from the stream sequence after the last event it handled (events published while NATS
+   * was down reach the stream when the publishers' connections flush). In process: a plain subscription.
+   */
+  resume?: boolean;
 }
 
 export interface EventSubscription {
@@ -125,6 +132,26 @@ export abstract class EventBus {
   ): Promise<EventSubscription>;
   abstract status(): BusStatus;
   abstract close(): Promise<void>;
+
+  private readonly reconnectListeners = new Set<() => void | Promise<void>>();
+
+  /**
+   * Called each time the bus comes back after it was disconnected (NATS), once its subscriptions are
+   * re-established: a node re-reads what it may have missed at once. Never called in process.
+   * Returns the function that removes the listener.
+   */
+  onReconnected(listener: () => void | Promise<void>): () => void {
+    this.reconnectListeners.add(listener);
+    return () => void this.reconnectListeners.delete(listener);
+  }
+
+  /** Runs the reconnect listeners (each failure is the listener's own, never the bus's). */
+  protected async notifyReconnected(): Promise<void> {
+    for (const listener of [...this.reconnectListeners])
+      await Promise.resolve()
+        .then(listener)
+        .catch(() => undefined);
+  }
 }
 
 export function createCloudEvent<T>(

@@ -41,14 +41,23 @@ interface Pending {
   event: CloudEvent;
 }
 
+interface HeldBack {
+  subject: string;
+  payload: string;
+  id: string;
+  headers: ReturnType<typeof natsHeaders>;
+}
+
 interface Wanted {
   subject: string;
   handler: EventHandler<any>;
   /** a responder: the handler's value (or error) is sent back to the requester */
   responder?: RequestHandler<any>;
   options: SubscribeOptions;
-  active?: { stop(): Promise<void> };
+  active?: { stop(): Promise<void>; kind: 'core' | 'durable' | 'resume' };
   cancelled?: boolean;
+  /** `resume`: the stream sequence of the last event handled, and the stream it belongs to. */
+  cursor?: { streamCreated: string; seq: number };
 }
 
 const STREAM_SUBJECTS = 'arbiter.>';
@@ -59,13 +68,20 @@ const tracer = trace.getTracer('@arbiter/platform/events');
  * Connects in the background and never blocks startup or a request: while NATS is down, publishes
  * are buffered by the client (or by us before the first connection), subscriptions are re-established
  * on reconnect, and the status is reported to /health. Subjects under `arbiter.>` go to a JetStream
- * stream, so `durable` subscribers get what was published while they were away.
+ * stream, so `durable` subscribers get what was published while they were away, and `resume`
+ * subscribers (every node) read on from their last stream sequence after a reconnect.
  */
 export class NatsEventBus extends EventBus {
   private readonly logger = new Logger('EventBus');
   private connection: NatsConnection | null = null;
   private js: JetStreamClient | null = null;
   private streamReady = false;
+  /** JetStream answered once: `arbiter.*` events are then held back while it is away, never dropped. */
+  private jetStreamKnown = false;
+  private readonly heldBack: HeldBack[] = [];
+  private heldBackCount = 0;
+  private flushing: Promise<void> | undefined;
+  private reconnecting: Promise<void> = Promise.resolve();
   private connected = false;
   private closed = false;
   private lastError: string | undefined;
@@ -146,7 +162,8 @@ export class NatsEventBus extends EventBus {
       } else if (s.type === 'reconnect') {
         this.connected = true;
         this.logger.log({ msg: 'NATS reconnected', server: (s as { server?: string }).server });
-        if (!this.streamReady) await this.ensureStream(nc);
+        // chained, so the status loop goes on (a new disconnect is seen) and reconnects never overlap
+        this.reconnecting = this.reconnecting.then(() => this.onReconnect(nc)).catch(() => undefined);
       } else if (s.type === 'error') {
         this.lastError = String((s as { error?: unknown }).error);
         this.logger.warn({ msg: 'NATS error', err: this.lastError });
@@ -154,7 +171,7 @@ export class NatsEventBus extends EventBus {
     }
   }
 
-  private async ensureStream(nc: NatsConnection) {
+  private async ensureStream(nc: NatsConnection): Promise<boolean> {
     try {
       const jsm = await jetstreamManager(nc, { timeout: 5000 });
       const config = {
@@ -170,13 +187,99 @@ export class NatsEventBus extends EventBus {
       }
       this.js = jetstream(nc);
       this.streamReady = true;
+      this.jetStreamKnown = true;
+      return true;
     } catch (error) {
+      this.streamReady = false;
       this.lastError = `JetStream unavailable: ${(error as Error).message}`;
       this.logger.warn({
         msg: 'JetStream unavailable; using core NATS only (no durable delivery)',
         err: String(error),
       });
+      return false;
     }
+  }
+
+  /**
+   * Back after a disconnect: JetStream of a restarted server may need a moment (messages published
+   * before it has loaded its streams are not stored), so the stream is awaited (~10 s), then the
+   * events held back meanwhile are published to it in order, then every `resume` subscription reads
+   * on from its last sequence, then the reconnect listeners run.
+   */
+  private async onReconnect(nc: NatsConnection): Promise<void> {
+    let ready = false;
+    for (let i = 0; i < 20 && !ready && !this.closed && this.connected; i++) {
+      ready = await this.ensureStream(nc);
+      if (!ready) await new Promise((r) => setTimeout(r, 500));
+    }
+    await this.flushHeldBack();
+    for (const w of this.wanted)
+      if (w.options.resume && !w.cancelled) {
+        const old = w.active;
+        w.active = undefined;
+        void old?.stop().catch(() => undefined);
+        await this.activate(w).catch((error: Error) =>
+          this.logger.warn({
+            msg: 'resume subscription not re-established',
+            subject: w.subject,
+            err: String(error),
+          }),
+        );
+      }
+    await this.notifyReconnected();
+  }
+
+  /**
+   * Publishes the held-back events to the stream, oldest first, each acknowledged by JetStream
+   * (`Nats-Msg-Id` makes a repeat harmless). Stops at the first failure and keeps the rest for the
+   * next reconnect; without JetStream they go out on core NATS (best effort).
+   */
+  private flushHeldBack(): Promise<void> {
+    this.flushing ??= (async () => {
+      try {
+        while (this.heldBack.length && this.connected && !this.closed) {
+          const next = this.heldBack[0];
+          if (this.js && this.streamReady) {
+            try {
+              await this.js.publish(next.subject, next.payload, {
+                msgID: next.id,
+                headers: next.headers,
+                timeout: 2000,
+              });
+            } catch (error) {
+              this.logger.warn({
+                msg: 'held-back event not yet stored; kept for the next reconnect',
+                subject: next.subject,
+                waiting: this.heldBack.length,
+                err: String(error),
+              });
+              return;
+            }
+          } else this.connection!.publish(next.subject, next.payload, { headers: next.headers });
+          this.heldBack.shift();
+        }
+        if (this.heldBackCount > 0 && this.heldBack.length === 0) {
+          this.logger.log({ msg: 'events held back during the outage published', count: this.heldBackCount });
+          this.heldBackCount = 0;
+        }
+      } finally {
+        this.flushing = undefined;
+      }
+    })();
+    return this.flushing;
+  }
+
+  private holdBack(subject: string, payload: string, id: string, headers: ReturnType<typeof natsHeaders>) {
+    const max = this.options.maxBufferedBeforeConnect ?? 10_000;
+    if (this.heldBack.length >= max) {
+      const dropped = this.heldBack.shift();
+      this.logger.error({
+        msg: 'NATS unavailable: held-back event buffer full, oldest event dropped',
+        subject: dropped?.subject,
+      });
+    }
+    this.heldBack.push({ subject, payload, id, headers });
+    this.heldBackCount++;
   }
 
   async publish<S extends string>(subject: S, data: PayloadOf<S>, options?: PublishOptions): Promise<void> {
@@ -221,17 +324,31 @@ export class NatsEventBus extends EventBus {
     const h = natsHeaders();
     h.set('Nats-Msg-Id', event.id);
     if (event.traceparent) h.set('traceparent', event.traceparent);
-    try {
-      if (this.js && this.streamReady && this.connected && subject.startsWith('arbiter.')) {
-        await this.js.publish(subject, payload, { msgID: event.id, headers: h, timeout: 2000 });
-      } else {
-        // Core publish: while reconnecting, the client buffers it and sends it on reconnect.
-        nc.publish(subject, payload, { headers: h });
-      }
-    } catch (error) {
-      // JetStream ack failed (NATS restarting): fall back to the client's reconnect buffer.
-      this.logger.warn({ msg: 'JetStream publish failed; sent on core NATS', subject, err: String(error) });
+    const durable = subject.startsWith('arbiter.') && this.jetStreamKnown;
+    if (durable && (!this.connected || !this.streamReady || !this.js || this.heldBack.length > 0)) {
+      // NATS (or its JetStream) is away: the client's reconnect buffer would flush these before a
+      // restarted server has loaded its stream, and they would reach no one. Kept in order here and
+      // published to the stream once it is back.
+      this.holdBack(subject, payload, event.id, h);
+      if (this.connected && this.streamReady) void this.flushHeldBack();
+      return;
+    }
+    if (!durable) {
+      // Core publish: while reconnecting, the client buffers it and sends it on reconnect.
       nc.publish(subject, payload, { headers: h });
+      return;
+    }
+    try {
+      await this.js!.publish(subject, payload, { msgID: event.id, headers: h, timeout: 2000 });
+    } catch (error) {
+      // No acknowledgement (NATS going away): held back and published again on reconnect
+      // (`Nats-Msg-Id` deduplicates it if the first one was stored after all).
+      this.logger.warn({
+        msg: 'JetStream publish failed; held back until NATS returns',
+        subject,
+        err: String(error),
+      });
+      this.holdBack(subject, payload, event.id, h);
     }
   }
 
@@ -317,8 +434,64 @@ export class NatsEventBus extends EventBus {
     }
   }
 
+  /**
+   * A `resume` subscription: an ordered consumer on the stream, filtered on the subject, from the
+   * sequence after the last event handled (new events only the first time). A stream that was
+   * recreated (another `created` time: the server lost its store) is read from its start.
+   */
+  private async activateResume(w: Wanted) {
+    const jsm = await jetstreamManager(this.connection!, { timeout: 5000 });
+    const info = await jsm.streams.info(this.streamName);
+    const created = String(info.created);
+    const from =
+      w.cursor && w.cursor.streamCreated === created
+        ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: w.cursor.seq + 1 }
+        : w.cursor
+          ? { deliver_policy: DeliverPolicy.All }
+          : { deliver_policy: DeliverPolicy.New };
+    if (w.cursor && w.cursor.streamCreated !== created) w.cursor = { streamCreated: created, seq: 0 };
+    const consumer = await this.js!.consumers.get(this.streamName, { filter_subjects: w.subject, ...from });
+    const messages = await consumer.consume({ max_messages: 256 });
+    w.cursor ??= { streamCreated: created, seq: info.state.last_seq };
+    const cursor = w.cursor;
+    void (async () => {
+      try {
+        for await (const m of messages) {
+          const seq = m.info.streamSequence;
+          if (seq <= cursor.seq) continue; // already handled (a consumer reset delivers again)
+          cursor.seq = seq;
+          const event = this.decode(m.data, m.subject);
+          if (event) await this.dispatch(w, event);
+        }
+      } catch (error) {
+        this.logger.warn({ msg: 'resume subscription stopped', subject: w.subject, err: String(error) });
+      }
+    })();
+    w.active = { kind: 'resume', stop: async () => void (await messages.close()) };
+  }
+
   private async activate(w: Wanted) {
     const nc = this.connection!;
+    if (w.options.resume && this.streamReady && w.subject.startsWith('arbiter.')) {
+      // Right after a server restart JetStream may need a moment: a resume is retried for ~5 s
+      // before falling back to core NATS (the next reconnect tries again).
+      const attempts = w.cursor ? 20 : 1;
+      let lastError: unknown;
+      for (let i = 0; i < attempts && !w.cancelled && !this.closed; i++) {
+        try {
+          await this.activateResume(w);
+          return;
+        } catch (error) {
+          lastError = error;
+          if (i + 1 < attempts) await new Promise((r) => setTimeout(r, 250));
+        }
+      }
+      this.logger.warn({
+        msg: 'JetStream consumer unavailable; subscribing on core NATS (re-tried on reconnect)',
+        subject: w.subject,
+        err: String(lastError),
+      });
+    }
     if (w.options.durable && this.streamReady && w.subject.startsWith('arbiter.')) {
       const jsm = await jetstreamManager(nc);
       const durable = w.options.durable.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -347,7 +520,7 @@ export class NatsEventBus extends EventBus {
           else m.nak(1000);
         }
       })();
-      w.active = { stop: async () => void (await messages.close()) };
+      w.active = { kind: 'durable', stop: async () => void (await messages.close()) };
       return;
     }
     const sub: Subscription = nc.subscribe(w.subject, {
@@ -371,7 +544,7 @@ export class NatsEventBus extends EventBus {
         if (event) void this.dispatch(w, event);
       },
     });
-    w.active = { stop: async () => sub.unsubscribe() };
+    w.active = { kind: 'core', stop: async () => sub.unsubscribe() };
   }
 
   status(): BusStatus {

@@ -55,6 +55,12 @@ export interface FlowNodeContract {
   subFlows: string[];
   /** Decision tables defined inside the node. */
   embeddedTables: EmbeddedTable[];
+  /**
+   * A sub flow: its facts are the called workflow's outputs, which only the caller of the catalog can
+   * read (the child's own contract). `mapping` (`{ fact: "path.in.child.outputs" }`) names them when set;
+   * null: every output of the child is merged in.
+   */
+  subFlowOutputs?: { workflowName: string; version?: number; mapping: Record<string, string> | null };
 }
 
 /** A contract with nothing in it, for kinds to extend. */

@@ -59,6 +59,11 @@ export class AuditSigner {
     this.publicKey = createPublicKey(this.privateKey);
   }
 
+  /** Whether `keyId` is this node's signing key (the only key a head may be extended from). */
+  verifiesKey(keyId: string): boolean {
+    return keyId === this.keyId;
+  }
+
   publicKeyPem(): string {
     return this.publicKey.export({ type: 'spki', format: 'pem' }) as string;
   }

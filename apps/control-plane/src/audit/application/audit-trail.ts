@@ -1,13 +1,10 @@
-import { ChainVerification, SignedAuditEntry, verifyChain } from '@arbiter/audit-chain';
+import { ChainVerification, verifyChain } from '@arbiter/audit-chain';
 import { RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { AuditLog } from '../persistence/audit-log';
+import { AuditChain, AuditLog } from '../persistence/audit-log';
 import { AuditSigner } from './audit-signer';
 
-export interface AuditChain {
-  entries: SignedAuditEntry[];
-  head: { seq: number; hash: string } | null;
-}
+export type { AuditChain };
 
 export type AuditVerification = ChainVerification & { workflowName: string | null; keyId: string };
 

@@ -38,7 +38,8 @@ export class AuditController {
   @ApiOperation({
     summary: "Verify the tenant's whole signed audit chain",
     description:
-      "Checks sequence, hash links, hashes, RSA signatures and the chain head with this node's key. " +
+      "Checks sequence, hash links, hashes, RSA signatures and the signed chain head with this node's key " +
+      '(deleting the newest entries and rewinding the head fails the head signature). ' +
       'A broken chain is a 200 with `valid: false`, `firstBadEntry` and `reason`. Policy: `cp.viewer`.',
   })
   @ApiOkResponse({

@@ -7,7 +7,7 @@ const HASH_EXAMPLE = '9f2c4e7a1b0d3c5e8f6a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b
 
 /**
  * The verification of a tenant's signed audit chain: contiguous `seq` from 1, each `prevHash` the previous
- * entry's hash, each hash recomputed, each RSA signature valid, the last entry the chain head.
+ * entry's hash, each hash recomputed, each RSA signature valid, the last entry the signed chain head.
  */
 export class AuditVerificationView implements AuditVerification {
   @ApiProperty({ description: 'True when every check passed.', example: true })
@@ -129,9 +129,22 @@ export class AuditChainView implements AuditChain {
   @ApiProperty({
     type: 'object',
     nullable: true,
-    required: ['seq', 'hash'],
-    properties: { seq: { type: 'integer', example: 12 }, hash: { type: 'string', example: HASH_EXAMPLE } },
-    description: "The chain head (the last entry's `seq` and hash); null before the first entry.",
+    required: ['seq', 'hash', 'signature'],
+    properties: {
+      tenantId: { type: 'string', example: 'acme' },
+      seq: { type: 'integer', example: 12 },
+      hash: { type: 'string', example: HASH_EXAMPLE },
+      signedAt: { type: 'string', format: 'date-time', example: '2026-03-02T10:30:00.000Z' },
+      keyId: { type: 'string', example: 'cp-audit-2026' },
+      signature: {
+        type: 'string',
+        nullable: true,
+        description:
+          "base64 RSASSA-PKCS1-v1_5 SHA-256 over the canonical JSON of `{ type: 'audit-head', tenantId, seq, hash, signedAt, keyId }`; null only when it was removed (verification fails).",
+      },
+    },
+    description:
+      "The signed chain head (the last entry's `seq` and hash, signed in the transaction of every append); null before the first entry.",
   })
   head!: AuditChain['head'];
 }

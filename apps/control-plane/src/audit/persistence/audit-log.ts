@@ -1,9 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { GENESIS_HASH, SignedAuditEntry, signContent } from '@arbiter/audit-chain';
+import {
+  GENESIS_HASH,
+  headSignatureValid,
+  SignedAuditEntry,
+  SignedAuditHead,
+  signContent,
+  signHead,
+} from '@arbiter/audit-chain';
 import { AuditSigner } from '../application/audit-signer';
 import { AuditAction } from '../domain/audit-actions';
 import { RuleSetAuditEntity } from './entities';
+
+/** A tenant's entries in `seq` order and its chain head (unsigned only when its signature was removed). */
+export interface AuditChain {
+  entries: SignedAuditEntry[];
+  head: SignedAuditHead | { seq: number; hash: string; signature: null } | null;
+}
 
 export interface AuditInput {
   workflowName: string;
@@ -12,6 +25,38 @@ export interface AuditInput {
   version: number | null;
   detail?: string | null;
   status?: string;
+}
+
+/** Raised when the stored chain head fails its signature: the chain is not extended from it. */
+export class AuditHeadTamperedError extends Error {
+  constructor(tenantId: string, seq: number, why: string) {
+    super(
+      `The audit chain head of tenant '${tenantId}' (seq ${seq}) ${why}: refusing to extend a chain whose newest entries may have been removed (run 'arbiter audit verify')`,
+    );
+    this.name = 'AuditHeadTamperedError';
+  }
+}
+
+interface HeadRow {
+  tenant_id: string;
+  seq: string | number;
+  hash: string;
+  signed_at: Date | string | null;
+  key_id: string | null;
+  signature: string | null;
+}
+
+function toHead(row: HeadRow): SignedAuditHead | { seq: number; hash: string; signature: null } {
+  if (!row.signature || !row.key_id || !row.signed_at)
+    return { seq: Number(row.seq), hash: row.hash, signature: null };
+  return {
+    tenantId: row.tenant_id,
+    seq: Number(row.seq),
+    hash: row.hash,
+    signedAt: new Date(row.signed_at).toISOString(),
+    keyId: row.key_id,
+    signature: row.signature,
+  };
 }
 
 function toSignedEntry(row: RuleSetAuditEntity): SignedAuditEntry {
@@ -36,7 +81,9 @@ function toSignedEntry(row: RuleSetAuditEntity): SignedAuditEntry {
  * The signed audit tables (`rule_set_audit`, `rule_set_audit_heads`), inside the caller's unit of work.
  * Appends signed entries to the tenant's hash chain inside the caller's transaction: the chain head
  * row is locked (`SELECT … FOR UPDATE`), so concurrent writers of one tenant queue up and the chain
- * stays linear; the entries commit or roll back with the change they record.
+ * stays linear; the entries commit or roll back with the change they record. The head is signed in
+ * the same transaction (seq, hash, time, key id), and its signature is checked before the chain is
+ * extended from it: a rewound or unsigned head is never blessed by a later append.
  */
 @Injectable()
 export class AuditLog {
@@ -47,11 +94,22 @@ export class AuditLog {
       `INSERT INTO rule_set_audit_heads (tenant_id, seq, hash) VALUES ($1, 0, $2) ON CONFLICT (tenant_id) DO NOTHING`,
       [tenantId, GENESIS_HASH],
     );
-    const [head] = await m.query(
-      `SELECT seq, hash FROM rule_set_audit_heads WHERE tenant_id = $1 FOR UPDATE`,
+    const [row] = (await m.query(
+      `SELECT tenant_id, seq, hash, signed_at, key_id, signature FROM rule_set_audit_heads WHERE tenant_id = $1 FOR UPDATE`,
       [tenantId],
-    );
-    let seq = Number(head.seq);
+    )) as HeadRow[];
+    const head = toHead(row);
+    // A key generated in memory (Testing, `pglite://memory`) is this process's own: nodes sharing a
+    // database then sign with different keys and cannot check each other's heads, so only a configured
+    // (or Development file) key, the one every node of a deployment shares, guards the append.
+    if (this.signer.source !== 'generated-memory' && (head.seq > 0 || head.hash !== GENESIS_HASH)) {
+      if (!head.signature) throw new AuditHeadTamperedError(tenantId, head.seq, 'is not signed');
+      if (head.tenantId !== tenantId || !this.signer.verifiesKey(head.keyId))
+        throw new AuditHeadTamperedError(tenantId, head.seq, `is signed with an unknown key '${head.keyId}'`);
+      if (!headSignatureValid(head, this.signer.publicKey))
+        throw new AuditHeadTamperedError(tenantId, head.seq, 'has an invalid signature');
+    }
+    let seq = head.seq;
     let prevHash: string = head.hash;
     const written: SignedAuditEntry[] = [];
     for (const input of inputs) {
@@ -95,31 +153,30 @@ export class AuditLog {
       prevHash = entry.hash;
       written.push(entry);
     }
-    await m.query(`UPDATE rule_set_audit_heads SET seq = $2, hash = $3 WHERE tenant_id = $1`, [
-      tenantId,
-      seq,
-      prevHash,
-    ]);
+    const signed = signHead(
+      { tenantId, seq, hash: prevHash, signedAt: new Date().toISOString(), keyId: this.signer.keyId },
+      this.signer.privateKey,
+    );
+    await m.query(
+      `UPDATE rule_set_audit_heads SET seq = $2, hash = $3, signed_at = $4, key_id = $5, signature = $6
+       WHERE tenant_id = $1`,
+      [tenantId, seq, prevHash, signed.signedAt, signed.keyId, signed.signature],
+    );
     return written;
   }
 
-  async chain(
-    m: EntityManager,
-    tenantId: string,
-  ): Promise<{ entries: SignedAuditEntry[]; head: { seq: number; hash: string } | null }> {
+  async chain(m: EntityManager, tenantId: string): Promise<AuditChain> {
     const rows = await m
       .getRepository(RuleSetAuditEntity)
       .createQueryBuilder('a')
       .where('a.tenant_id = :tenantId', { tenantId })
       .orderBy('a.seq', 'ASC')
       .getMany();
-    const [head] = await m.query(`SELECT seq, hash FROM rule_set_audit_heads WHERE tenant_id = $1`, [
-      tenantId,
-    ]);
-    return {
-      entries: rows.map(toSignedEntry),
-      head: head ? { seq: Number(head.seq), hash: head.hash } : null,
-    };
+    const [head] = (await m.query(
+      `SELECT tenant_id, seq, hash, signed_at, key_id, signature FROM rule_set_audit_heads WHERE tenant_id = $1`,
+      [tenantId],
+    )) as HeadRow[];
+    return { entries: rows.map(toSignedEntry), head: head ? toHead(head) : null };
   }
 
   /** A page of a workflow's entries, newest first, with the total. */

@@ -43,7 +43,10 @@ export class RuleSetAuditEntity {
   keyId!: string;
 }
 
-/** The chain head per tenant, locked (`FOR UPDATE`) by every writer: serialises the chain. */
+/**
+ * The signed chain head per tenant, locked (`FOR UPDATE`) by every writer: serialises the chain, and
+ * its signature shows the newest entries complete.
+ */
 @Entity({ name: 'rule_set_audit_heads' })
 export class RuleSetAuditHeadEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'text' })
@@ -54,6 +57,17 @@ export class RuleSetAuditHeadEntity {
 
   @Column({ type: 'text' })
   hash!: string;
+
+  /** When the head was signed; null only for a head whose signature was removed. */
+  @Column({ name: 'signed_at', type: 'timestamptz', nullable: true })
+  signedAt!: Date | null;
+
+  @Column({ name: 'key_id', type: 'text', nullable: true })
+  keyId!: string | null;
+
+  /** base64 RSA signature of the head (`canonicalHead` of @arbiter/audit-chain). */
+  @Column({ type: 'text', nullable: true })
+  signature!: string | null;
 }
 
 export const AUDIT_ENTITIES = [RuleSetAuditEntity, RuleSetAuditHeadEntity];

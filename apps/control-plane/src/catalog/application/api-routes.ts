@@ -1,4 +1,4 @@
-import { POLICIES_KEY, PUBLIC_KEY } from '@arbiter/auth';
+import { PERMISSIONS_KEY, POLICIES_KEY, PUBLIC_KEY, type PermissionRequirement } from '@arbiter/auth';
 import { Inject, Injectable, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, HttpAdapterHost, MetadataScanner } from '@nestjs/core';
@@ -28,7 +28,7 @@ const asList = (value: unknown): string[] =>
  * The control plane's own HTTP API, from the router: every route registered on Fastify (Nest controller
  * routes and Fastify-native ones, recorded by an `onRoute` hook installed before the router is built),
  * described with the Nest metadata of its handler (swagger summary or response description, tags,
- * required policies). HEAD routes and the OpenAPI document routes are left out.
+ * required policies, and the key of a required permission). HEAD routes and the OpenAPI document routes are left out.
  */
 @Injectable()
 export class ApiRouteCatalog {
@@ -93,6 +93,10 @@ export class ApiRouteCatalog {
           : [
               ...(Reflect.getMetadata(POLICIES_KEY, type) ?? []),
               ...(Reflect.getMetadata(POLICIES_KEY, handler) ?? []),
+              // a route decided by a permission (the node-wide metrics) lists its key
+              ...((Reflect.getMetadata(PERMISSIONS_KEY, handler) ?? []) as PermissionRequirement[]).map(
+                (p) => p.key,
+              ),
             ];
         const tags = [...classTags, ...(Reflect.getMetadata('swagger/apiUseTags', handler) ?? [])];
         for (const classPath of classPaths)

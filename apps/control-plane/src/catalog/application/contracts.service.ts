@@ -1,8 +1,20 @@
 import { AppError, RequestContext } from '@arbiter/platform';
-import { embeddedTable, type RuleContract } from '@arbiter/rule-engine';
+import {
+  embeddedTable,
+  MAX_SUB_FLOW_DEPTH,
+  type RuleContract,
+  type RuleContractField,
+} from '@arbiter/rule-engine';
 import { Inject, Injectable } from '@nestjs/common';
 import { assertWorkflowName } from '../../shared';
-import { composeAuthoringContract, composeFlowContract, NodeContract } from '../domain/flow-contracts';
+import {
+  composeAuthoringContract,
+  composeFlowContract,
+  NodeContract,
+  subFlowKey,
+  SubFlowLookup,
+} from '../domain/flow-contracts';
+import { withoutStructuralFields } from '../domain/contract-fields';
 import { CONTRACT_SOURCE_TYPES, contractSourceType, ContractSourceType } from '../domain/contract-source';
 import { buildFlowModel, FlowModel } from '../domain/flow-model';
 import { DecisionTableClient } from '../../execution';
@@ -63,6 +75,41 @@ export class ContractsService {
     return buildFlowModel(stored.document, stored.shape);
   }
 
+  /**
+   * The responses of the workflows a model's sub-flow nodes call (pinned version, else the active,
+   * else the latest; a workflow in the rule catalog by its manifest), composed the same way, their own
+   * sub flows first. Depth ≤ the engine's `MAX_SUB_FLOW_DEPTH`; a cycle or an unknown workflow gives
+   * no facts (the validation refuses the first, the runtime fails on the second).
+   */
+  private async subFlows(model: FlowModel, caller: string): Promise<SubFlowLookup> {
+    const known = new Map<string, RuleContractField[] | undefined>();
+    const lookup: SubFlowLookup = (name, version) => known.get(subFlowKey(name, version));
+    const visit = async (current: FlowModel, stack: string[]): Promise<void> => {
+      for (const node of current.nodes) {
+        const call = node.subFlowOutputs;
+        if (!call) continue;
+        const key = subFlowKey(call.workflowName, call.version);
+        if (known.has(key)) continue;
+        known.set(key, undefined);
+        if (stack.includes(call.workflowName) || stack.length > MAX_SUB_FLOW_DEPTH) continue;
+        const item = this.catalog.find(call.workflowName);
+        if (item) {
+          known.set(key, withoutStructuralFields(item.outputSchema.fields));
+          continue;
+        }
+        const stored = call.version
+          ? await this.workflows.version(call.workflowName, call.version)
+          : await this.workflows.activeOrLatest(call.workflowName);
+        if (!stored) continue;
+        const child = this.model(stored);
+        await visit(child, [...stack, call.workflowName]);
+        known.set(key, composeFlowContract(call.workflowName, child, this.lookup, lookup).response.fields);
+      }
+    };
+    await visit(model, [caller]);
+    return lookup;
+  }
+
   async flowContract(flowCode: string): Promise<FlowContractView> {
     assertWorkflowName(flowCode);
     const base = { flowCode, sourceKey: null, version: null, versionStatus: null, shape: null, nodes: [] };
@@ -76,15 +123,17 @@ export class ContractsService {
         response: item.outputSchema,
       };
     const stored = await this.workflows.activeOrLatest(flowCode);
-    if (stored)
+    if (stored) {
+      const model = this.model(stored);
       return {
         ...base,
         resolvedFrom: 'composition',
         version: stored.version,
         versionStatus: stored.status,
         shape: stored.shape,
-        ...composeFlowContract(flowCode, this.model(stored), this.lookup),
+        ...composeFlowContract(flowCode, model, this.lookup, await this.subFlows(model, flowCode)),
       };
+    }
     const fallback = this.statics.find('flow', flowCode);
     if (fallback)
       return { ...base, resolvedFrom: 'static', request: fallback.request, response: fallback.response };
@@ -95,7 +144,14 @@ export class ContractsService {
     assertWorkflowName(flowCode);
     const stored = await this.workflows.activeOrLatest(flowCode);
     if (!stored) throw AppError.notFound(CatalogErrors.FlowNotFound, `Flow '${flowCode}' not found`);
-    const contract = composeAuthoringContract(flowCode, this.model(stored), nodeId, this.lookup);
+    const model = this.model(stored);
+    const contract = composeAuthoringContract(
+      flowCode,
+      model,
+      nodeId,
+      this.lookup,
+      await this.subFlows(model, flowCode),
+    );
     if (!contract)
       throw AppError.notFound(
         CatalogErrors.NodeNotFound,

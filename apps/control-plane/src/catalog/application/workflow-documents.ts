@@ -11,6 +11,8 @@ export abstract class WorkflowDocuments {
   abstract activeOrLatest(workflowName: string): Promise<StoredWorkflow | undefined>;
   /** The active (else latest) version of every workflow, by name. */
   abstract allActiveOrLatest(): Promise<StoredWorkflow[]>;
+  /** One version of a workflow (a sub flow pinned to it). */
+  abstract version(workflowName: string, version: number): Promise<StoredWorkflow | undefined>;
 }
 
 /**
@@ -32,5 +34,18 @@ export class RuleSetWorkflowDocuments extends WorkflowDocuments {
 
   allActiveOrLatest(): Promise<StoredWorkflow[]> {
     return this.uow.run((m) => this.ruleSets.currentVersions(m, null));
+  }
+
+  async version(workflowName: string, version: number): Promise<StoredWorkflow | undefined> {
+    const row = await this.uow.run((m) => this.ruleSets.findVersion(m, workflowName, version));
+    if (!row) return undefined;
+    return {
+      workflowName,
+      version,
+      status: row.status,
+      shape: row.shape,
+      activeVersion: null,
+      document: row.document,
+    };
   }
 }

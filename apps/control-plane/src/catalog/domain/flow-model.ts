@@ -31,6 +31,8 @@ export interface FlowModelNode {
   /** Decision tables the node evaluates (`name`, or `id:<id>` for a reference by id). */
   tables: string[];
   subFlows: string[];
+  /** A sub-flow node: the workflow whose outputs are its facts (see `FlowNodeContract.subFlowOutputs`). */
+  subFlowOutputs?: { workflowName: string; version?: number; mapping: Record<string, string> | null };
 }
 
 export interface FlowModel {
@@ -72,6 +74,7 @@ function flowGraphNode(node: Json, tables: EmbeddedTable[]): FlowModelNode {
     predecessors: [],
     tables: contract?.tables ?? [],
     subFlows: contract?.subFlows ?? [],
+    ...(contract?.subFlowOutputs ? { subFlowOutputs: contract.subFlowOutputs } : {}),
   };
 }
 

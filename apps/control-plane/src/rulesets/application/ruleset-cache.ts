@@ -1,5 +1,5 @@
 import { RuleSetChangedEvent } from '@arbiter/contracts';
-import { UnitOfWork } from '@arbiter/platform';
+import { EventBus, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { RuleSetRepository } from '../persistence/ruleset.repository';
 import { RuleStoreSettings } from '../rulesets.settings';
@@ -25,7 +25,8 @@ export const REVISION_POLL_MS = 15_000;
  * Per-tenant cache of the active rule set of each workflow (`RuleStoreConfigs:EnableRuntimeCache`),
  * keyed by tenant and workflow and stamped with the rule set's revision. Evicted by change events
  * whose revision is newer (`arbiter.ruleset.changed`, any node), by explicit invalidation, and by a
- * poll of the revisions every 15 s; the next read re-reads the database.
+ * poll of the revisions every 15 s and at once when the bus comes back after an outage; the next read
+ * re-reads the database.
  */
 @Injectable()
 export class RuleSetCache implements OnModuleInit, OnApplicationShutdown {
@@ -40,11 +41,22 @@ export class RuleSetCache implements OnModuleInit, OnApplicationShutdown {
     @Inject(RuleStoreSettings) private readonly settings: RuleStoreSettings,
     @Inject(ChangeMetrics) private readonly metrics: ChangeMetrics,
     @Inject(RuleSetRepository) private readonly repo: RuleSetRepository,
+    @Inject(EventBus) private readonly bus: EventBus,
   ) {
     metrics.bindSize(() => this.entries.size);
   }
 
+  private stopListening?: () => void;
+
   onModuleInit() {
+    // Back from a bus outage: compare the revisions at once (change events published meanwhile are
+    // replayed from the stream too, but a node that crashed before its events got out is covered here).
+    this.stopListening = this.bus.onReconnected(() =>
+      this.poll().then(
+        (evicted) => this.logger.log({ msg: 'bus back: revisions compared', evicted }),
+        (e) => this.logger.warn(`revision poll after reconnect failed: ${e}`),
+      ),
+    );
     this.timer = setInterval(
       () => void this.poll().catch((e) => this.logger.warn(`revision poll failed: ${e}`)),
       REVISION_POLL_MS,
@@ -54,6 +66,7 @@ export class RuleSetCache implements OnModuleInit, OnApplicationShutdown {
 
   onApplicationShutdown() {
     if (this.timer) clearInterval(this.timer);
+    this.stopListening?.();
   }
 
   get size() {

@@ -44,6 +44,11 @@ export class RuleSetQueries {
     };
   }
 
+  /** Whether the current tenant has a rule set of that name (row-level security keeps it to the tenant). */
+  async exists(workflowName: string): Promise<boolean> {
+    return (await this.uow.run((m) => this.repo.findSet(m, workflowName))) !== null;
+  }
+
   async versions(workflowName: string, limit: number, offset: number) {
     assertWorkflowName(workflowName);
     return this.uow.run(async (m) => {

@@ -1,4 +1,4 @@
-import { Policies, RequirePolicy } from '@arbiter/auth';
+import { Policies, RequirePermissions, RequirePolicy } from '@arbiter/auth';
 import { CommonErrorCodes } from '@arbiter/contracts';
 import { ApiErrorFamily, AppError, RequestContext } from '@arbiter/platform';
 import {
@@ -15,7 +15,13 @@ import {
 } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SignalRHub } from '../../hub';
-import { nonNegative, parseVersion, RequestParamErrors } from '../../shared';
+import {
+  ControlPlanePermissions,
+  METRICS_PERMISSION_NOTE,
+  nonNegative,
+  parseVersion,
+  RequestParamErrors,
+} from '../../shared';
 import { ActivateVersion } from '../application/activate-version';
 import { ChangeMetrics } from '../application/change-metrics';
 import { InvalidateRuleSets } from '../application/invalidate-rulesets';
@@ -462,10 +468,10 @@ export class ControlPlaneRuleSetsController extends ApprovalRoutes {
   }
 
   @Get('metrics')
-  @RequirePolicy(Policies.Viewer)
+  @RequirePermissions(ControlPlanePermissions.Metrics)
   @ApiOperation({
     summary: "This node's rule set cache and change propagation metrics",
-    description: 'Policy: `cp.viewer`.',
+    description: METRICS_PERMISSION_NOTE,
   })
   @ApiOkResponse({ type: ChangeMetricsView, description: "This node's counters" })
   @ApiRuleSetErrors()

@@ -82,7 +82,7 @@ export class ControlPlaneSdk extends HeyApiClient {
     /**
      * Verify the tenant's whole signed audit chain
      *
-     * Checks sequence, hash links, hashes, RSA signatures and the chain head with this node's key. A broken chain is a 200 with `valid: false`, `firstBadEntry` and `reason`. Policy: `cp.viewer`.
+     * Checks sequence, hash links, hashes, RSA signatures and the signed chain head with this node's key (deleting the newest entries and rewinding the head fails the head signature). A broken chain is a 200 with `valid: false`, `firstBadEntry` and `reason`. Policy: `cp.viewer`.
      */
     public auditVerify<ThrowOnError extends boolean = false>(options?: Options<AuditVerifyData, ThrowOnError>): RequestResult<AuditVerifyResponses, AuditVerifyErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<AuditVerifyResponses, AuditVerifyErrors, ThrowOnError>({
@@ -532,7 +532,7 @@ export class ControlPlaneSdk extends HeyApiClient {
     /**
      * This node's rule set cache and change propagation metrics
      *
-     * Policy: `cp.viewer`.
+     * The counts cover every tenant, so they are for operators: the permission `control-plane.metrics` (or `*`, or `control-plane.*`) in the token's permission claim; anyone else gets 403 `FORBIDDEN`. Open when authorization is disabled.
      */
     public controlPlaneRuleSetsMetricsView<ThrowOnError extends boolean = false>(options?: Options<ControlPlaneRuleSetsMetricsViewData, ThrowOnError>): RequestResult<ControlPlaneRuleSetsMetricsViewResponses, ControlPlaneRuleSetsMetricsViewErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<ControlPlaneRuleSetsMetricsViewResponses, ControlPlaneRuleSetsMetricsViewErrors, ThrowOnError>({
@@ -627,7 +627,7 @@ export class ControlPlaneSdk extends HeyApiClient {
     /**
      * Execution audit sink metrics of this node
      *
-     * What the batched audit sink buffered, wrote, spilled and replayed since the node started.
+     * What the batched audit sink buffered, wrote, spilled and replayed since the node started. The counts cover every tenant, so they are for operators: the permission `control-plane.metrics` (or `*`, or `control-plane.*`) in the token's permission claim; anyone else gets 403 `FORBIDDEN`. Open when authorization is disabled.
      */
     public executionAuditMetrics<ThrowOnError extends boolean = false>(options?: Options<ExecutionAuditMetricsData, ThrowOnError>): RequestResult<ExecutionAuditMetricsResponses, ExecutionAuditMetricsErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<ExecutionAuditMetricsResponses, ExecutionAuditMetricsErrors, ThrowOnError>({
@@ -1084,7 +1084,7 @@ export class ControlPlaneSdk extends HeyApiClient {
     /**
      * Execution metrics of this node
      *
-     * Executions and errors (per arm), shadow runs and the compiled rule set cache, since the node started.
+     * Executions and errors (per arm), shadow runs and the compiled rule set cache, since the node started. The counts cover every tenant, so they are for operators: the permission `control-plane.metrics` (or `*`, or `control-plane.*`) in the token's permission claim; anyone else gets 403 `FORBIDDEN`. Open when authorization is disabled.
      */
     public controlPlaneExecutionMetrics<ThrowOnError extends boolean = false>(options?: Options<ControlPlaneExecutionMetricsData, ThrowOnError>): RequestResult<ControlPlaneExecutionMetricsResponses, ControlPlaneExecutionMetricsErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<ControlPlaneExecutionMetricsResponses, ControlPlaneExecutionMetricsErrors, ThrowOnError>({

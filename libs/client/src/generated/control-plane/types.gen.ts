@@ -283,11 +283,18 @@ export type AuditChainView = {
      */
     entries: Array<SignedAuditEntryView>;
     /**
-     * The chain head (the last entry's `seq` and hash); null before the first entry.
+     * The signed chain head (the last entry's `seq` and hash, signed in the transaction of every append); null before the first entry.
      */
     head?: {
+        tenantId?: string;
         seq: number;
         hash: string;
+        signedAt?: string;
+        keyId?: string;
+        /**
+         * base64 RSASSA-PKCS1-v1_5 SHA-256 over the canonical JSON of `{ type: 'audit-head', tenantId, seq, hash, signedAt, keyId }`; null only when it was removed (verification fails).
+         */
+        signature: string | null;
     } | null;
 };
 
@@ -1741,6 +1748,20 @@ export type DryRunTraceView = {
     ruleName: string;
     matched: boolean;
     failReason: string | null;
+    /**
+     * Flow graph only: the node kind.
+     */
+    kind?: string;
+    /**
+     * The node did not run (a connector on a dry-run).
+     */
+    skipped?: boolean;
+    /**
+     * The facts the rule or node produced (absent when it produced none).
+     */
+    outputs?: {
+        [key: string]: unknown;
+    };
 };
 
 export type ControlPlaneDryRunResultView = {

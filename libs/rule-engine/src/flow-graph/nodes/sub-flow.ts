@@ -73,7 +73,20 @@ export const subFlowNode: FlowNodeKindDefinition<'sub-flow'> = {
   },
   contract(config) {
     const out = emptyContract();
-    if (nonEmptyString(config.workflowName)) out.subFlows.push(config.workflowName);
+    if (!nonEmptyString(config.workflowName)) return out;
+    out.subFlows.push(config.workflowName);
+    const mapping = isObject(config.outputMapping)
+      ? Object.fromEntries(Object.entries(config.outputMapping).map(([fact, path]) => [fact, String(path)]))
+      : null;
+    // with a mapping the produced facts are its keys (what the runtime's `mapFacts` writes); their
+    // types, and without a mapping the facts themselves, come from the child's contract
+    if (mapping)
+      out.derivedOutputs.push(...Object.keys(mapping).map((path) => ({ path, dataType: 'any' as const })));
+    out.subFlowOutputs = {
+      workflowName: config.workflowName,
+      ...(typeof config.version === 'number' ? { version: config.version } : {}),
+      mapping,
+    };
     return out;
   },
 };
