@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { canonicalJson, verifyChain } from '@arbiter/audit-chain';
+import { canonicalJson, PRE_SIGNING_HEAD_KEY_ID, verifyChain } from '@arbiter/audit-chain';
 import { controlPlaneService } from '../src';
 import { A, B, client, rulesDoc } from './helpers';
 
@@ -323,6 +323,24 @@ describe('signed, hash-chained audit', () => {
     expect((await z.get(`${B}/audit/verify`)).body.reason).toBe(
       `entries ${keep + 1}..${n} are missing (deleted; the chain head is at ${n})`,
     );
+  });
+
+  it('signs, on the next change, a head written before signed heads (an upgraded database), and only such a head', async () => {
+    const l = client(sut.url, { 'x-tenant-id': 'legacy', 'x-actor': 'alice' });
+    expect((await l.post(`${A}/old`, { ruleSet: rulesDoc(1) })).status).toBe(200);
+    // what the migration leaves of a head written before it: no signature, the pre-signing mark
+    await owner.query(
+      `UPDATE rule_set_audit_heads SET signature = NULL, signed_at = NULL, key_id = $1 WHERE tenant_id = 'legacy'`,
+      [PRE_SIGNING_HEAD_KEY_ID],
+    );
+    const before = await l.get(`${B}/audit/verify`);
+    expect(before.body).toMatchObject({ valid: false });
+    expect(before.body.reason).toMatch(/predates signed heads/);
+    expect((await l.post(`${A}/old`, { ruleSet: rulesDoc(2) })).status).toBe(200);
+    expect((await l.get(`${B}/audit/verify`)).body).toMatchObject({ valid: true, firstBadEntry: null });
+    // a signed head whose signature is removed is not such a head: never extended
+    await owner.query(`UPDATE rule_set_audit_heads SET signature = NULL WHERE tenant_id = 'legacy'`);
+    expect((await l.post(`${A}/old`, { ruleSet: rulesDoc(3) })).status).toBe(500);
   });
 
   it('keeps audit rows append-only for the application role', async () => {

@@ -4,6 +4,12 @@ import { canonicalJson } from './canonical-json';
 /** The `prevHash` of a tenant's first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
 
+/**
+ * The key id the control plane's migration to signed heads gives the unsigned head of a chain written
+ * before it: the next append signs it (once; the chain could not be proven untruncated before that).
+ */
+export const PRE_SIGNING_HEAD_KEY_ID = 'unsigned-before-signed-heads';
+
 /** What is hashed and signed: every stored field of the entry except the hash and signature. */
 export interface AuditContent {
   tenantId: string;
@@ -218,7 +224,9 @@ export function verifyChain(
     } else if (requireSignedHead && (head.seq > 0 || entries.length > 0)) {
       return fail(
         { seq: head.seq },
-        'the chain head is not signed (its signature was removed)',
+        (head as { keyId?: string | null }).keyId === PRE_SIGNING_HEAD_KEY_ID
+          ? 'the chain head predates signed heads (written before the upgrade): the next audited change signs it; until then the tail cannot be proven complete'
+          : 'the chain head is not signed (its signature was removed)',
         entries.length,
       );
     }

@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import {
   GENESIS_HASH,
   headSignatureValid,
+  PRE_SIGNING_HEAD_KEY_ID,
   SignedAuditEntry,
   SignedAuditHead,
   signContent,
@@ -15,7 +16,7 @@ import { RuleSetAuditEntity } from './entities';
 /** A tenant's entries in `seq` order and its chain head (unsigned only when its signature was removed). */
 export interface AuditChain {
   entries: SignedAuditEntry[];
-  head: SignedAuditHead | { seq: number; hash: string; signature: null } | null;
+  head: SignedAuditHead | { seq: number; hash: string; signature: null; keyId: string | null } | null;
 }
 
 export interface AuditInput {
@@ -46,9 +47,11 @@ interface HeadRow {
   signature: string | null;
 }
 
-function toHead(row: HeadRow): SignedAuditHead | { seq: number; hash: string; signature: null } {
+function toHead(
+  row: HeadRow,
+): SignedAuditHead | { seq: number; hash: string; signature: null; keyId: string | null } {
   if (!row.signature || !row.key_id || !row.signed_at)
-    return { seq: Number(row.seq), hash: row.hash, signature: null };
+    return { seq: Number(row.seq), hash: row.hash, signature: null, keyId: row.key_id };
   return {
     tenantId: row.tenant_id,
     seq: Number(row.seq),
@@ -87,6 +90,8 @@ function toSignedEntry(row: RuleSetAuditEntity): SignedAuditEntry {
  */
 @Injectable()
 export class AuditLog {
+  private readonly logger = new Logger('Audit');
+
   constructor(@Inject(AuditSigner) private readonly signer: AuditSigner) {}
 
   async append(m: EntityManager, tenantId: string, inputs: AuditInput[]): Promise<SignedAuditEntry[]> {
@@ -103,11 +108,23 @@ export class AuditLog {
     // database then sign with different keys and cannot check each other's heads, so only a configured
     // (or Development file) key, the one every node of a deployment shares, guards the append.
     if (this.signer.source !== 'generated-memory' && (head.seq > 0 || head.hash !== GENESIS_HASH)) {
-      if (!head.signature) throw new AuditHeadTamperedError(tenantId, head.seq, 'is not signed');
-      if (head.tenantId !== tenantId || !this.signer.verifiesKey(head.keyId))
-        throw new AuditHeadTamperedError(tenantId, head.seq, `is signed with an unknown key '${head.keyId}'`);
-      if (!headSignatureValid(head, this.signer.publicKey))
-        throw new AuditHeadTamperedError(tenantId, head.seq, 'has an invalid signature');
+      if (!head.signature) {
+        // a head from before signed heads (marked by the migration) is signed by this append, once
+        if (head.keyId !== PRE_SIGNING_HEAD_KEY_ID)
+          throw new AuditHeadTamperedError(tenantId, head.seq, 'is not signed');
+        this.logger.warn(
+          `signing the audit chain head of tenant '${tenantId}' (seq ${head.seq}) written before signed heads`,
+        );
+      } else {
+        if (head.tenantId !== tenantId || !this.signer.verifiesKey(head.keyId))
+          throw new AuditHeadTamperedError(
+            tenantId,
+            head.seq,
+            `is signed with an unknown key '${head.keyId}'`,
+          );
+        if (!headSignatureValid(head, this.signer.publicKey))
+          throw new AuditHeadTamperedError(tenantId, head.seq, 'has an invalid signature');
+      }
     }
     let seq = head.seq;
     let prevHash: string = head.hash;
