@@ -251,6 +251,13 @@ export async function verificationKeyFromJwk(
   return { kid: jwk.kid, alg: alg as SupportedAlgorithm, key, tenantId: jwk.tenant_id };
 }
 
+/**
+ * The least time between two JWKS refetches caused by unknown `kid`s (so garbage kids cannot hammer
+ * identity). Identity publishes a rotated-in key at least this long before it signs with it, so a
+ * verifier never meets a token whose key it is not allowed to fetch yet.
+ */
+export const JWKS_REFRESH_COOLDOWN_MS = 5_000;
+
 export interface JwksResolverOptions {
   /** Minimum time between two refreshes caused by unknown kids. */
   cooldownMs?: number;
@@ -277,7 +284,7 @@ export class JwksKeyResolver implements KeyResolver {
   async resolve(kid: string | undefined): Promise<VerificationKey | undefined> {
     if (!kid) return undefined;
     const maxAge = this.options.maxAgeMs ?? 10 * 60_000;
-    const cooldown = this.options.cooldownMs ?? 5_000;
+    const cooldown = this.options.cooldownMs ?? JWKS_REFRESH_COOLDOWN_MS;
     const age = Date.now() - this.fetchedAt;
     if (!this.keys.has(kid) ? age > cooldown : age > maxAge) {
       await this.refresh().catch(() => undefined);
