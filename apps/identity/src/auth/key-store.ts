@@ -21,6 +21,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { SecretProvider } from '../secrets';
 import { TokenSettings } from '../settings';
 import { AuthErrors } from './auth-errors';
+import type { EntityManager } from 'typeorm';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
 
 interface SigningKey {
@@ -237,9 +238,11 @@ export class KeyStore implements KeyResolver, OnModuleInit {
    * replica's signing key; a pending one (a rotation under way) is loaded for verification, and the
    * next re-read is due at its activation at the latest.
    */
-  private loadGeneratedState(): Promise<void> {
+  private loadGeneratedState(within?: EntityManager): Promise<void> {
     this.signingLoad ??= (async () => {
-      const state = await this.uow.run((m) => this.keys.generatedState(m), { tenantId: SERVICE_TENANT });
+      const state = within
+        ? await this.keys.generatedState(within)
+        : await this.uow.run((m) => this.keys.generatedState(m), { tenantId: SERVICE_TENANT });
       const now = Date.now();
       let next = now + SIGNING_STATE_REFRESH_MS;
       const active = state.find((k) => k.activatesInMs <= 0);
@@ -253,7 +256,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
         }
         this.signing = { kid: active.kid, alg: 'RS256', key, source: 'generated' };
       }
-      if (state.some((k) => !this.verification.has(k.kid))) await this.reload();
+      if (state.some((k) => !this.verification.has(k.kid))) await this.reload(within);
       this.nextSigningCheck = next;
     })().finally(() => (this.signingLoad = null));
     return this.signingLoad;
@@ -320,10 +323,15 @@ export class KeyStore implements KeyResolver, OnModuleInit {
     return { kid, alg: 'HS256', key, source: 'tenant', tenantId };
   }
 
-  /** Reloads the verification keys from the database (other replicas may have rotated). */
-  async reload(): Promise<void> {
+  /**
+   * Reloads the verification keys from the database (other replicas may have rotated), in the caller's
+   * transaction when it gives one (the service-wide key table is readable from any tenant's).
+   */
+  async reload(within?: EntityManager): Promise<void> {
     this.lastReload = Date.now();
-    const rows = await this.uow.run((m) => this.keys.verifiable(m), { tenantId: SERVICE_TENANT });
+    const rows = within
+      ? await this.keys.verifiable(within)
+      : await this.uow.run((m) => this.keys.verifiable(m), { tenantId: SERVICE_TENANT });
     const next = new Map<string, VerificationKey>(this.memoryKeys);
     for (const row of rows) {
       next.set(row.kid, {
@@ -342,18 +350,21 @@ export class KeyStore implements KeyResolver, OnModuleInit {
     return this.verification.get(kid);
   }
 
-  /** The key that signs for `tenantId` now (a generated one as the database says it is now). */
-  async signingKeyFor(tenantId: string): Promise<SigningKey> {
+  /**
+   * The key that signs for `tenantId` now (a generated one as the database says it is now, read in the
+   * caller's transaction when it gives one: a second transaction there could wait on the first).
+   */
+  async signingKeyFor(tenantId: string, within?: EntityManager): Promise<SigningKey> {
     const tenantKey = this.settings.multiTenantEnabled ? this.tenantSigning.get(tenantId) : undefined;
     if (tenantKey) return tenantKey;
     if (this.signing.source === 'generated' && Date.now() >= this.nextSigningCheck) {
-      await this.loadGeneratedState();
+      await this.loadGeneratedState(within);
     }
     return this.signing;
   }
 
-  async sign(claims: JWTPayload, tenantId: string): Promise<string> {
-    const key = await this.signingKeyFor(tenantId);
+  async sign(claims: JWTPayload, tenantId: string, within?: EntityManager): Promise<string> {
+    const key = await this.signingKeyFor(tenantId, within);
     return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' }).sign(key.key);
   }
 
