@@ -34,6 +34,11 @@ export interface VerificationKey {
 export interface KeyResolver {
   /** The key for `kid`, or undefined when unknown (after any refresh the resolver does). */
   resolve(kid: string | undefined): Promise<VerificationKey | undefined>;
+  /**
+   * Whether `tenantId` has keys of its own (`TokenConfigs:SigningKeysByTenant`): then only they verify
+   * its tokens, and a token claiming it that a shared key signed is refused. Absent: no tenant keys.
+   */
+  hasTenantKeys?(tenantId: string): Promise<boolean> | boolean;
 }
 
 export const AuthErrorCodes = {
@@ -148,6 +153,14 @@ export class TokenVerifier {
     }
     if (key.tenantId && payload.tenant_id !== key.tenantId) {
       throw unauthorized('Token tenant does not match its signing key');
+    }
+    // The tenant claim selects the validation key: a tenant with keys of its own accepts no other key.
+    if (
+      !key.tenantId &&
+      typeof payload.tenant_id === 'string' &&
+      (await this.options.resolver.hasTenantKeys?.(payload.tenant_id))
+    ) {
+      throw unauthorized(`Tenant '${payload.tenant_id}' has its own signing key: this token was not signed with it`);
     }
     const jti = payload.jti;
     if (typeof jti !== 'string' || !jti) throw unauthorized("Token has no 'jti'");
@@ -281,6 +294,16 @@ export class JwksKeyResolver implements KeyResolver {
     private readonly options: JwksResolverOptions = {},
   ) {}
 
+  /** Tenants the published keys are bound to (`tenant_id` on a JWK). */
+  private tenants = new Set<string>();
+
+  async hasTenantKeys(tenantId: string): Promise<boolean> {
+    if (Date.now() - this.fetchedAt > (this.options.maxAgeMs ?? 10 * 60_000)) {
+      await this.refresh().catch(() => undefined);
+    }
+    return this.tenants.has(tenantId);
+  }
+
   async resolve(kid: string | undefined): Promise<VerificationKey | undefined> {
     if (!kid) return undefined;
     const maxAge = this.options.maxAgeMs ?? 10 * 60_000;
@@ -306,10 +329,13 @@ export class JwksKeyResolver implements KeyResolver {
     if (!response.ok) throw new Error(`JWKS ${this.url} answered ${response.status}`);
     const body = (await response.json()) as { keys?: JWK[] };
     const next = new Map<string, VerificationKey>();
+    const tenants = new Set<string>();
     for (const jwk of body.keys ?? []) {
       const key = await verificationKeyFromJwk(jwk).catch(() => undefined);
       if (key?.kid) next.set(key.kid, key);
+      if (key?.tenantId) tenants.add(key.tenantId);
     }
     this.keys = next;
+    this.tenants = tenants;
   }
 }

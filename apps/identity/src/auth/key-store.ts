@@ -64,7 +64,7 @@ function publicJwkOf(key: KeyObject): JWK {
  * pair once and keep it in the `auth_signing_keys` table (so every replica and restart signs with the
  * same key); Production refuses to start. `UseRsa=false` signs HS256 with `SymmetricSecretKey`.
  * Each key has a `kid` bound to one algorithm. Per-tenant keys (`MultiTenantEnabled`,
- * `SigningKeysByTenant`) sign that tenant's tokens and only verify tokens of that tenant.
+ * `SigningKeysByTenant`, RSA only) sign that tenant's tokens and are the only keys that verify them.
  * Rotation of a generated key is a database step every replica follows: the new key is stored under
  * an advisory lock (two replicas never rotate twice; a rotation asked for while one is pending answers
  * the pending one), published in the JWKS at once, and signs only from `activates_at`, after
@@ -293,34 +293,56 @@ export class KeyStore implements KeyResolver, OnModuleInit {
     }
   }
 
+  /**
+   * A tenant's own key (`TokenConfigs:SigningKeysByTenant:<tenant>`): an RSA private key of at least
+   * 2048 bits, as PEM or a path to a PEM file. Its public half is published in the JWKS with
+   * `tenant_id`, so every service verifies that tenant's tokens with it and with nothing else. An HMAC
+   * secret is refused: it cannot be published, so no other service could verify the tenant's tokens.
+   */
   private async loadTenantKey(tenantId: string, value: string): Promise<SigningKey> {
+    const name = `TokenConfigs:SigningKeysByTenant:${tenantId}`;
     let material = pem(value.trim());
     if (!material.includes('-----BEGIN') && existsSync(material)) material = readFileSync(material, 'utf8');
-    if (material.includes('-----BEGIN')) {
-      const privateKey = createPrivateKey(material);
-      const jwk = publicJwkOf(privateKey);
-      const kid = keyIdFor(jwk);
-      await this.upsert({
-        kid,
-        alg: 'RS256',
-        tenant_id: tenantId,
-        public_jwk: jwk,
-        private_pem: null,
-        source: 'tenant',
-      });
-      await this.retireOthers(kid, tenantId);
-      return { kid, alg: 'RS256', key: privateKey, source: 'tenant', tenantId };
-    }
-    if (material.length < 32) {
+    if (!material.includes('-----BEGIN')) {
       throw new ConfigurationError(
-        `TokenConfigs:SigningKeysByTenant:${tenantId} must be an RSA private key (PEM or path) or a secret of at least 32 characters`,
-        [`TokenConfigs:SigningKeysByTenant:${tenantId}`],
+        `${name} must be an RSA private key (PEM, or a path to a PEM file): an HMAC secret cannot be published in the JWKS, so the other services could not verify that tenant's tokens`,
+        [name],
       );
     }
-    const kid = hmacKeyId(`${tenantId}:${material}`);
-    const key = new TextEncoder().encode(material);
-    this.memoryKeys.set(kid, { kid, alg: 'HS256', key, tenantId });
-    return { kid, alg: 'HS256', key, source: 'tenant', tenantId };
+    let privateKey: KeyObject;
+    try {
+      privateKey = createPrivateKey(material);
+    } catch {
+      throw new ConfigurationError(`${name} is not a readable PEM private key`, [name]);
+    }
+    if (
+      privateKey.asymmetricKeyType !== 'rsa' ||
+      (privateKey.asymmetricKeyDetails?.modulusLength ?? 0) < 2048
+    ) {
+      throw new ConfigurationError(`${name} must be an RSA private key of at least 2048 bits`, [name]);
+    }
+    const jwk = publicJwkOf(privateKey);
+    const kid = keyIdFor(jwk);
+    await this.upsert({
+      kid,
+      alg: 'RS256',
+      tenant_id: tenantId,
+      public_jwk: jwk,
+      private_pem: null,
+      source: 'tenant',
+    });
+    await this.retireOthers(kid, tenantId);
+    return { kid, alg: 'RS256', key: privateKey, source: 'tenant', tenantId };
+  }
+
+  /**
+   * Whether `tenantId` has keys of its own (configured now, or published for tokens still alive): then
+   * the tenant claim selects them, and a token of that tenant signed with the service key is refused.
+   */
+  hasTenantKeys(tenantId: string): boolean {
+    if (this.tenantSigning.has(tenantId)) return true;
+    for (const key of this.verification.values()) if (key.tenantId === tenantId) return true;
+    return false;
   }
 
   /**
