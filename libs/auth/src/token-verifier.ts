@@ -286,7 +286,8 @@ export interface JwksResolverOptions {
  */
 export class JwksKeyResolver implements KeyResolver {
   private keys = new Map<string, VerificationKey>();
-  private fetchedAt = 0;
+  /** `performance.now()` of the last fetch: monotonic, so a wall-clock jump cannot stop refetching. */
+  private fetchedAt = Number.NEGATIVE_INFINITY;
   private inflight: Promise<void> | null = null;
 
   constructor(
@@ -298,7 +299,7 @@ export class JwksKeyResolver implements KeyResolver {
   private tenants = new Set<string>();
 
   async hasTenantKeys(tenantId: string): Promise<boolean> {
-    if (Date.now() - this.fetchedAt > (this.options.maxAgeMs ?? 10 * 60_000)) {
+    if (performance.now() - this.fetchedAt > (this.options.maxAgeMs ?? 10 * 60_000)) {
       await this.refresh().catch(() => undefined);
     }
     return this.tenants.has(tenantId);
@@ -308,7 +309,7 @@ export class JwksKeyResolver implements KeyResolver {
     if (!kid) return undefined;
     const maxAge = this.options.maxAgeMs ?? 10 * 60_000;
     const cooldown = this.options.cooldownMs ?? JWKS_REFRESH_COOLDOWN_MS;
-    const age = Date.now() - this.fetchedAt;
+    const age = performance.now() - this.fetchedAt;
     if (!this.keys.has(kid) ? age > cooldown : age > maxAge) {
       await this.refresh().catch(() => undefined);
     }
@@ -321,7 +322,7 @@ export class JwksKeyResolver implements KeyResolver {
   }
 
   private async load(): Promise<void> {
-    this.fetchedAt = Date.now();
+    this.fetchedAt = performance.now();
     const response = await (this.options.fetch ?? fetch)(this.url, {
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
       headers: { accept: 'application/json' },

@@ -81,7 +81,8 @@ export class KeyStore implements KeyResolver, OnModuleInit {
   private readonly tenantSigning = new Map<string, SigningKey>();
   private verification = new Map<string, VerificationKey>();
   private readonly memoryKeys = new Map<string, VerificationKey>();
-  private lastReload = 0;
+  /** Monotonic (`performance.now()`) like `nextSigningCheck`: a wall-clock jump cannot freeze the key view. */
+  private lastReload = Number.NEGATIVE_INFINITY;
   /** Generated keys: when the view of the active key must be re-read from the database. */
   private nextSigningCheck = Number.POSITIVE_INFINITY;
   private signingLoad: Promise<void> | null = null;
@@ -243,7 +244,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
       const state = within
         ? await this.keys.generatedState(within)
         : await this.uow.run((m) => this.keys.generatedState(m), { tenantId: SERVICE_TENANT });
-      const now = Date.now();
+      const now = performance.now();
       let next = now + SIGNING_STATE_REFRESH_MS;
       const active = state.find((k) => k.activatesInMs <= 0);
       for (const k of state) if (k.activatesInMs > 0) next = Math.min(next, now + k.activatesInMs);
@@ -350,7 +351,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
    * transaction when it gives one (the service-wide key table is readable from any tenant's).
    */
   async reload(within?: EntityManager): Promise<void> {
-    this.lastReload = Date.now();
+    this.lastReload = performance.now();
     const rows = within
       ? await this.keys.verifiable(within)
       : await this.uow.run((m) => this.keys.verifiable(m), { tenantId: SERVICE_TENANT });
@@ -368,7 +369,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
 
   async resolve(kid: string | undefined): Promise<VerificationKey | undefined> {
     if (!kid) return undefined;
-    if (!this.verification.has(kid) && Date.now() - this.lastReload > 2_000) await this.reload();
+    if (!this.verification.has(kid) && performance.now() - this.lastReload > 2_000) await this.reload();
     return this.verification.get(kid);
   }
 
@@ -379,7 +380,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
   async signingKeyFor(tenantId: string, within?: EntityManager): Promise<SigningKey> {
     const tenantKey = this.settings.multiTenantEnabled ? this.tenantSigning.get(tenantId) : undefined;
     if (tenantKey) return tenantKey;
-    if (this.signing.source === 'generated' && Date.now() >= this.nextSigningCheck) {
+    if (this.signing.source === 'generated' && performance.now() >= this.nextSigningCheck) {
       await this.loadGeneratedState(within);
     }
     return this.signing;
