@@ -8,6 +8,7 @@ import { ExecutionAuditUuidKey1732060000600 } from './1732060000600-execution-au
 import { ExecutionAuditRowType1732060000700 } from './1732060000700-execution-audit-row-type';
 import { RolloutArmCounts1732060000800 } from './1732060000800-rollout-arm-counts';
 import { CopilotDraftProvenance1732060000900 } from './1732060000900-copilot-draft-provenance';
+import { CrossTenantReader1732060002400 } from './1732060002400-cross-tenant-reader';
 
 /** Every migration of the control plane, in order. */
 export const CONTROL_PLANE_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const CONTROL_PLANE_MIGRATIONS = [
   ExecutionAuditRowType1732060000700,
   RolloutArmCounts1732060000800,
   CopilotDraftProvenance1732060000900,
+  CrossTenantReader1732060002400,
 ];
