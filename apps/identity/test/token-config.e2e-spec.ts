@@ -154,8 +154,9 @@ describe('identity token configuration', () => {
         .setProtectedHeader({ alg: 'RS256', kid: serviceKid })
         .sign(createPrivateKey(serviceKey.privatePem));
       expect(await everywhere(serviceForAcme)).toEqual(refused);
-      const body = (await call(controlPlane.url, 'GET', '/api/v1/control-plane/me', { token: serviceForAcme }))
-        .body;
+      const body = (
+        await call(controlPlane.url, 'GET', '/api/v1/control-plane/me', { token: serviceForAcme })
+      ).body;
       expect(JSON.stringify(body)).toContain('own signing key');
     } finally {
       for (const sut of started.reverse()) await sut.stop();

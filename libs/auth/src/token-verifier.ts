@@ -160,7 +160,9 @@ export class TokenVerifier {
       typeof payload.tenant_id === 'string' &&
       (await this.options.resolver.hasTenantKeys?.(payload.tenant_id))
     ) {
-      throw unauthorized(`Tenant '${payload.tenant_id}' has its own signing key: this token was not signed with it`);
+      throw unauthorized(
+        `Tenant '${payload.tenant_id}' has its own signing key: this token was not signed with it`,
+      );
     }
     const jti = payload.jti;
     if (typeof jti !== 'string' || !jti) throw unauthorized("Token has no 'jti'");

@@ -135,7 +135,9 @@ describe('row-level security (tenant isolation)', () => {
     );
     expect(rows.map((r: { tenant_id: string }) => r.tenant_id)).toEqual(['tenant-a']);
     const [membership] = await uow.run((m) =>
-      m.query(`SELECT current_user AS who, pg_has_role(current_user, 'arbiter_app_all_tenants', 'MEMBER') AS reader`),
+      m.query(
+        `SELECT current_user AS who, pg_has_role(current_user, 'arbiter_app_all_tenants', 'MEMBER') AS reader`,
+      ),
     );
     expect(membership).toEqual({ who: 'arbiter_app', reader: false });
   });
@@ -174,7 +176,9 @@ describe('row-level security (tenant isolation)', () => {
       await runner.release();
     }
     for (const tenant of ['tenant-a', 'tenant-b']) {
-      await uow.run((m) => m.query(`INSERT INTO legacy_notes VALUES ($1, 'n')`, [tenant]), { tenantId: tenant });
+      await uow.run((m) => m.query(`INSERT INTO legacy_notes VALUES ($1, 'n')`, [tenant]), {
+        tenantId: tenant,
+      });
     }
     const lifted = await uow.run(
       async (m) => {

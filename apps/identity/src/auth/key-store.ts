@@ -48,7 +48,6 @@ export interface KeyRotation {
  */
 export const SIGNING_STATE_REFRESH_MS = 1_000;
 
-
 function pem(value: string): string {
   return value.includes('\\n') && !value.includes('\n') ? value.replace(/\\n/g, '\n') : value;
 }

@@ -48,7 +48,9 @@ describe('TokenService', () => {
   afterEach(() => jest.useRealTimers());
 
   beforeEach(async () => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'setTimeout', 'setInterval'] });
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'setTimeout', 'setInterval'],
+    });
     const settings = Object.assign(new TokenSettings(), {
       useRsa: false,
       symmetricSecretKey: 'a-test-secret-of-at-least-thirty-two-characters',

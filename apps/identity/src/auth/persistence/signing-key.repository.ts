@@ -94,13 +94,21 @@ export class SigningKeyRepository {
             AND (retired_at IS NULL OR retired_at > now())
           ORDER BY COALESCE(activates_at, created_at) DESC`,
       )
-      .then((rows: Array<{ kid: string; private_pem: string; activates_in_ms: number; retires_in_ms: number | null }>) =>
-        rows.map((r) => ({
-          kid: r.kid,
-          private_pem: r.private_pem,
-          activatesInMs: Number(r.activates_in_ms),
-          retiresInMs: r.retires_in_ms === null ? null : Number(r.retires_in_ms),
-        })),
+      .then(
+        (
+          rows: Array<{
+            kid: string;
+            private_pem: string;
+            activates_in_ms: number;
+            retires_in_ms: number | null;
+          }>,
+        ) =>
+          rows.map((r) => ({
+            kid: r.kid,
+            private_pem: r.private_pem,
+            activatesInMs: Number(r.activates_in_ms),
+            retiresInMs: r.retires_in_ms === null ? null : Number(r.retires_in_ms),
+          })),
       );
   }
 
@@ -124,7 +132,9 @@ export class SigningKeyRepository {
     delaySeconds: number,
     window: RetirementWindow,
   ): Promise<Date> {
-    const [{ at }] = (await m.query(`SELECT now() + make_interval(secs => $1) AS at`, [delaySeconds])) as Array<{
+    const [{ at }] = (await m.query(`SELECT now() + make_interval(secs => $1) AS at`, [
+      delaySeconds,
+    ])) as Array<{
       at: Date;
     }>;
     await m.query(

@@ -4,4 +4,7 @@ import { crossTenantReaderMigration, migrationApplicationRole } from '@arbiter/p
  * Cross-tenant reads run as their own SELECT-only role: the tenant policies of a database migrated
  * before no longer honour the `app.all_tenants` setting the application role could set itself.
  */
-export const CrossTenantReader1732060002402 = crossTenantReaderMigration(1732060002402, migrationApplicationRole);
+export const CrossTenantReader1732060002402 = crossTenantReaderMigration(
+  1732060002402,
+  migrationApplicationRole,
+);
