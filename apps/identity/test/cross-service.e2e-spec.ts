@@ -269,6 +269,18 @@ describe('token authentication across services', () => {
     expect(during.map((t) => kidOf(t.AccessToken))).toEqual([oldKid, oldKid]);
     for (const t of during) expect(await allStatuses(t.AccessToken)).toEqual(everywhere);
 
+    // 20 logins spread over both replicas across the switch: whichever key signed, none is refused
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(rotation.activatesAt) - Date.now() - 300)));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        new Promise((r) => setTimeout(r, i * 30)).then(() =>
+          login(i % 2 ? identity.url : identityB.url, 'erin', 'erin-password-1'),
+        ),
+      ),
+    );
+    const burstStatuses = await Promise.all(burst.map((t) => allStatuses(t.AccessToken)));
+    expect(burstStatuses).toEqual(burstStatuses.map(() => everywhere));
+
     // from activatesAt on, both replicas sign with the new key, and its tokens verify at once everywhere
     await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(rotation.activatesAt) - Date.now()) + 100));
     const after = await fromEach();

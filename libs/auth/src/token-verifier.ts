@@ -312,7 +312,11 @@ export class JwksKeyResolver implements KeyResolver {
     const maxAge = this.options.maxAgeMs ?? 10 * 60_000;
     const cooldown = this.options.cooldownMs ?? JWKS_REFRESH_COOLDOWN_MS;
     const age = performance.now() - this.fetchedAt;
-    if (!this.keys.has(kid) ? age > cooldown : age > maxAge) {
+    if (!this.keys.has(kid) && this.inflight) {
+      // A fetch is under way (another request met the new kid first): its answer decides, not the
+      // cooldown it started (requests that arrived meanwhile were refused during a key reload).
+      await this.inflight.catch(() => undefined);
+    } else if (!this.keys.has(kid) ? age > cooldown : age > maxAge) {
       await this.refresh().catch(() => undefined);
     }
     return this.keys.get(kid);

@@ -82,6 +82,7 @@ export class KeyStore implements KeyResolver, OnModuleInit {
   private readonly memoryKeys = new Map<string, VerificationKey>();
   /** Monotonic (`performance.now()`) like `nextSigningCheck`: a wall-clock jump cannot freeze the key view. */
   private lastReload = Number.NEGATIVE_INFINITY;
+  private reloading: Promise<void> | null = null;
   /** Generated keys: when the view of the active key must be re-read from the database. */
   private nextSigningCheck = Number.POSITIVE_INFINITY;
   private signingLoad: Promise<void> | null = null;
@@ -350,6 +351,16 @@ export class KeyStore implements KeyResolver, OnModuleInit {
    * transaction when it gives one (the service-wide key table is readable from any tenant's).
    */
   async reload(within?: EntityManager): Promise<void> {
+    const done = this.loadVerification(within);
+    this.reloading = done;
+    try {
+      await done;
+    } finally {
+      if (this.reloading === done) this.reloading = null;
+    }
+  }
+
+  private async loadVerification(within?: EntityManager): Promise<void> {
     this.lastReload = performance.now();
     const rows = within
       ? await this.keys.verifiable(within)
@@ -368,7 +379,11 @@ export class KeyStore implements KeyResolver, OnModuleInit {
 
   async resolve(kid: string | undefined): Promise<VerificationKey | undefined> {
     if (!kid) return undefined;
-    if (!this.verification.has(kid) && performance.now() - this.lastReload > 2_000) await this.reload();
+    if (!this.verification.has(kid)) {
+      // a reload under way decides (a request arriving meanwhile must not fail on the cooldown it started)
+      if (this.reloading) await this.reloading.catch(() => undefined);
+      else if (performance.now() - this.lastReload > 2_000) await this.reload();
+    }
     return this.verification.get(kid);
   }
 
