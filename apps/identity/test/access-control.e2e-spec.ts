@@ -381,6 +381,20 @@ describe('access control', () => {
   });
 
   describe('login lockout (item 4)', () => {
+    it('answers 20 parallel logins with the right password with 200 or 429, never a 500 (no deadlock)', async () => {
+      await userWith('parallel', []);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          call(identity.url, 'POST', '/api/v1/auth/login', {
+            body: { userName: 'parallel', password: 'parallel-password' },
+          }),
+        ),
+      );
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((st) => st !== 200 && st !== 429)).toEqual([]);
+      expect(statuses.filter((st) => st === 200).length).toBeGreaterThanOrEqual(1);
+    }, 120_000);
+
     it('checks at most LoginMaxFailures of 100 parallel wrong passwords; the rest are 429 unchecked', async () => {
       await userWith('burst', []);
       const started = Date.now();
