@@ -3,14 +3,18 @@ import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { PasswordHasher } from '../src/auth/password-hasher';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { identityService } from '../src';
-import { ADMIN, call, login } from './helpers';
+import { ADMIN, call, clockAhead, login, PAST_ACCESS_TOKEN_EXPIRY_MS } from './helpers';
 
 describe('identity token authentication', () => {
   let sut: ServiceUnderTest;
   let base: string;
   beforeAll(async () => {
     sut = await startServiceForTest(identityService, 'ConnectionStrings:LicenseDb', {
-      overrides: { 'IdentityAuth:LoginMaxFailures': 3, 'IdentityAuth:LoginLockoutSeconds': 2 },
+      overrides: {
+        'IdentityAuth:LoginMaxFailures': 3,
+        'IdentityAuth:LoginLockoutSeconds': 2,
+        'IdentityAuth:KeyPublishDelaySeconds': 6,
+      },
     });
     base = sut.url;
   }, 60_000);
@@ -161,8 +165,17 @@ describe('identity token authentication', () => {
     ).toBe(401);
   });
 
+  // The spec refreshes with the expired access token: these tests move the clock past its expiry.
+  let restoreClock: (() => void) | undefined;
+  afterEach(() => {
+    restoreClock?.();
+    restoreClock = undefined;
+  });
+  const accessTokensExpire = () => (restoreClock = clockAhead(PAST_ACCESS_TOKEN_EXPIRY_MS));
+
   it('rotates refresh tokens and revokes the whole family on reuse', async () => {
     const first = await login(base, 'alice', 'alice-password-1');
+    accessTokensExpire();
     const second = await call(base, 'POST', '/api/v1/auth/refresh-token', {
       token: first.AccessToken,
       body: { refreshToken: first.RefreshToken },
@@ -183,12 +196,16 @@ describe('identity token authentication', () => {
     });
     expect(replay.status).toBe(401);
     expect(replay.body.errors[0].code).toBe('REFRESH_TOKEN_REUSED');
+    const refused = await call(base, 'GET', probe, { token: newer.AccessToken });
+    expect(refused.status).toBe(401);
+    expect(refused.body.errors[0].code).toBe('TOKEN_REVOKED');
+    accessTokensExpire();
     const newerRefresh = await call(base, 'POST', '/api/v1/auth/refresh-token', {
       token: newer.AccessToken,
       body: { refreshToken: newer.RefreshToken },
     });
     expect(newerRefresh.status).toBe(401);
-    expect((await call(base, 'GET', probe, { token: newer.AccessToken })).status).toBe(401);
+    expect(newerRefresh.body.errors[0].code).toBe('REFRESH_TOKEN_INVALID');
 
     // The reuse is audited.
     const rows = await sut.service.app
@@ -202,26 +219,35 @@ describe('identity token authentication', () => {
   it('refuses refresh without the access token or with a foreign refresh token', async () => {
     const a = await login(base, 'alice', 'alice-password-1');
     const admin = await login(base, ADMIN.userName, ADMIN.password);
-    expect(
-      (await call(base, 'POST', '/api/v1/auth/refresh-token', { body: { refreshToken: a.RefreshToken } }))
-        .status,
-    ).toBe(401);
-    expect(
-      (
-        await call(base, 'POST', '/api/v1/auth/refresh-token', {
-          token: admin.AccessToken,
-          body: { refreshToken: a.RefreshToken },
-        })
-      ).status,
-    ).toBe(401);
-    expect(
-      (
-        await call(base, 'POST', '/api/v1/auth/refresh-token', {
-          token: a.AccessToken,
-          body: { refreshToken: 'not-a-real-refresh-token' },
-        })
-      ).status,
-    ).toBe(401);
+    // a live access token: the spec wants the expired one
+    const early = await call(base, 'POST', '/api/v1/auth/refresh-token', {
+      token: a.AccessToken,
+      body: { refreshToken: a.RefreshToken },
+    });
+    expect([early.status, early.body.errors[0].code]).toEqual([401, 'ACCESS_TOKEN_NOT_EXPIRED']);
+    accessTokensExpire();
+    const refusals = [
+      await call(base, 'POST', '/api/v1/auth/refresh-token', { body: { refreshToken: a.RefreshToken } }),
+      await call(base, 'POST', '/api/v1/auth/refresh-token', {
+        token: admin.AccessToken,
+        body: { refreshToken: a.RefreshToken },
+      }),
+      await call(base, 'POST', '/api/v1/auth/refresh-token', {
+        token: a.AccessToken,
+        body: { refreshToken: 'not-a-real-refresh-token' },
+      }),
+    ];
+    expect(refusals.map((r) => [r.status, r.body.errors[0].code])).toEqual([
+      [401, 'REFRESH_TOKEN_INVALID'],
+      [401, 'REFRESH_TOKEN_INVALID'],
+      [401, 'REFRESH_TOKEN_INVALID'],
+    ]);
+    // the expired pair of alice's own session still refreshes
+    const own = await call(base, 'POST', '/api/v1/auth/refresh-token', {
+      token: a.AccessToken,
+      body: { refreshToken: a.RefreshToken },
+    });
+    expect(own.status).toBe(200);
   });
 
   it('logs out: the token is rejected afterwards and listed in /auth/revocations', async () => {
@@ -242,14 +268,13 @@ describe('identity token authentication', () => {
       expect.arrayContaining([{ jti: decodeJwt(a.AccessToken).jti, expiresAt: expect.any(String) }]),
     );
     // The session's refresh token is dead too.
-    expect(
-      (
-        await call(base, 'POST', '/api/v1/auth/refresh-token', {
-          token: a.AccessToken,
-          body: { refreshToken: a.RefreshToken },
-        })
-      ).status,
-    ).toBe(401);
+    accessTokensExpire();
+    const refreshed = await call(base, 'POST', '/api/v1/auth/refresh-token', {
+      token: a.AccessToken,
+      body: { refreshToken: a.RefreshToken },
+    });
+    expect(refreshed.status).toBe(401);
+    expect(refreshed.body.errors[0].code).toBe('REFRESH_TOKEN_INVALID');
   });
 
   it('locks a login out after repeated failures with 429 and Retry-After', async () => {
@@ -300,10 +325,19 @@ describe('identity token authentication', () => {
     expect(after.body.keys.map((k: { kid: string }) => k.kid).sort()).toEqual(
       [oldKid, rotated.body.result.kid].sort(),
     );
-    // Old token still valid, new tokens use the new key.
+    // Old token still valid; the old key signs until the new one has been published for the delay…
     expect((await call(base, 'GET', '/api/v1/users', { token: admin.AccessToken })).status).toBe(200);
+    const during = await login(base, ADMIN.userName, ADMIN.password);
+    expect(decodeProtectedHeader(during.AccessToken).kid).toBe(oldKid);
+    const activatesAt = Date.parse(rotated.body.result.activatesAt);
+    expect(activatesAt - Date.now()).toBeGreaterThan(3_000);
+    expect(activatesAt - Date.now()).toBeLessThanOrEqual(6_000);
+    // …then new tokens use the new key, and the old ones stay valid.
+    await new Promise((r) => setTimeout(r, Math.max(0, activatesAt - Date.now()) + 100));
     const fresh = await login(base, ADMIN.userName, ADMIN.password);
     expect(decodeProtectedHeader(fresh.AccessToken).kid).toBe(rotated.body.result.kid);
+    expect((await call(base, 'GET', '/api/v1/users', { token: fresh.AccessToken })).status).toBe(200);
+    expect((await call(base, 'GET', '/api/v1/users', { token: during.AccessToken })).status).toBe(200);
 
     const alice = await login(base, 'alice', 'alice-password-1');
     expect((await call(base, 'POST', '/api/v1/auth/keys/rotate', { token: alice.AccessToken })).status).toBe(

@@ -1,11 +1,18 @@
 import { controlPlaneService } from '@arbiter/control-plane';
 import { hashApiKey } from '@arbiter/auth';
 import { decisionsService } from '@arbiter/decisions';
-import { EventBus, InProcessEventBus, NatsEventBus } from '@arbiter/platform';
+import {
+  Database,
+  EventBus,
+  InProcessEventBus,
+  NatsEventBus,
+  RunningService,
+  startService,
+} from '@arbiter/platform';
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
-import { decodeJwt } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { identityService } from '../src';
-import { call, login } from './helpers';
+import { call, clockAhead, login, PAST_ACCESS_TOKEN_EXPIRY_MS } from './helpers';
 
 /**
  * The three services side by side, sharing one bus (in-process, or NATS with TEST_NATS_URL): a token
@@ -14,6 +21,8 @@ import { call, login } from './helpers';
  */
 describe('token authentication across services', () => {
   let identity: ServiceUnderTest;
+  /** A second identity replica on the same database (and bus). */
+  let identityB: RunningService;
   let controlPlane: ServiceUnderTest;
   let decisions: ServiceUnderTest;
   let late: ServiceUnderTest | undefined;
@@ -33,10 +42,33 @@ describe('token authentication across services', () => {
     if (bus instanceof NatsEventBus) expect(await bus.whenConnected(10_000)).toBe(true);
   }
 
+  const identityOverrides = {
+    'IdentityAuth:ServiceApiKeys': hashApiKey(SERVICE_KEY),
+    // the shortest publish delay identity accepts: the JWKS refetch cooldown (5 s) + 1 s
+    'IdentityAuth:KeyPublishDelaySeconds': 6,
+  };
+
   beforeAll(async () => {
     identity = await startServiceForTest(identityService, 'ConnectionStrings:LicenseDb', {
       sharedBus: shared,
-      overrides: { 'IdentityAuth:ServiceApiKeys': hashApiKey(SERVICE_KEY) },
+      overrides: identityOverrides,
+    });
+    // Replica B: the same PostgreSQL database, or identity A's embedded PGlite through its socket.
+    const socketDir = (identity.service.app.get(Database).dataSource.options as { host?: string }).host;
+    identityB = await startService(identityService, {
+      environment: 'Testing',
+      env: {},
+      port: 0,
+      host: '127.0.0.1',
+      sharedBus: shared,
+      overrides: {
+        ...identityOverrides,
+        'ConnectionStrings:LicenseDb':
+          identity.database.kind === 'postgres'
+            ? identity.database.url
+            : `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir!)}`,
+        'ConnectionStrings:Cache': process.env.TEST_NATS_URL ?? '',
+      },
     });
     controlPlane = await startServiceForTest(controlPlaneService, 'ConnectionStrings:RuleControlPlaneDb', {
       sharedBus: shared,
@@ -52,6 +84,8 @@ describe('token authentication across services', () => {
       },
     });
     for (const sut of [identity, controlPlane, decisions]) await busReady(sut);
+    const busB = identityB.app.get(EventBus);
+    if (busB instanceof NatsEventBus) expect(await busB.whenConnected(10_000)).toBe(true);
     // NATS subscriptions are set up asynchronously after connect: give them a moment.
     if (!shared) await new Promise((r) => setTimeout(r, 500));
   }, 180_000);
@@ -60,6 +94,7 @@ describe('token authentication across services', () => {
     await late?.stop();
     await decisions?.stop();
     await controlPlane?.stop();
+    await identityB?.close();
     await identity?.stop();
     await shared?.close();
   });
@@ -135,7 +170,17 @@ describe('token authentication across services', () => {
       tokenId: decodeJwt(first.AccessToken).jti,
     });
 
-    // Refresh: rotation.
+    // Refresh (with the expired access token, as the spec wants: the clock of every service moves past
+    // its expiry; the tokens issued from here on are used before it is put back): rotation.
+    const restoreClock = clockAhead(PAST_ACCESS_TOKEN_EXPIRY_MS);
+    try {
+      await refreshRotateReplayLogout(first);
+    } finally {
+      restoreClock();
+    }
+  }, 60_000);
+
+  async function refreshRotateReplayLogout(first: { AccessToken: string; RefreshToken: string }) {
     const refreshed = await call(identity.url, 'POST', '/api/v1/auth/refresh-token', {
       token: first.AccessToken,
       body: { refreshToken: first.RefreshToken },
@@ -182,27 +227,75 @@ describe('token authentication across services', () => {
     expect(
       (await call(late.url, 'GET', '/api/v1/control-plane/me', { token: fresh.AccessToken })).status,
     ).toBe(200);
-  }, 60_000);
+  }
 
-  it('follows identity key rotation on the other services (JWKS refreshed on unknown kid)', async () => {
+  it('rotates the signing key across two identity replicas: published before it signs, every token verifies at once everywhere', async () => {
     const admin = await login(identity.url, 'admin', 'admin-password-for-tests');
-    const before = await login(identity.url, 'erin', 'erin-password-1');
-    expect(
-      (await call(identity.url, 'POST', '/api/v1/auth/keys/rotate', { token: admin.AccessToken })).status,
-    ).toBe(200);
-    const after = await login(identity.url, 'erin', 'erin-password-1');
-    await new Promise((r) => setTimeout(r, 5_100)); // the JWKS refresh cooldown
-    expect(await statuses(after.AccessToken)).toEqual({
-      identity: 200,
-      'control-plane': 200,
-      decisions: 200,
+    const fromEach = async () =>
+      Promise.all([identity.url, identityB.url].map((url) => login(url, 'erin', 'erin-password-1')));
+    const everywhere = { identity: 200, 'identity-b': 200, 'control-plane': 200, decisions: 200 };
+    const allStatuses = async (token: string) => ({
+      ...(await statuses(token)),
+      'identity-b': (await call(identityB.url, 'GET', '/api/v1/auth/ui-engine/current', { token })).status,
     });
-    expect(await statuses(before.AccessToken)).toEqual({
-      identity: 200,
-      'control-plane': 200,
-      decisions: 200,
-    });
-  }, 30_000);
+    const kidOf = (token: string) => decodeProtectedHeader(token).kid;
+
+    const before = await fromEach();
+    const oldKid = kidOf(before[0].AccessToken);
+    expect(before.map((t) => kidOf(t.AccessToken))).toEqual([oldKid, oldKid]);
+    // every verifier has just fetched the JWKS (its refetch cooldown is running)
+    for (const t of before) expect(await allStatuses(t.AccessToken)).toEqual(everywhere);
+
+    // both replicas are asked at once: one rotation, both answer it
+    const asked = await Promise.all(
+      [identity.url, identityB.url].map((url) =>
+        call(url, 'POST', '/api/v1/auth/keys/rotate', { token: admin.AccessToken }),
+      ),
+    );
+    expect(asked.map((r) => r.status)).toEqual([200, 200]);
+    const rotation = asked[0].body.result;
+    expect(asked[1].body.result).toEqual(rotation);
+    expect(rotation.previousKid).toBe(oldKid);
+    expect(rotation.kid).not.toBe(oldKid);
+
+    // published at once by either replica; no replica signs with it yet, and nothing is refused
+    for (const url of [identity.url, identityB.url]) {
+      const jwks = await call(url, 'GET', '/.well-known/jwks.json');
+      expect(jwks.body.keys.map((k: { kid: string }) => k.kid)).toEqual(
+        expect.arrayContaining([rotation.kid, oldKid]),
+      );
+    }
+    const during = await fromEach();
+    expect(during.map((t) => kidOf(t.AccessToken))).toEqual([oldKid, oldKid]);
+    for (const t of during) expect(await allStatuses(t.AccessToken)).toEqual(everywhere);
+
+    // 20 logins across the switch, one after another on each replica (parallel logins of one account
+    // would meet the lockout's per-account reservation); then all 20 tokens verified at once everywhere
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(rotation.activatesAt) - Date.now() - 300)));
+    const chain = async (url: string) => {
+      const tokens: Array<{ AccessToken: string }> = [];
+      for (let i = 0; i < 10; i++) tokens.push(await login(url, 'erin', 'erin-password-1'));
+      return tokens;
+    };
+    const burst = (await Promise.all([chain(identity.url), chain(identityB.url)])).flat();
+    expect(new Set(burst.map((t) => kidOf(t.AccessToken))).has(rotation.kid)).toBe(true);
+    const burstStatuses = await Promise.all(burst.map((t) => allStatuses(t.AccessToken)));
+    expect(burstStatuses).toEqual(burstStatuses.map(() => everywhere));
+
+    // from activatesAt on, both replicas sign with the new key, and its tokens verify at once everywhere
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(rotation.activatesAt) - Date.now()) + 100));
+    const after = await fromEach();
+    expect(after.map((t) => kidOf(t.AccessToken))).toEqual([rotation.kid, rotation.kid]);
+    for (const t of after) expect(await allStatuses(t.AccessToken)).toEqual(everywhere);
+    // tokens signed with the retired key stay valid while they live
+    for (const t of [...before, ...during]) expect(await allStatuses(t.AccessToken)).toEqual(everywhere);
+    for (const url of [identity.url, identityB.url]) {
+      const jwks = await call(url, 'GET', '/.well-known/jwks.json');
+      expect(jwks.body.keys.map((k: { kid: string }) => k.kid)).toEqual(
+        expect.arrayContaining([rotation.kid, oldKid]),
+      );
+    }
+  }, 60_000);
 
   it('accepts JSON bodies only: a form-encoded body is 415 on every service', async () => {
     const posts = [

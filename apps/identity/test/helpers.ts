@@ -39,3 +39,48 @@ export async function login(base: string, userName: string, password: string, te
     throw new Error(`login ${userName} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.result as { AccessToken: string; RefreshToken: string; ExpiresIn: number };
 }
+
+/**
+ * Moves this process's clock ahead by `ms`, as if that much time had passed: `Date` only (it keeps
+ * ticking in real time; timers, sockets and the database are untouched). Every service the test runs
+ * in this process sees the same clock, so an access token issued before has expired everywhere, as
+ * the spec's refresh wants. Called again while ahead, it moves further. Returns the function that puts
+ * the clock back: tokens issued while it is ahead are not yet valid afterwards, so use them before.
+ */
+let clockFaked = false;
+
+export function clockAhead(ms: number): () => void {
+  const restore = () => {
+    jest.useRealTimers();
+    clockFaked = false;
+  };
+  if (clockFaked) {
+    jest.setSystemTime(Date.now() + ms);
+    return restore;
+  }
+  clockFaked = true;
+  jest.useFakeTimers({
+    now: Date.now() + ms,
+    advanceTimers: true,
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'requestAnimationFrame',
+      'cancelAnimationFrame',
+      'requestIdleCallback',
+      'cancelIdleCallback',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
+  return restore;
+}
+
+/** Past the default access-token lifetime (`TokenConfigs:ExpiryMinutes` 15) and the clock tolerance. */
+export const PAST_ACCESS_TOKEN_EXPIRY_MS = (15 * 60 + 20) * 1000;

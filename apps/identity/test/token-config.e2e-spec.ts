@@ -1,3 +1,7 @@
+import { hashApiKey } from '@arbiter/auth';
+import { controlPlaneService } from '@arbiter/control-plane';
+import { decisionsService } from '@arbiter/decisions';
+import { InProcessEventBus } from '@arbiter/platform';
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
@@ -72,34 +76,116 @@ describe('identity token configuration', () => {
     });
   });
 
-  it('signs per tenant with SigningKeysByTenant and refuses a tenant key for another tenant', async () => {
+  it('binds per-tenant keys to the tenant claim on every service: neither key vouches for the other tenant', async () => {
+    const serviceKey = rsaPems();
     const tenantKey = rsaPems();
-    await withIdentity(
-      {
-        'TokenConfigs:MultiTenantEnabled': true,
-        'TokenConfigs:SigningKeysByTenant:acme': tenantKey.privatePem,
-      },
-      async (base) => {
-        await call(base, 'POST', '/api/v1/auth/register', {
-          body: { userName: 'ann', password: 'ann-password-1' },
-          headers: { 'x-tenant-id': 'acme' },
-        });
-        const acme = await login(base, 'ann', 'ann-password-1', 'acme');
-        const admin = await login(base, ADMIN.userName, ADMIN.password);
-        const acmeKid = decodeProtectedHeader(acme.AccessToken).kid;
-        expect(acmeKid).not.toBe(decodeProtectedHeader(admin.AccessToken).kid);
-        const jwks = (await call(base, 'GET', '/.well-known/jwks.json')).body;
-        expect(jwks.keys.find((k: { kid: string }) => k.kid === acmeKid)).toMatchObject({
-          tenant_id: 'acme',
-        });
-        expect((await probe(acme.AccessToken)(base)).status).toBe(200);
-        // The acme key cannot vouch for another tenant.
-        const forged = await new SignJWT({ ...decodeJwt(acme.AccessToken), tenant_id: 'default' })
-          .setProtectedHeader({ alg: 'RS256', kid: acmeKid })
-          .sign(createPrivateKey(tenantKey.privatePem));
-        expect((await probe(forged)(base)).status).toBe(401);
-      },
-    );
+    const SERVICE_API_KEY = 'svc_identity_tenant_keys_0123456789abcdef';
+    const bus = process.env.TEST_NATS_URL?.trim() ? undefined : new InProcessEventBus('/arbiter/tenant-keys');
+    const started: ServiceUnderTest[] = [];
+    try {
+      const identity = await startServiceForTest(identityService, 'ConnectionStrings:LicenseDb', {
+        sharedBus: bus,
+        overrides: {
+          'TokenConfigs:PrivateKey': serviceKey.privatePem,
+          'TokenConfigs:MultiTenantEnabled': true,
+          'TokenConfigs:SigningKeysByTenant:acme': tenantKey.privatePem,
+          'IdentityAuth:ServiceApiKeys': hashApiKey(SERVICE_API_KEY),
+        },
+      });
+      started.push(identity);
+      const controlPlane = await startServiceForTest(
+        controlPlaneService,
+        'ConnectionStrings:RuleControlPlaneDb',
+        {
+          sharedBus: bus,
+          overrides: {
+            'ControlPlaneAuth:DisableAuthorization': false,
+            'ControlPlaneAuth:RevocationsApiKey': SERVICE_API_KEY,
+            'ControlPlaneAuth:JwksUrl': `${identity.url}/.well-known/jwks.json`,
+            'ControlPlaneAuth:Issuer': 'arbiter-identity',
+            'ControlPlaneAuth:Audience': 'arbiter',
+          },
+        },
+      );
+      started.push(controlPlane);
+      const decisions = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
+        sharedBus: bus,
+        overrides: {
+          'Authentication:Jwt:Authority': identity.url,
+          'Authentication:Jwt:Issuer': 'arbiter-identity',
+          'Authentication:Jwt:Audience': 'arbiter',
+          'Authentication:Jwt:RevocationsApiKey': SERVICE_API_KEY,
+        },
+      });
+      started.push(decisions);
+      // 401 or authenticated (a user without a decisions role gets 403 there: authenticated all the same)
+      const seen = (status: number) => (status === 401 ? 401 : status === 403 ? 200 : status);
+      const everywhere = async (token: string) => ({
+        identity: seen((await call(identity.url, 'GET', '/api/v1/auth/ui-engine/current', { token })).status),
+        'control-plane': seen(
+          (await call(controlPlane.url, 'GET', '/api/v1/control-plane/me', { token })).status,
+        ),
+        decisions: seen((await call(decisions.url, 'GET', '/api/v1/decision-tables', { token })).status),
+      });
+      const base = identity.url;
+      await call(base, 'POST', '/api/v1/auth/register', {
+        body: { userName: 'ann', password: 'ann-password-1' },
+        headers: { 'x-tenant-id': 'acme' },
+      });
+      const acme = await login(base, 'ann', 'ann-password-1', 'acme');
+      const admin = await login(base, ADMIN.userName, ADMIN.password);
+      const acmeKid = decodeProtectedHeader(acme.AccessToken).kid;
+      const serviceKid = decodeProtectedHeader(admin.AccessToken).kid;
+      expect(acmeKid).not.toBe(serviceKid);
+      const jwks = (await call(base, 'GET', '/.well-known/jwks.json')).body;
+      expect(jwks.keys.find((k: { kid: string }) => k.kid === acmeKid)).toMatchObject({ tenant_id: 'acme' });
+      const ok = { identity: 200, 'control-plane': 200, decisions: 200 };
+      expect(await everywhere(acme.AccessToken)).toEqual(ok);
+      expect(await everywhere(admin.AccessToken)).toEqual(ok);
+
+      const refused = { identity: 401, 'control-plane': 401, decisions: 401 };
+      // The acme key cannot vouch for another tenant…
+      const acmeForDefault = await new SignJWT({ ...decodeJwt(acme.AccessToken), tenant_id: 'default' })
+        .setProtectedHeader({ alg: 'RS256', kid: acmeKid })
+        .sign(createPrivateKey(tenantKey.privatePem));
+      expect(await everywhere(acmeForDefault)).toEqual(refused);
+      // …and the service key cannot vouch for acme, whose claim selects acme's key.
+      const serviceForAcme = await new SignJWT({ ...decodeJwt(acme.AccessToken), jti: 'forged-1' })
+        .setProtectedHeader({ alg: 'RS256', kid: serviceKid })
+        .sign(createPrivateKey(serviceKey.privatePem));
+      expect(await everywhere(serviceForAcme)).toEqual(refused);
+      const body = (
+        await call(controlPlane.url, 'GET', '/api/v1/control-plane/me', { token: serviceForAcme })
+      ).body;
+      expect(JSON.stringify(body)).toContain('own signing key');
+    } finally {
+      for (const sut of started.reverse()) await sut.stop();
+      await bus?.close();
+    }
+  }, 120_000);
+
+  it('refuses to start with a tenant key the other services could not verify (HMAC, not RSA, short RSA)', async () => {
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
+    const short = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
+    for (const [value, message] of [
+      ['an-hmac-secret-of-more-than-32-characters', /HMAC secret cannot be published/],
+      [ec, /RSA private key of at least 2048 bits/],
+      [short, /RSA private key of at least 2048 bits/],
+    ] as const) {
+      await expect(
+        withIdentity(
+          {
+            'TokenConfigs:MultiTenantEnabled': true,
+            'TokenConfigs:SigningKeysByTenant:acme': value,
+          },
+          async () => undefined,
+        ),
+      ).rejects.toThrow(message);
+    }
   });
 
   it('sets an HttpOnly cookie in cookie mode and accepts it instead of the header', async () => {

@@ -34,6 +34,11 @@ export interface VerificationKey {
 export interface KeyResolver {
   /** The key for `kid`, or undefined when unknown (after any refresh the resolver does). */
   resolve(kid: string | undefined): Promise<VerificationKey | undefined>;
+  /**
+   * Whether `tenantId` has keys of its own (`TokenConfigs:SigningKeysByTenant`): then only they verify
+   * its tokens, and a token claiming it that a shared key signed is refused. Absent: no tenant keys.
+   */
+  hasTenantKeys?(tenantId: string): Promise<boolean> | boolean;
 }
 
 export const AuthErrorCodes = {
@@ -149,6 +154,16 @@ export class TokenVerifier {
     if (key.tenantId && payload.tenant_id !== key.tenantId) {
       throw unauthorized('Token tenant does not match its signing key');
     }
+    // The tenant claim selects the validation key: a tenant with keys of its own accepts no other key.
+    if (
+      !key.tenantId &&
+      typeof payload.tenant_id === 'string' &&
+      (await this.options.resolver.hasTenantKeys?.(payload.tenant_id))
+    ) {
+      throw unauthorized(
+        `Tenant '${payload.tenant_id}' has its own signing key: this token was not signed with it`,
+      );
+    }
     const jti = payload.jti;
     if (typeof jti !== 'string' || !jti) throw unauthorized("Token has no 'jti'");
     if (this.options.revocations?.isRevoked(jti)) {
@@ -251,6 +266,13 @@ export async function verificationKeyFromJwk(
   return { kid: jwk.kid, alg: alg as SupportedAlgorithm, key, tenantId: jwk.tenant_id };
 }
 
+/**
+ * The least time between two JWKS refetches caused by unknown `kid`s (so garbage kids cannot hammer
+ * identity). Identity publishes a rotated-in key at least this long before it signs with it, so a
+ * verifier never meets a token whose key it is not allowed to fetch yet.
+ */
+export const JWKS_REFRESH_COOLDOWN_MS = 5_000;
+
 export interface JwksResolverOptions {
   /** Minimum time between two refreshes caused by unknown kids. */
   cooldownMs?: number;
@@ -266,7 +288,8 @@ export interface JwksResolverOptions {
  */
 export class JwksKeyResolver implements KeyResolver {
   private keys = new Map<string, VerificationKey>();
-  private fetchedAt = 0;
+  /** `performance.now()` of the last fetch: monotonic, so a wall-clock jump cannot stop refetching. */
+  private fetchedAt = Number.NEGATIVE_INFINITY;
   private inflight: Promise<void> | null = null;
 
   constructor(
@@ -274,12 +297,26 @@ export class JwksKeyResolver implements KeyResolver {
     private readonly options: JwksResolverOptions = {},
   ) {}
 
+  /** Tenants the published keys are bound to (`tenant_id` on a JWK). */
+  private tenants = new Set<string>();
+
+  async hasTenantKeys(tenantId: string): Promise<boolean> {
+    if (performance.now() - this.fetchedAt > (this.options.maxAgeMs ?? 10 * 60_000)) {
+      await this.refresh().catch(() => undefined);
+    }
+    return this.tenants.has(tenantId);
+  }
+
   async resolve(kid: string | undefined): Promise<VerificationKey | undefined> {
     if (!kid) return undefined;
     const maxAge = this.options.maxAgeMs ?? 10 * 60_000;
-    const cooldown = this.options.cooldownMs ?? 5_000;
-    const age = Date.now() - this.fetchedAt;
-    if (!this.keys.has(kid) ? age > cooldown : age > maxAge) {
+    const cooldown = this.options.cooldownMs ?? JWKS_REFRESH_COOLDOWN_MS;
+    const age = performance.now() - this.fetchedAt;
+    if (!this.keys.has(kid) && this.inflight) {
+      // A fetch is under way (another request met the new kid first): its answer decides, not the
+      // cooldown it started (requests that arrived meanwhile were refused during a key reload).
+      await this.inflight.catch(() => undefined);
+    } else if (!this.keys.has(kid) ? age > cooldown : age > maxAge) {
       await this.refresh().catch(() => undefined);
     }
     return this.keys.get(kid);
@@ -291,7 +328,7 @@ export class JwksKeyResolver implements KeyResolver {
   }
 
   private async load(): Promise<void> {
-    this.fetchedAt = Date.now();
+    this.fetchedAt = performance.now();
     const response = await (this.options.fetch ?? fetch)(this.url, {
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
       headers: { accept: 'application/json' },
@@ -299,10 +336,13 @@ export class JwksKeyResolver implements KeyResolver {
     if (!response.ok) throw new Error(`JWKS ${this.url} answered ${response.status}`);
     const body = (await response.json()) as { keys?: JWK[] };
     const next = new Map<string, VerificationKey>();
+    const tenants = new Set<string>();
     for (const jwk of body.keys ?? []) {
       const key = await verificationKeyFromJwk(jwk).catch(() => undefined);
       if (key?.kid) next.set(key.kid, key);
+      if (key?.tenantId) tenants.add(key.tenantId);
     }
     this.keys = next;
+    this.tenants = tenants;
   }
 }

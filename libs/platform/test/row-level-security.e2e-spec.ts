@@ -3,7 +3,11 @@ import { RequestContext } from '../src/context/request-context';
 import { parseConnectionString } from '../src/database/connection-string';
 import { Database } from '../src/database/database';
 import { migrationApplicationRole } from '../src/database/database.settings';
-import { enableTenantIsolation, ensureApplicationRole } from '../src/database/tenant-isolation';
+import {
+  enableTenantIsolation,
+  ensureApplicationRole,
+  separateCrossTenantReads,
+} from '../src/database/tenant-isolation';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { createTestDatabase, TestDatabase } from './test-database';
 
@@ -119,5 +123,74 @@ describe('row-level security (tenant isolation)', () => {
       acrossTenants: true,
     });
     expect(rows.map((r: { tenant_id: string }) => r.tenant_id)).toEqual(['tenant-a', 'tenant-b']);
+  });
+
+  it('gives the application role no way to lift the tenant filter: the old app.all_tenants setting changes nothing', async () => {
+    const rows = await uow.run(
+      async (m) => {
+        await m.query(`SELECT set_config('app.all_tenants', 'on', true)`);
+        return m.query('SELECT DISTINCT tenant_id FROM notes ORDER BY tenant_id');
+      },
+      { tenantId: 'tenant-a' },
+    );
+    expect(rows.map((r: { tenant_id: string }) => r.tenant_id)).toEqual(['tenant-a']);
+    const [membership] = await uow.run((m) =>
+      m.query(
+        `SELECT current_user AS who, pg_has_role(current_user, 'arbiter_app_all_tenants', 'MEMBER') AS reader`,
+      ),
+    );
+    expect(membership).toEqual({ who: 'arbiter_app', reader: false });
+  });
+
+  it('reads across tenants as the reader role, which cannot write', async () => {
+    const [who] = await uow.run((m) => m.query('SELECT current_user AS who'), { acrossTenants: true });
+    expect(who.who).toBe('arbiter_app_all_tenants');
+    await expect(
+      uow.run((m) => m.query(`UPDATE notes SET body = 'everyone'`), { acrossTenants: true }),
+    ).rejects.toThrow(/permission denied/);
+    await expect(
+      uow.run((m) => m.query(`INSERT INTO notes (tenant_id, body) VALUES ('tenant-a', 'x')`), {
+        tenantId: 'tenant-a',
+        acrossTenants: true,
+      }),
+    ).rejects.toThrow(/permission denied/);
+    const everyone = await uow.run((m) => m.query(`SELECT body FROM notes WHERE body = 'everyone'`), {
+      acrossTenants: true,
+    });
+    expect(everyone).toEqual([]);
+  });
+
+  it('moves a table migrated with the old setting-based policy to the reader role', async () => {
+    const runner = database.dataSource.createQueryRunner();
+    try {
+      await runner.query(`CREATE TABLE legacy_notes (tenant_id text NOT NULL, body text NOT NULL)`);
+      await runner.query(`ALTER TABLE legacy_notes ENABLE ROW LEVEL SECURITY`);
+      await runner.query(`ALTER TABLE legacy_notes FORCE ROW LEVEL SECURITY`);
+      await runner.query(`
+        CREATE POLICY tenant_isolation ON legacy_notes
+          USING (tenant_id = current_setting('app.tenant_id', true) OR current_setting('app.all_tenants', true) = 'on')
+          WITH CHECK (tenant_id = current_setting('app.tenant_id', true))`);
+      await runner.query(`GRANT SELECT, INSERT ON legacy_notes TO arbiter_app`);
+      await separateCrossTenantReads(runner, 'arbiter_app');
+    } finally {
+      await runner.release();
+    }
+    for (const tenant of ['tenant-a', 'tenant-b']) {
+      await uow.run((m) => m.query(`INSERT INTO legacy_notes VALUES ($1, 'n')`, [tenant]), {
+        tenantId: tenant,
+      });
+    }
+    const lifted = await uow.run(
+      async (m) => {
+        await m.query(`SELECT set_config('app.all_tenants', 'on', true)`);
+        return m.query('SELECT tenant_id FROM legacy_notes');
+      },
+      { tenantId: 'tenant-a' },
+    );
+    expect(lifted).toEqual([{ tenant_id: 'tenant-a' }]);
+    const all = await uow.run((m) => m.query('SELECT tenant_id FROM legacy_notes ORDER BY tenant_id'), {
+      acrossTenants: true,
+    });
+    expect(all).toEqual([{ tenant_id: 'tenant-a' }, { tenant_id: 'tenant-b' }]);
   });
 });

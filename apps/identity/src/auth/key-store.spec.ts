@@ -41,16 +41,34 @@ describe('KeyStore', () => {
     expect((await again.jwks()).keys.map((k) => k.kid)).toEqual([first.current().kid]);
   });
 
-  it('rotates a generated key: new tokens get the new kid, the old key stays published and verifying', async () => {
-    const store = await start();
-    const { kid, previousKid } = await store.rotate();
-    expect(previousKid).not.toBe(kid);
-    expect(store.current().kid).toBe(kid);
-    const published = (await store.jwks()).keys.map((k) => k.kid);
-    expect(published).toEqual(expect.arrayContaining([kid, previousKid]));
-    expect(await store.resolve(previousKid)).toMatchObject({ kid: previousKid, alg: 'RS256' });
-    // a replica that starts now signs with the new key
-    expect((await start()).current().kid).toBe(kid);
+  it('rotates a generated key through the database: published first, signing on every replica from activatesAt', async () => {
+    // (the settings are not validated here: the service refuses a publish delay under 6 s)
+    const a = await start({ keyPublishDelaySeconds: 2 });
+    const b = await start({ keyPublishDelaySeconds: 2 });
+    const before = a.current().kid;
+    // both replicas asked at once: one rotation, both answer it
+    const [ra, rb] = await Promise.all([a.rotate(), b.rotate()]);
+    expect(rb).toEqual(ra);
+    expect(ra.previousKid).toBe(before);
+    expect(ra.kid).not.toBe(before);
+    expect(Date.parse(ra.activatesAt)).toBeGreaterThan(Date.now());
+    // published at once, not signing yet, on either replica
+    expect((await b.jwks()).keys.map((k) => k.kid)).toEqual(expect.arrayContaining([ra.kid, before]));
+    for (const store of [a, b]) {
+      expect(decodeProtectedHeader(await store.sign({ sub: 'u' }, 'default')).kid).toBe(before);
+    }
+    // asking again while it is pending answers the same rotation
+    expect(await a.rotate()).toEqual(ra);
+    await new Promise((r) => setTimeout(r, Date.parse(ra.activatesAt) - Date.now() + 50));
+    for (const store of [a, b]) {
+      expect(decodeProtectedHeader(await store.sign({ sub: 'u' }, 'default')).kid).toBe(ra.kid);
+      expect(await store.resolve(before)).toMatchObject({ kid: before, alg: 'RS256' });
+    }
+    // the old key stays published for its last tokens; a replica that starts now signs with the new key
+    expect((await a.jwks()).keys.map((k) => k.kid)).toEqual(expect.arrayContaining([ra.kid, before]));
+    const c = await start();
+    expect(decodeProtectedHeader(await c.sign({ sub: 'u' }, 'default')).kid).toBe(ra.kid);
+    expect(c.current().kid).toBe(ra.kid);
   });
 
   it('refuses to rotate a configured key (409 KEYS_CONFIGURED), and never publishes an HMAC secret', async () => {

@@ -21,6 +21,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { SecretProvider } from '../secrets';
 import { TokenSettings } from '../settings';
 import { AuthErrors } from './auth-errors';
+import type { EntityManager } from 'typeorm';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
 
 interface SigningKey {
@@ -33,11 +34,19 @@ interface SigningKey {
 
 const SERVICE_TENANT = 'default';
 
-/** What a rotation answers: the new signing key's id and the one it replaced. */
+/** What a rotation answers: the new signing key's id, the one it replaces, and when it starts signing. */
 export interface KeyRotation {
   kid: string;
   previousKid: string;
+  /** When the new key starts signing (it is published in the JWKS from the rotation on). */
+  activatesAt: string;
 }
+
+/**
+ * How stale a replica's view of the service's generated signing key may be: before signing, a replica
+ * whose view is older re-reads it from the database (one small query at most this often).
+ */
+export const SIGNING_STATE_REFRESH_MS = 1_000;
 
 function pem(value: string): string {
   return value.includes('\\n') && !value.includes('\n') ? value.replace(/\\n/g, '\n') : value;
@@ -54,9 +63,15 @@ function publicJwkOf(key: KeyObject): JWK {
  * pair once and keep it in the `auth_signing_keys` table (so every replica and restart signs with the
  * same key); Production refuses to start. `UseRsa=false` signs HS256 with `SymmetricSecretKey`.
  * Each key has a `kid` bound to one algorithm. Per-tenant keys (`MultiTenantEnabled`,
- * `SigningKeysByTenant`) sign that tenant's tokens and only verify tokens of that tenant.
- * Rotation: the old key stays published in the JWKS until the last token it signed has expired, and
- * stays usable internally (refresh accepts expired access tokens) for `RefreshTokenEim` minutes.
+ * `SigningKeysByTenant`, RSA only) sign that tenant's tokens and are the only keys that verify them.
+ * Rotation of a generated key is a database step every replica follows: the new key is stored under
+ * an advisory lock (two replicas never rotate twice; a rotation asked for while one is pending answers
+ * the pending one), published in the JWKS at once, and signs only from `activates_at`, after
+ * `IdentityAuth:KeyPublishDelaySeconds` (longer than the verifiers' JWKS refetch cooldown), when the
+ * old key retires on every replica at once. Each replica reads the active key from the database before
+ * signing when its view is older than `SIGNING_STATE_REFRESH_MS` or the scheduled switch has come. The
+ * old key stays published until the last token it signed has expired, and stays usable internally
+ * (refresh accepts expired access tokens) for `RefreshTokenEim` minutes.
  */
 @Injectable()
 export class KeyStore implements KeyResolver, OnModuleInit {
@@ -65,7 +80,13 @@ export class KeyStore implements KeyResolver, OnModuleInit {
   private readonly tenantSigning = new Map<string, SigningKey>();
   private verification = new Map<string, VerificationKey>();
   private readonly memoryKeys = new Map<string, VerificationKey>();
-  private lastReload = 0;
+  /** Monotonic (`performance.now()`) like `nextSigningCheck`: a wall-clock jump cannot freeze the key view. */
+  private lastReload = Number.NEGATIVE_INFINITY;
+  private reloading: Promise<void> | null = null;
+  /** Generated keys: when the view of the active key must be re-read from the database. */
+  private nextSigningCheck = Number.POSITIVE_INFINITY;
+  private signingLoad: Promise<void> | null = null;
+  private readonly decrypted = new Map<string, KeyObject>();
 
   constructor(
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
@@ -111,16 +132,19 @@ export class KeyStore implements KeyResolver, OnModuleInit {
     return value ? pem(value) : undefined;
   }
 
-  private retireOthers(kid: string, tenantId: string | null) {
+  /** How long a retired key stays published (its last token's lifetime) and verifiable (refresh). */
+  private retirementWindow() {
     const s = this.settings;
-    return this.uow.run(
-      (m) =>
-        this.keys.retireOthers(m, kid, tenantId, {
-          publishSeconds: s.expiryMinutes * 60 + MAX_CLOCK_TOLERANCE_SECONDS,
-          verifySeconds: Math.max(s.refreshTokenEim, s.expiryMinutes) * 60,
-        }),
-      { tenantId: SERVICE_TENANT },
-    );
+    return {
+      publishSeconds: s.expiryMinutes * 60 + MAX_CLOCK_TOLERANCE_SECONDS,
+      verifySeconds: Math.max(s.refreshTokenEim, s.expiryMinutes) * 60,
+    };
+  }
+
+  private retireOthers(kid: string, tenantId: string | null) {
+    return this.uow.run((m) => this.keys.retireOthers(m, kid, tenantId, this.retirementWindow()), {
+      tenantId: SERVICE_TENANT,
+    });
   }
 
   private upsert(row: Parameters<SigningKeyRepository['upsert']>[1]) {
@@ -168,20 +192,34 @@ export class KeyStore implements KeyResolver, OnModuleInit {
         ['TokenConfigs:PrivateKeyPath'],
       );
     }
-    const stored = await this.uow.run((m) => this.keys.currentGenerated(m), { tenantId: SERVICE_TENANT });
-    if (stored?.private_pem) {
-      await this.retireOthers(stored.kid, null);
-      return {
-        kid: stored.kid,
-        alg: 'RS256',
-        key: await this.decryptStored(stored.private_pem),
-        source: 'generated',
-      };
-    }
-    return this.generate();
+    // One replica at a time (advisory lock): the first start of a cluster generates exactly one key.
+    const kid = await this.uow.run(
+      async (m) => {
+        await this.keys.lockRotation(m);
+        const state = await this.keys.generatedState(m);
+        const active = state.find((k) => k.activatesInMs <= 0);
+        if (active) return active.kid;
+        const created = await this.newGeneratedKey();
+        await this.keys.upsert(m, created.row);
+        // a configured key this deployment used before stops signing (still published for its tokens)
+        await this.keys.retireOthers(m, created.row.kid, null, this.retirementWindow());
+        this.decrypted.set(created.row.kid, created.privateKey);
+        this.logger.warn({
+          msg: 'generated an RSA-2048 signing key (Development/Testing only)',
+          kid: created.row.kid,
+        });
+        return created.row.kid;
+      },
+      { tenantId: SERVICE_TENANT },
+    );
+    this.signing = { kid, alg: 'RS256', key: new Uint8Array(0), source: 'generated' };
+    this.nextSigningCheck = 0;
+    await this.loadGeneratedState();
+    return this.signing;
   }
 
-  private async generate(): Promise<SigningKey> {
+  /** A new RSA-2048 key pair, its private half encrypted for storage. */
+  private async newGeneratedKey() {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const jwk = publicJwkOf(privateKey);
     const kid = keyIdFor(jwk);
@@ -190,10 +228,39 @@ export class KeyStore implements KeyResolver, OnModuleInit {
     const privatePem = privateKey
       .export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: await this.keyPassphrase() })
       .toString();
-    await this.upsert({ kid, alg: 'RS256', public_jwk: jwk, private_pem: privatePem, source: 'generated' });
-    await this.retireOthers(kid, null);
-    this.logger.warn({ msg: 'generated an RSA-2048 signing key (Development/Testing only)', kid });
-    return { kid, alg: 'RS256', key: privateKey, source: 'generated' };
+    return {
+      privateKey,
+      row: { kid, alg: 'RS256', public_jwk: jwk, private_pem: privatePem, source: 'generated' },
+    };
+  }
+
+  /**
+   * Re-reads the service's generated keys from the database: the one that signs now becomes this
+   * replica's signing key; a pending one (a rotation under way) is loaded for verification, and the
+   * next re-read is due at its activation at the latest.
+   */
+  private loadGeneratedState(within?: EntityManager): Promise<void> {
+    this.signingLoad ??= (async () => {
+      const state = within
+        ? await this.keys.generatedState(within)
+        : await this.uow.run((m) => this.keys.generatedState(m), { tenantId: SERVICE_TENANT });
+      const now = performance.now();
+      let next = now + SIGNING_STATE_REFRESH_MS;
+      const active = state.find((k) => k.activatesInMs <= 0);
+      for (const k of state) if (k.activatesInMs > 0) next = Math.min(next, now + k.activatesInMs);
+      if (active?.retiresInMs != null) next = Math.min(next, now + Math.max(active.retiresInMs, 0));
+      if (active && (active.kid !== this.signing.kid || !(this.signing.key instanceof KeyObject))) {
+        let key = this.decrypted.get(active.kid);
+        if (!key) {
+          key = await this.decryptStored(active.private_pem);
+          this.decrypted.set(active.kid, key);
+        }
+        this.signing = { kid: active.kid, alg: 'RS256', key, source: 'generated' };
+      }
+      if (state.some((k) => !this.verification.has(k.kid))) await this.reload(within);
+      this.nextSigningCheck = next;
+    })().finally(() => (this.signingLoad = null));
+    return this.signingLoad;
   }
 
   /**
@@ -227,40 +294,77 @@ export class KeyStore implements KeyResolver, OnModuleInit {
     }
   }
 
+  /**
+   * A tenant's own key (`TokenConfigs:SigningKeysByTenant:<tenant>`): an RSA private key of at least
+   * 2048 bits, as PEM or a path to a PEM file. Its public half is published in the JWKS with
+   * `tenant_id`, so every service verifies that tenant's tokens with it and with nothing else. An HMAC
+   * secret is refused: it cannot be published, so no other service could verify the tenant's tokens.
+   */
   private async loadTenantKey(tenantId: string, value: string): Promise<SigningKey> {
+    const name = `TokenConfigs:SigningKeysByTenant:${tenantId}`;
     let material = pem(value.trim());
     if (!material.includes('-----BEGIN') && existsSync(material)) material = readFileSync(material, 'utf8');
-    if (material.includes('-----BEGIN')) {
-      const privateKey = createPrivateKey(material);
-      const jwk = publicJwkOf(privateKey);
-      const kid = keyIdFor(jwk);
-      await this.upsert({
-        kid,
-        alg: 'RS256',
-        tenant_id: tenantId,
-        public_jwk: jwk,
-        private_pem: null,
-        source: 'tenant',
-      });
-      await this.retireOthers(kid, tenantId);
-      return { kid, alg: 'RS256', key: privateKey, source: 'tenant', tenantId };
-    }
-    if (material.length < 32) {
+    if (!material.includes('-----BEGIN')) {
       throw new ConfigurationError(
-        `TokenConfigs:SigningKeysByTenant:${tenantId} must be an RSA private key (PEM or path) or a secret of at least 32 characters`,
-        [`TokenConfigs:SigningKeysByTenant:${tenantId}`],
+        `${name} must be an RSA private key (PEM, or a path to a PEM file): an HMAC secret cannot be published in the JWKS, so the other services could not verify that tenant's tokens`,
+        [name],
       );
     }
-    const kid = hmacKeyId(`${tenantId}:${material}`);
-    const key = new TextEncoder().encode(material);
-    this.memoryKeys.set(kid, { kid, alg: 'HS256', key, tenantId });
-    return { kid, alg: 'HS256', key, source: 'tenant', tenantId };
+    let privateKey: KeyObject;
+    try {
+      privateKey = createPrivateKey(material);
+    } catch {
+      throw new ConfigurationError(`${name} is not a readable PEM private key`, [name]);
+    }
+    if (
+      privateKey.asymmetricKeyType !== 'rsa' ||
+      (privateKey.asymmetricKeyDetails?.modulusLength ?? 0) < 2048
+    ) {
+      throw new ConfigurationError(`${name} must be an RSA private key of at least 2048 bits`, [name]);
+    }
+    const jwk = publicJwkOf(privateKey);
+    const kid = keyIdFor(jwk);
+    await this.upsert({
+      kid,
+      alg: 'RS256',
+      tenant_id: tenantId,
+      public_jwk: jwk,
+      private_pem: null,
+      source: 'tenant',
+    });
+    await this.retireOthers(kid, tenantId);
+    return { kid, alg: 'RS256', key: privateKey, source: 'tenant', tenantId };
   }
 
-  /** Reloads the verification keys from the database (other replicas may have rotated). */
-  async reload(): Promise<void> {
-    this.lastReload = Date.now();
-    const rows = await this.uow.run((m) => this.keys.verifiable(m), { tenantId: SERVICE_TENANT });
+  /**
+   * Whether `tenantId` has keys of its own (configured now, or published for tokens still alive): then
+   * the tenant claim selects them, and a token of that tenant signed with the service key is refused.
+   */
+  hasTenantKeys(tenantId: string): boolean {
+    if (this.tenantSigning.has(tenantId)) return true;
+    for (const key of this.verification.values()) if (key.tenantId === tenantId) return true;
+    return false;
+  }
+
+  /**
+   * Reloads the verification keys from the database (other replicas may have rotated), in the caller's
+   * transaction when it gives one (the service-wide key table is readable from any tenant's).
+   */
+  async reload(within?: EntityManager): Promise<void> {
+    const done = this.loadVerification(within);
+    this.reloading = done;
+    try {
+      await done;
+    } finally {
+      if (this.reloading === done) this.reloading = null;
+    }
+  }
+
+  private async loadVerification(within?: EntityManager): Promise<void> {
+    this.lastReload = performance.now();
+    const rows = within
+      ? await this.keys.verifiable(within)
+      : await this.uow.run((m) => this.keys.verifiable(m), { tenantId: SERVICE_TENANT });
     const next = new Map<string, VerificationKey>(this.memoryKeys);
     for (const row of rows) {
       next.set(row.kid, {
@@ -275,17 +379,29 @@ export class KeyStore implements KeyResolver, OnModuleInit {
 
   async resolve(kid: string | undefined): Promise<VerificationKey | undefined> {
     if (!kid) return undefined;
-    if (!this.verification.has(kid) && Date.now() - this.lastReload > 2_000) await this.reload();
+    if (!this.verification.has(kid)) {
+      // a reload under way decides (a request arriving meanwhile must not fail on the cooldown it started)
+      if (this.reloading) await this.reloading.catch(() => undefined);
+      else if (performance.now() - this.lastReload > 2_000) await this.reload();
+    }
     return this.verification.get(kid);
   }
 
-  /** The key that signs for `tenantId` now. */
-  signingKeyFor(tenantId: string): SigningKey {
-    return (this.settings.multiTenantEnabled && this.tenantSigning.get(tenantId)) || this.signing;
+  /**
+   * The key that signs for `tenantId` now (a generated one as the database says it is now, read in the
+   * caller's transaction when it gives one: a second transaction there could wait on the first).
+   */
+  async signingKeyFor(tenantId: string, within?: EntityManager): Promise<SigningKey> {
+    const tenantKey = this.settings.multiTenantEnabled ? this.tenantSigning.get(tenantId) : undefined;
+    if (tenantKey) return tenantKey;
+    if (this.signing.source === 'generated' && performance.now() >= this.nextSigningCheck) {
+      await this.loadGeneratedState(within);
+    }
+    return this.signing;
   }
 
-  async sign(claims: JWTPayload, tenantId: string): Promise<string> {
-    const key = this.signingKeyFor(tenantId);
+  async sign(claims: JWTPayload, tenantId: string, within?: EntityManager): Promise<string> {
+    const key = await this.signingKeyFor(tenantId, within);
     return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' }).sign(key.key);
   }
 
@@ -303,7 +419,13 @@ export class KeyStore implements KeyResolver, OnModuleInit {
     };
   }
 
-  /** Rotates a generated key. Configured keys rotate by configuration (the previous public key stays published). */
+  /**
+   * Rotates the generated service key, coordinated through the database: under the rotation lock, a
+   * new key is stored with `activates_at` = now + `IdentityAuth:KeyPublishDelaySeconds` (published in the
+   * JWKS from now on, signing from then on, on every replica), and the current key retires at that
+   * instant. While a rotation is pending, another request (on any replica) answers that rotation.
+   * Configured keys rotate by configuration (the previous public key stays published).
+   */
   async rotate(): Promise<KeyRotation> {
     if (this.signing.source !== 'generated') {
       throw AppError.conflict(
@@ -311,10 +433,31 @@ export class KeyStore implements KeyResolver, OnModuleInit {
         'The signing key comes from configuration: rotate it by configuring the new key and restarting',
       );
     }
-    const previousKid = this.signing.kid;
-    this.signing = await this.generate();
+    const created = await this.newGeneratedKey();
+    const rotation = await this.uow.run(
+      async (m) => {
+        await this.keys.lockRotation(m);
+        const previousKid = (await this.keys.currentServiceKid(m)) ?? this.signing.kid;
+        const pending = await this.keys.pendingServiceKey(m);
+        if (pending) {
+          return { kid: pending.kid, previousKid, activatesAt: new Date(pending.activates_at).toISOString() };
+        }
+        const at = await this.keys.schedule(
+          m,
+          created.row,
+          this.settings.keyPublishDelaySeconds,
+          this.retirementWindow(),
+        );
+        this.decrypted.set(created.row.kid, created.privateKey);
+        return { kid: created.row.kid, previousKid, activatesAt: at.toISOString() };
+      },
+      { tenantId: SERVICE_TENANT },
+    );
+    this.logger.log({ msg: 'signing key rotation scheduled', ...rotation });
+    this.nextSigningCheck = 0;
+    await this.loadGeneratedState();
     await this.reload();
-    return { kid: this.signing.kid, previousKid };
+    return rotation;
   }
 
   current(): { kid: string; alg: string } {

@@ -90,11 +90,15 @@ export class LoginThrottle implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  /** The password was right: the account's count ends, the address's attempt is taken back. */
+  /**
+   * The password was right: the account's count ends, the address's attempt is taken back. Rows are
+   * locked in `reserve`'s order (address, then account): the other order deadlocked against parallel
+   * logins on PostgreSQL (500s for correct passwords).
+   */
   async succeeded(keys: AttemptKeys): Promise<void> {
     await this.uow.run(async (m) => {
-      await this.attempts.clear(m, keys.account);
       await this.attempts.release(m, keys.address);
+      await this.attempts.clear(m, keys.account);
     });
   }
 

@@ -13,6 +13,7 @@ import { SecretProvider } from '../secrets';
 import { TokenSettings } from '../settings';
 import { KeyStore } from './key-store';
 import { UserRecord, UserRepository } from './persistence/user.repository';
+import { PAST_ACCESS_TOKEN_EXPIRY_MS } from '../../test/helpers';
 import { TokenService } from './token.service';
 
 // Unit test: the token service over in-memory repositories and an HS256 key store (no database).
@@ -42,13 +43,19 @@ describe('TokenService', () => {
   let tokens: TokenService;
   const published: unknown[] = [];
 
+  /** Time passes beyond the access tokens' lifetime: the spec refreshes with an expired one. */
+  const later = () => jest.setSystemTime(Date.now() + PAST_ACCESS_TOKEN_EXPIRY_MS);
+  afterEach(() => jest.useRealTimers());
+
   beforeEach(async () => {
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'setTimeout', 'setInterval'],
+    });
     const settings = Object.assign(new TokenSettings(), {
       useRsa: false,
       symmetricSecretKey: 'a-test-secret-of-at-least-thirty-two-characters',
       issuer: 'arbiter-test',
       audience: 'arbiter',
-      refreshEarlySeconds: 3600,
     });
     const secrets = { get: async () => undefined } as unknown as SecretProvider;
     const keys = new KeyStore(uow, new NoStoredKeys(), settings, secrets, 'Testing');
@@ -103,15 +110,18 @@ describe('TokenService', () => {
 
   it('rotates on refresh: a new pair in the same family, the used refresh token retired', async () => {
     const first = await tokens.issue(m, alice);
+    later();
     const second = await tokens.refresh(first.AccessToken, first.RefreshToken);
     expect(second.RefreshToken).not.toBe(first.RefreshToken);
     expect(decodeJwt(second.AccessToken).sid).toBe(decodeJwt(first.AccessToken).sid);
     expect(refreshTokens.rows.map((r) => r.reason_revoked)).toEqual(['Rotated', null]);
+    later();
     expect(await tokens.refresh(second.AccessToken, second.RefreshToken)).toHaveProperty('AccessToken');
   });
 
   it('detects reuse of a rotated refresh token: the family is revoked, its access tokens denylisted and announced', async () => {
     const first = await tokens.issue(m, alice);
+    later();
     const second = await tokens.refresh(first.AccessToken, first.RefreshToken);
     await expect(tokens.refresh(first.AccessToken, first.RefreshToken)).rejects.toMatchObject({
       status: 401,
@@ -121,6 +131,7 @@ describe('TokenService', () => {
     expect(denylist.isRevoked(secondJti)).toBe(true);
     expect(revoked.entries.map((e) => e.reason)).toContain('ReuseDetected');
     expect(audit.events).toEqual(['refresh-token-reuse']);
+    later();
     await expect(tokens.refresh(second.AccessToken, second.RefreshToken)).rejects.toMatchObject({
       code: 'REFRESH_TOKEN_INVALID',
     });
@@ -131,6 +142,7 @@ describe('TokenService', () => {
   it("refuses a refresh token of another session, an unknown one, or one without the session's access token", async () => {
     const a = await tokens.issue(m, alice);
     const b = await tokens.issue(m, alice);
+    later();
     await expect(tokens.refresh(a.AccessToken, b.RefreshToken)).rejects.toMatchObject({
       code: 'REFRESH_TOKEN_INVALID',
     });
@@ -142,8 +154,19 @@ describe('TokenService', () => {
     });
   });
 
+  it('refuses to refresh with an access token that has not expired (ACCESS_TOKEN_NOT_EXPIRED)', async () => {
+    const pair = await tokens.issue(m, alice);
+    await expect(tokens.refresh(pair.AccessToken, pair.RefreshToken)).rejects.toMatchObject({
+      status: 401,
+      code: 'ACCESS_TOKEN_NOT_EXPIRED',
+    });
+    later();
+    expect(await tokens.refresh(pair.AccessToken, pair.RefreshToken)).toHaveProperty('AccessToken');
+  });
+
   it('refuses an expired refresh token', async () => {
     const pair = await tokens.issue(m, alice);
+    later();
     refreshTokens.rows[0].expired_date = new Date(Date.now() - 1000);
     await expect(tokens.refresh(pair.AccessToken, pair.RefreshToken)).rejects.toMatchObject({
       status: 401,
@@ -153,12 +176,14 @@ describe('TokenService', () => {
 
   it('logs out: the access token and its session are revoked', async () => {
     const first = await tokens.issue(m, alice);
+    later();
     const second = await tokens.refresh(first.AccessToken, first.RefreshToken);
     const claims = decodeJwt(second.AccessToken) as Record<string, unknown>;
     const result = await tokens.logout(claims);
     expect(result.revoked).toContain(claims.jti);
     expect(denylist.isRevoked(String(claims.jti))).toBe(true);
     expect(audit.events).toEqual(['logout']);
+    later();
     await expect(tokens.refresh(second.AccessToken, second.RefreshToken)).rejects.toMatchObject({
       code: 'REFRESH_TOKEN_INVALID',
     });

@@ -55,7 +55,7 @@ export class TokenService {
     @Inject(AuthAuditRepository) private readonly auditLog: AuthAuditRepository,
   ) {}
 
-  private async signAccess(user: UserRecord, familyId: string) {
+  private async signAccess(m: EntityManager, user: UserRecord, familyId: string) {
     const now = Math.floor(Date.now() / 1000);
     const exp = now + this.settings.expiryMinutes * 60;
     const jti = randomUUID();
@@ -75,6 +75,7 @@ export class TokenService {
         aud: this.settings.audience,
       },
       user.tenantId,
+      m,
     );
     return { token, jti, exp };
   }
@@ -85,7 +86,7 @@ export class TokenService {
     user: UserRecord,
     familyId: string = randomUUID(),
   ): Promise<TokenPair & { id: string }> {
-    const access = await this.signAccess(user, familyId);
+    const access = await this.signAccess(m, user, familyId);
     const refresh = randomBytes(32).toString('base64url');
     const id = randomUUID();
     const expires = new Date(Date.now() + this.settings.refreshTokenTtl * 60_000);

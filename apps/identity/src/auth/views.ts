@@ -159,6 +159,13 @@ export class KeyRotationView implements KeyRotation {
 
   @ApiProperty({ description: 'Id of the key it replaces (still published while tokens it signed live)' })
   previousKid!: string;
+
+  @ApiProperty({
+    description:
+      'When the new key starts signing on every replica (`IdentityAuth:KeyPublishDelaySeconds` after the rotation); it is in the JWKS from the rotation on, and the replaced key signs until then',
+    format: 'date-time',
+  })
+  activatesAt!: string;
 }
 
 /** A public key (RFC 7517), as JOSE libraries read it. */

@@ -1,3 +1,4 @@
+import { JWKS_REFRESH_COOLDOWN_MS } from '@arbiter/auth';
 import {
   ConfigKey,
   ConfigurationError,
@@ -73,6 +74,13 @@ export class LicenseServerSettings implements StartupRules {
 }
 
 /**
+ * The shortest publish delay of a rotation: a verifier that fetched the JWKS just before the rotation
+ * may refetch on an unknown `kid` only after its cooldown, and a replica re-reads the active key at
+ * most a second late: the new key must not sign before both have passed.
+ */
+export const MIN_KEY_PUBLISH_DELAY_SECONDS = Math.ceil(JWKS_REFRESH_COOLDOWN_MS / 1000) + 1;
+
+/**
  * `TokenConfigs:*`: token issuance and validation. Outside Development and Testing an RSA private key
  * is required when `UseRsa` is true (checked by the key store at startup, since the key may come from
  * the secret provider).
@@ -88,6 +96,20 @@ export class TokenSettings {
   @IsInt()
   @Min(0)
   refreshEarlySeconds: number = 0;
+
+  /**
+   * Ours: how long a rotated-in signing key is published in the JWKS before it signs (seconds). At
+   * least the verifiers' JWKS refetch cooldown (5 s) plus a replica's key refresh (1 s), so that a
+   * service that fetched the JWKS just before a rotation may fetch it again before it meets a token
+   * signed with the new key. The old key keeps signing meanwhile.
+   */
+  @ConfigKey('IdentityAuth:KeyPublishDelaySeconds')
+  @IsInt()
+  @Min(MIN_KEY_PUBLISH_DELAY_SECONDS, {
+    message: `IdentityAuth:KeyPublishDelaySeconds must be at least ${MIN_KEY_PUBLISH_DELAY_SECONDS} (the JWKS refetch cooldown of the verifiers plus a replica's key refresh)`,
+  })
+  @Max(86_400)
+  keyPublishDelaySeconds: number = 30;
 
   @ConfigKey('TokenConfigs:SymmetricSecretKey')
   @IsString()

@@ -3,14 +3,16 @@ import { EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import { RequestContext } from '../context/request-context';
 import { Database } from './database';
+import { allTenantsReaderRole } from './tenant-isolation';
 
 export interface UnitOfWorkOptions {
   /** Defaults to the ambient request context's tenant. */
   tenantId?: string;
   isolation?: IsolationLevel;
   /**
-   * Administrators' cross-tenant reads (e.g. the global audit): lifts the tenant read filter for this
-   * transaction only. Writes are still checked against `tenantId`.
+   * Administrators' and background jobs' cross-tenant reads (e.g. the global audit): the transaction
+   * runs as the cross-tenant reader role (`allTenantsReaderRole`), which reads every tenant's rows and
+   * cannot write. The application role itself has no way to lift the tenant filter.
    */
   acrossTenants?: boolean;
 }
@@ -31,14 +33,14 @@ export class UnitOfWork {
       // One round trip: `set_config('role', …, true)` is `SET LOCAL ROLE`, with the role as a parameter.
       await manager.query(
         `SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true),
-                set_config('app.actor', $3, true), set_config('app.correlation_id', $4, true),
-                set_config('app.all_tenants', $5, true)`,
+                set_config('app.actor', $3, true), set_config('app.correlation_id', $4, true)`,
         [
-          this.database.applicationRole,
+          options.acrossTenants
+            ? allTenantsReaderRole(this.database.applicationRole)
+            : this.database.applicationRole,
           tenantId,
           RequestContext.actorLabel(),
           context?.correlationId ?? '',
-          options.acrossTenants ? 'on' : 'off',
         ],
       );
       return work(manager);

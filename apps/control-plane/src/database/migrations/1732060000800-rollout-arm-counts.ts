@@ -33,9 +33,9 @@ export class RolloutArmCounts1732060000800 implements MigrationInterface {
     await runner.query(
       `CREATE INDEX IF NOT EXISTS ix_rollout_arm_counts_rollout ON rollout_arm_counts (rollout_id)`,
     );
-    // Counted as the owner across tenants (row-level security is forced on execution_audit), before the new
-    // table is tenant-isolated; the setting ends with the migration's transaction.
-    await runner.query(`SELECT set_config('app.all_tenants', 'on', true)`);
+    // Counted as the owner across tenants: row-level security is forced on execution_audit, so it is
+    // unforced for this statement (inside the migration's transaction), before the new table is isolated.
+    await runner.query(`ALTER TABLE execution_audit NO FORCE ROW LEVEL SECURITY`);
     await runner.query(`
       INSERT INTO rollout_arm_counts (tenant_id, rollout_id, workflow_name, arm, version, executions, errors)
       SELECT tenant_id, rollout_id, workflow_name, arm, version, count(*), count(*) FILTER (WHERE status = 'error')
@@ -43,7 +43,7 @@ export class RolloutArmCounts1732060000800 implements MigrationInterface {
        WHERE rollout_id IS NOT NULL
        GROUP BY tenant_id, rollout_id, workflow_name, arm, version
       ON CONFLICT ON CONSTRAINT ux_rollout_arm_counts DO NOTHING`);
-    await runner.query(`SELECT set_config('app.all_tenants', 'off', true)`);
+    await runner.query(`ALTER TABLE execution_audit FORCE ROW LEVEL SECURITY`);
     await enableTenantIsolation(runner, 'rollout_arm_counts', role);
     await runner.query(`REVOKE DELETE ON rollout_arm_counts FROM ${role}`);
 

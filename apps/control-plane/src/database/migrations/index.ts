@@ -9,6 +9,7 @@ import { ExecutionAuditRowType1732060000700 } from './1732060000700-execution-au
 import { RolloutArmCounts1732060000800 } from './1732060000800-rollout-arm-counts';
 import { CopilotDraftProvenance1732060000900 } from './1732060000900-copilot-draft-provenance';
 import { SignedAuditHeads1732060001000 } from './1732060001000-signed-audit-heads';
+import { CrossTenantReader1732060002400 } from './1732060002400-cross-tenant-reader';
 
 /** Every migration of the control plane, in order. */
 export const CONTROL_PLANE_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const CONTROL_PLANE_MIGRATIONS = [
   RolloutArmCounts1732060000800,
   CopilotDraftProvenance1732060000900,
   SignedAuditHeads1732060001000,
+  CrossTenantReader1732060002400,
 ];

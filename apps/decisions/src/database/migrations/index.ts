@@ -3,6 +3,7 @@ import { DecisionTables1732060000200 } from './1732060000200-decision-tables';
 import { Scenarios1732060000300 } from './1732060000300-scenarios';
 import { WorkflowScenarios1732060000310 } from './1732060000310-workflow-scenarios';
 import { EventWindows1732060000900 } from '../../event-windows';
+import { CrossTenantReader1732060002401 } from './1732060002401-cross-tenant-reader';
 
 /** Every migration of the decisions service, in order. */
 export const DECISIONS_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const DECISIONS_MIGRATIONS = [
   Scenarios1732060000300,
   WorkflowScenarios1732060000310,
   EventWindows1732060000900,
+  CrossTenantReader1732060002401,
 ];

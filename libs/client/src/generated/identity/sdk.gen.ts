@@ -178,7 +178,7 @@ export class IdentitySdk extends HeyApiClient {
     /**
      * Rotate the generated signing key
      *
-     * Needs `SigningKeys.Rotate`. Tokens signed before stay valid (the old key stays published while they live). A key from configuration is rotated by configuration: 409 `KEYS_CONFIGURED`.
+     * Needs `SigningKeys.Rotate`. The new key is published in the JWKS at once and signs, on every replica, from `activatesAt` (`IdentityAuth:KeyPublishDelaySeconds` later); the old key signs until then and stays published while its tokens live, so tokens signed before stay valid. While a rotation is pending, asking again (on any replica) answers that same rotation. A key from configuration is rotated by configuration: 409 `KEYS_CONFIGURED`.
      */
     public authRotate<ThrowOnError extends boolean = false>(options?: Options<AuthRotateData, ThrowOnError>): RequestResult<AuthRotateResponses, AuthRotateErrors, ThrowOnError> {
         return (options?.client ?? this.client).post<AuthRotateResponses, AuthRotateErrors, ThrowOnError>({

@@ -358,6 +358,10 @@ export type KeyRotationView = {
      * Id of the key it replaces (still published while tokens it signed live)
      */
     previousKid: string;
+    /**
+     * When the new key starts signing on every replica (`IdentityAuth:KeyPublishDelaySeconds` after the rotation); it is in the JWKS from the rotation on, and the replaced key signs until then
+     */
+    activatesAt: string;
 };
 
 /**
@@ -1633,7 +1637,7 @@ export type AuthRotateError = AuthRotateErrors[keyof AuthRotateErrors];
 
 export type AuthRotateResponses = {
     /**
-     * The new and the previous key id
+     * The new and the previous key id, and when the new one starts signing
      */
     200: KeyRotationEnvelope;
 };
