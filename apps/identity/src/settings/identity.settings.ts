@@ -5,6 +5,7 @@ import {
   isDevelopmentOrTesting,
   StartupRules,
 } from '@arbiter/platform';
+import { ExperienceSettings } from '../experience/experience.settings';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Max, Min, MinLength } from 'class-validator';
 
 /**
@@ -336,6 +337,7 @@ export class IdentityAuthSettings {
 }
 
 export const IDENTITY_SETTINGS = [
+  ExperienceSettings,
   IdentityAuthSettings,
   IdentityConnectionStrings,
   LicenseServerSettings,
