@@ -111,7 +111,8 @@ describe('experience service', () => {
     expect(queued.body.judgeJobId).toMatch(/^[0-9a-f-]{36}$/);
     const deadline = Date.now() + 20_000;
     let stats = await get('/api/stats');
-    while (stats.body.verdicts.followed < 1 && Date.now() < deadline) {
+    // the judge runs in the background; interceptions are logged in batches off the request
+    while ((stats.body.verdicts.followed < 1 || stats.body.totalInterceptions < 1) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
       stats = await get('/api/stats');
     }
