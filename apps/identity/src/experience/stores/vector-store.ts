@@ -60,9 +60,12 @@ export class VectorStore implements OnModuleInit {
   async ensureDimension(dimension: number): Promise<void> {
     if (this.mode !== 'pgvector-hnsw' || dimension === DEFAULT_HNSW_DIMENSION) return;
     if (this.indexedDimensions.has(dimension)) return;
-    // DDL as the connection's own (owner) role, outside any unit of work
-    await this.database.dataSource.query(hnswIndexSql(dimension));
     this.indexedDimensions.add(dimension);
+    // DDL as the connection's own (owner) role, outside any unit of work, and not awaited: the caller
+    // may hold a transaction open (PGlite serialises them); until the index exists the search scans.
+    void this.database.dataSource
+      .query(hnswIndexSql(dimension))
+      .catch((error: Error) => this.logger.warn(`HNSW index for ${dimension} dimensions failed: ${error.message}`));
   }
   private readonly indexedDimensions = new Set<number>();
 
