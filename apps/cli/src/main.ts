@@ -84,7 +84,9 @@ clientOptions(
 clientOptions(
   experience
     .command('posttool')
-    .description('Tool call and outcome JSON on stdin; queues the verdict judge (prints the job id; fails open)'),
+    .description(
+      'Tool call and outcome JSON on stdin; queues the verdict judge (prints the job id; fails open)',
+    ),
 ).action(async (options) => {
   const id = await runExperiencePostTool(await readStdin(), options);
   if (id) process.stdout.write(`${id}\n`);

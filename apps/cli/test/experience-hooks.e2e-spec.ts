@@ -4,7 +4,11 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runExperienceFeedback, runExperienceIntercept, runExperiencePostTool } from '../src/commands/experience';
+import {
+  runExperienceFeedback,
+  runExperienceIntercept,
+  runExperiencePostTool,
+} from '../src/commands/experience';
 
 const TOKEN = 'hook-token-0123456789abcdef';
 
@@ -52,7 +56,9 @@ describe('arbiter experience hooks', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const port = (silent.address() as { port: number }).port;
     const started = Date.now();
-    expect(await runExperienceIntercept(hook, { url: `http://127.0.0.1:${port}`, timeoutMs: '300' })).toBe('');
+    expect(await runExperienceIntercept(hook, { url: `http://127.0.0.1:${port}`, timeoutMs: '300' })).toBe(
+      '',
+    );
     expect(Date.now() - started).toBeLessThan(5000);
     silent.close();
     expect(await runExperienceIntercept('not json', { config })).toBe('');

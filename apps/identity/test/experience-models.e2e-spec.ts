@@ -16,7 +16,9 @@ function startStub(): Promise<{ server: Server; url: string; calls: Record<strin
       if (req.url === '/v1/embeddings') {
         calls.embeddings++;
         const data = (json.input as string[]).map((text, index) => {
-          const v = new Array(8).fill(0).map((_, i) => ((text.charCodeAt(i % text.length) || 1) % 7) + (i === 0 ? 1 : 0));
+          const v = new Array(8)
+            .fill(0)
+            .map((_, i) => ((text.charCodeAt(i % text.length) || 1) % 7) + (i === 0 ? 1 : 0));
           return { index, embedding: v };
         });
         res.end(JSON.stringify({ data, model: json.model }));
@@ -26,9 +28,24 @@ function startStub(): Promise<{ server: Server; url: string; calls: Record<strin
         calls.chat++;
         const system = String(json.messages?.[0]?.content ?? '');
         const content = system.includes('Extract reusable lessons')
-          ? JSON.stringify({ lessons: [{ pattern: 'docker build without cache', text: 'Run docker build with --pull to refresh the base image', confidence: 0.7, toolName: 'Bash' }] })
+          ? JSON.stringify({
+              lessons: [
+                {
+                  pattern: 'docker build without cache',
+                  text: 'Run docker build with --pull to refresh the base image',
+                  confidence: 0.7,
+                  toolName: 'Bash',
+                },
+              ],
+            })
           : `stub answer to: ${json.messages?.at(-1)?.content}`;
-        res.end(JSON.stringify({ model: json.model, choices: [{ message: { role: 'assistant', content } }], usage: { total_tokens: 42 } }));
+        res.end(
+          JSON.stringify({
+            model: json.model,
+            choices: [{ message: { role: 'assistant', content } }],
+            usage: { total_tokens: 42 },
+          }),
+        );
         return;
       }
       res.statusCode = 404;
@@ -67,7 +84,12 @@ describe('experience with an OpenAI-compatible endpoint', () => {
     const body = { messages: [{ role: 'user', content: 'hello' }], maxTokens: 50 };
     const first = await call(sut.url, 'POST', '/api/brain', { body });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ content: 'stub answer to: hello', model: 'stub-chat', tokensUsed: 42, cacheHit: false });
+    expect(first.body).toEqual({
+      content: 'stub answer to: hello',
+      model: 'stub-chat',
+      tokensUsed: 42,
+      cacheHit: false,
+    });
     const second = await call(sut.url, 'POST', '/api/brain', { body });
     expect(second.body.cacheHit).toBe(true);
     expect(stub.calls.chat).toBe(1);
@@ -79,7 +101,10 @@ describe('experience with an OpenAI-compatible endpoint', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.extractor).toBe('model');
-    expect(res.body.lessons[0]).toMatchObject({ tier: 'T3', text: 'Run docker build with --pull to refresh the base image' });
+    expect(res.body.lessons[0]).toMatchObject({
+      tier: 'T3',
+      text: 'Run docker build with --pull to refresh the base image',
+    });
     expect(stub.calls.embeddings).toBeGreaterThan(0);
     const gates = await call(sut.url, 'GET', '/api/gates');
     expect(gates.body.vectordb.dimensions.lessons).toBe(8);
@@ -87,7 +112,9 @@ describe('experience with an OpenAI-compatible endpoint', () => {
 
   it('routes with the model only when the keyword layer is unsure', async () => {
     const before = stub.calls.chat;
-    const sure = await call(sut.url, 'POST', '/api/route-model', { body: { task: 'design the database migration architecture' } });
+    const sure = await call(sut.url, 'POST', '/api/route-model', {
+      body: { task: 'design the database migration architecture' },
+    });
     expect(sure.body.source).toBe('keyword');
     expect(stub.calls.chat).toBe(before);
   });

@@ -40,7 +40,11 @@ describe('experience service', () => {
   it('answers /health with the stores and /api/gates naming the vector engine', async () => {
     const health = await call(base, 'GET', '/health');
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ status: 'ok', vectordb: { status: 'ok' }, fileStore: { status: 'ok' } });
+    expect(health.body).toMatchObject({
+      status: 'ok',
+      vectordb: { status: 'ok' },
+      fileStore: { status: 'ok' },
+    });
     const gates = await get('/api/gates');
     expect(gates.status).toBe(200);
     expect(gates.body).toMatchObject({
@@ -56,8 +60,16 @@ describe('experience service', () => {
   it('wants the bearer token: missing and wrong are 401 with the error body', async () => {
     const missing = await post('/api/intercept', { toolName: 'Bash', toolInput: {} }, {});
     expect(missing.status).toBe(401);
-    expect(missing.body).toEqual({ error: expect.any(String), code: 'EXPERIENCE_TOKEN_MISSING', timestamp: expect.any(String) });
-    const wrong = await post('/api/intercept', { toolName: 'Bash', toolInput: {} }, { authorization: 'Bearer nope' });
+    expect(missing.body).toEqual({
+      error: expect.any(String),
+      code: 'EXPERIENCE_TOKEN_MISSING',
+      timestamp: expect.any(String),
+    });
+    const wrong = await post(
+      '/api/intercept',
+      { toolName: 'Bash', toolInput: {} },
+      { authorization: 'Bearer nope' },
+    );
     expect(wrong.status).toBe(401);
     expect(wrong.body.code).toBe('EXPERIENCE_TOKEN_INVALID');
   });
@@ -66,18 +78,36 @@ describe('experience service', () => {
     const res = await post('/api/intercept', { toolName: '', toolInput: 'x' });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body).sort()).toEqual(['code', 'error', 'timestamp']);
-    const feedback = await post('/api/feedback', { pointId: 'not-a-uuid', collection: 'lessons', verdict: 'maybe' });
+    const feedback = await post('/api/feedback', {
+      pointId: 'not-a-uuid',
+      collection: 'lessons',
+      verdict: 'maybe',
+    });
     expect(feedback.status).toBe(400);
   });
 
   let lessonId = '';
   it('extracts lessons into T3 and intercepts a paraphrased call with them', async () => {
-    const a = await post('/api/extract', { transcript: TRANSCRIPT_A, sessionId: 's1', agent: 'claude-code', workspace: 'repo-a' });
+    const a = await post('/api/extract', {
+      transcript: TRANSCRIPT_A,
+      sessionId: 's1',
+      agent: 'claude-code',
+      workspace: 'repo-a',
+    });
     expect(a.status).toBe(200);
     expect(a.body.count).toBeGreaterThanOrEqual(1);
-    expect(a.body.lessons[0]).toMatchObject({ tier: 'T3', id: expect.any(String), pattern: expect.any(String) });
+    expect(a.body.lessons[0]).toMatchObject({
+      tier: 'T3',
+      id: expect.any(String),
+      pattern: expect.any(String),
+    });
     expect(a.body.extractor).toBe('heuristic');
-    const b = await post('/api/extract', { transcript: TRANSCRIPT_B, sessionId: 's2', agent: 'claude-code', workspace: 'repo-b' });
+    const b = await post('/api/extract', {
+      transcript: TRANSCRIPT_B,
+      sessionId: 's2',
+      agent: 'claude-code',
+      workspace: 'repo-b',
+    });
     expect(b.body.count).toBeGreaterThanOrEqual(1);
     lessonId = a.body.lessons[0].id;
 
@@ -99,7 +129,11 @@ describe('experience service', () => {
   });
 
   it('queues posttool (202), judges it in the background, and records feedback from the suggestion text', async () => {
-    const hit = await post('/api/intercept', { toolName: 'Bash', toolInput: { command: 'npm test' }, context: { sessionId: 's4' } });
+    const hit = await post('/api/intercept', {
+      toolName: 'Bash',
+      toolInput: { command: 'npm test' },
+      context: { sessionId: 's4' },
+    });
     const queued = await post('/api/posttool', {
       toolName: 'Bash',
       toolInput: { command: 'npm run build && npm test' },
@@ -123,7 +157,12 @@ describe('experience service', () => {
 
     const fb = await post('/api/feedback', { pointId: lessonId, collection: 'lessons', verdict: 'followed' });
     expect(fb.status).toBe(200);
-    expect(fb.body).toEqual({ recorded: true, verdict: 'followed', pointId: lessonId, collection: 'lessons' });
+    expect(fb.body).toEqual({
+      recorded: true,
+      verdict: 'followed',
+      pointId: lessonId,
+      collection: 'lessons',
+    });
     const unknown = await post('/api/feedback', {
       pointId: '00000000-0000-4000-8000-000000000000',
       collection: 'lessons',
@@ -158,21 +197,30 @@ describe('experience service', () => {
       workspace: 'repo-c',
     });
     const id = r.body.lessons[0].id;
-    for (let i = 0; i < 3; i++) await post('/api/feedback', { pointId: id, collection: 'lessons', verdict: 'ignored' });
+    for (let i = 0; i < 3; i++)
+      await post('/api/feedback', { pointId: id, collection: 'lessons', verdict: 'ignored' });
     const evolved = await post('/api/evolve', undefined);
     expect(evolved.body.archived).toBeGreaterThanOrEqual(1);
-    const res = await post('/api/intercept', { toolName: 'Edit', toolInput: { file_path: 'Dockerfile', new_string: 'FROM node base image digest' } });
+    const res = await post('/api/intercept', {
+      toolName: 'Edit',
+      toolInput: { file_path: 'Dockerfile', new_string: 'FROM node base image digest' },
+    });
     expect(res.body.suggestions ?? '').not.toContain(id);
   });
 
   it('supersedes a contradicted lesson and abstracts a cluster into a principle with generalizes edges', async () => {
     const old = await post('/api/extract', {
       transcript: 'Lesson: when the port 3000 is already in use, kill the process holding port 3000',
-      sessionId: 's6', agent: 'codex', workspace: 'repo-d',
+      sessionId: 's6',
+      agent: 'codex',
+      workspace: 'repo-d',
     });
     const newer = await post('/api/extract', {
-      transcript: 'Lesson: when the port 3000 is already in use, never kill it; start the server on a free port instead',
-      sessionId: 's7', agent: 'codex', workspace: 'repo-d',
+      transcript:
+        'Lesson: when the port 3000 is already in use, never kill it; start the server on a free port instead',
+      sessionId: 's7',
+      agent: 'codex',
+      workspace: 'repo-d',
     });
     const oldId = old.body.lessons[0].id;
     const newId = newer.body.lessons[0].id;
@@ -195,7 +243,10 @@ describe('experience service', () => {
     }
     const evolved = await post('/api/evolve', undefined);
     expect(evolved.body.abstracted).toBeGreaterThanOrEqual(1);
-    const hit = await post('/api/intercept', { toolName: 'Bash', toolInput: { command: 'npm run start:api after editing schema.prisma' } });
+    const hit = await post('/api/intercept', {
+      toolName: 'Bash',
+      toolInput: { command: 'npm run start:api after editing schema.prisma' },
+    });
     expect(hit.body.hasSuggestions).toBe(true);
     const principleId = hit.body.suggestions.match(/pointId: ([0-9a-f-]{36}), collection: principles/)?.[1];
     expect(principleId).toBeDefined();
@@ -204,45 +255,85 @@ describe('experience service', () => {
 
     const shared = await post('/api/principles/share', { id: principleId, format: 'json' });
     expect(shared.status).toBe(200);
-    expect(shared.body).toMatchObject({ id: principleId, exported: true, sourceExamples: expect.any(Array), tags: expect.any(Array) });
+    expect(shared.body).toMatchObject({
+      id: principleId,
+      exported: true,
+      sourceExamples: expect.any(Array),
+      tags: expect.any(Array),
+    });
     const imported = await post('/api/principles/import', { principle: shared.body, source: 'other-team' });
     expect(imported.status).toBe(200);
     expect(imported.body).toMatchObject({ imported: true, mergedWithExisting: true });
     const fresh = await post('/api/principles/import', {
-      principle: { text: 'Prefer small pull requests that change one thing', confidence: 0.9, sourceExamples: [], tags: ['pr'] },
+      principle: {
+        text: 'Prefer small pull requests that change one thing',
+        confidence: 0.9,
+        sourceExamples: [],
+        tags: ['pr'],
+      },
       source: 'handbook',
     });
     expect(fresh.body).toMatchObject({ imported: true, mergedWithExisting: false, tier: 'T3' });
   });
 
   it('routes models and tasks by keyword, saying which layer decided', async () => {
-    const deep = await post('/api/route-model', { task: 'design the migration of the billing architecture', runtime: 'claude-code' });
+    const deep = await post('/api/route-model', {
+      task: 'design the migration of the billing architecture',
+      runtime: 'claude-code',
+    });
     expect(deep.status).toBe(200);
-    expect(deep.body).toMatchObject({ tier: 'deep', model: 'claude-opus', reasoningEffort: 'high', source: 'keyword' });
+    expect(deep.body).toMatchObject({
+      tier: 'deep',
+      model: 'claude-opus',
+      reasoningEffort: 'high',
+      source: 'keyword',
+    });
     const vague = await post('/api/route-model', { task: 'hmm', runtime: 'codex' });
     expect(vague.body.source).toBe('keyword');
     expect(vague.body.reasoning).toMatch(/no chat model configured/);
-    const task = await post('/api/route-task', { task: 'fix the crash when the config file is missing', runtime: 'codex', context: { repo: 'x', scope: 'cli' } });
+    const task = await post('/api/route-task', {
+      task: 'fix the crash when the config file is missing',
+      runtime: 'codex',
+      context: { repo: 'x', scope: 'cli' },
+    });
     expect(task.status).toBe(200);
-    expect(task.body).toMatchObject({ workflow: 'bugfix', recommendedSkill: expect.any(String), alternatives: expect.any(Array) });
+    expect(task.body).toMatchObject({
+      workflow: 'bugfix',
+      recommendedSkill: expect.any(String),
+      alternatives: expect.any(Array),
+    });
   });
 
   it('pil-context classifies and caches for 300 s; brain answers by the heuristic path without a model', async () => {
     const body = { toolName: 'Bash', toolInput: { command: 'rm -rf /tmp/build' }, workspace: 'repo-a' };
     const first = await post('/api/pil-context', body);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ classification: { risk: 'high', category: 'destructive-shell' }, cacheHit: false, ttl: 300 });
+    expect(first.body).toMatchObject({
+      classification: { risk: 'high', category: 'destructive-shell' },
+      cacheHit: false,
+      ttl: 300,
+    });
     const second = await post('/api/pil-context', body);
     expect(second.body.cacheHit).toBe(true);
-    const brain = await post('/api/brain', { messages: [{ role: 'user', content: 'how do I run npm test in a fresh worktree?' }] });
+    const brain = await post('/api/brain', {
+      messages: [{ role: 'user', content: 'how do I run npm test in a fresh worktree?' }],
+    });
     expect(brain.status).toBe(200);
-    expect(brain.body).toMatchObject({ model: 'heuristic:experience-search', cacheHit: false, tokensUsed: 0 });
+    expect(brain.body).toMatchObject({
+      model: 'heuristic:experience-search',
+      cacheHit: false,
+      tokensUsed: 0,
+    });
   });
 
   it('judges jobs left queued by a stopped worker (durable queue)', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const r = await post('/api/posttool', { toolName: 'Bash', toolInput: { command: `echo ${i}` }, outcome: { success: true, error: null, duration_ms: 1 } });
+      const r = await post('/api/posttool', {
+        toolName: 'Bash',
+        toolInput: { command: `echo ${i}` },
+        outcome: { success: true, error: null, duration_ms: 1 },
+      });
       ids.push(r.body.judgeJobId);
     }
     const deadline = Date.now() + 20_000;

@@ -18,7 +18,9 @@ export interface ExperienceOptions {
 /** `--config`, else `$ARBITER_EXPERIENCE_CONFIG`, else `~/.arbiter/experience/config.json`; flags win. */
 export function loadExperienceConfig(options: ExperienceOptions): ExperienceClientConfig {
   const path =
-    options.config ?? process.env.ARBITER_EXPERIENCE_CONFIG ?? join(homedir(), '.arbiter', 'experience', 'config.json');
+    options.config ??
+    process.env.ARBITER_EXPERIENCE_CONFIG ??
+    join(homedir(), '.arbiter', 'experience', 'config.json');
   let file: Partial<ExperienceClientConfig> = {};
   try {
     file = JSON.parse(readFileSync(path, 'utf8')) as Partial<ExperienceClientConfig>;
@@ -92,8 +94,17 @@ export async function runExperiencePostTool(stdin: string, options: ExperienceOp
     const call = toolCall(input);
     const response = (input.tool_response ?? {}) as Record<string, unknown>;
     const outcome = (input.outcome as Record<string, unknown>) ?? {
-      success: !(response.is_error === true || response.success === false || typeof response.error === 'string'),
-      error: typeof response.error === 'string' ? response.error : typeof response.stderr === 'string' && response.stderr ? response.stderr : null,
+      success: !(
+        response.is_error === true ||
+        response.success === false ||
+        typeof response.error === 'string'
+      ),
+      error:
+        typeof response.error === 'string'
+          ? response.error
+          : typeof response.stderr === 'string' && response.stderr
+            ? response.stderr
+            : null,
       duration_ms: Number(input.duration_ms ?? 0),
     };
     let suggestions: string | null = typeof input.suggestions === 'string' ? input.suggestions : null;
@@ -131,7 +142,12 @@ export async function runExperienceFeedback(
   let recorded = 0;
   const failed: string[] = [];
   for (let m = re.exec(stdin); m; m = re.exec(stdin)) {
-    const res = await postJson(config, '/api/feedback', { pointId: m[1], collection: m[2], verdict }, timeout(options));
+    const res = await postJson(
+      config,
+      '/api/feedback',
+      { pointId: m[1], collection: m[2], verdict },
+      timeout(options),
+    );
     if (res.status === 200) recorded++;
     else failed.push(`${m[1]}: ${res.status} ${String(res.body?.code ?? '')}`);
   }

@@ -77,9 +77,11 @@ export class Principles {
       exported: true,
       exportedAt: new Date().toISOString(),
     };
-    await this.files.put(`exports/${entry.id}.json`, JSON.stringify(portable, null, 2)).catch((error: Error) => {
-      throw experienceError.fileStoreDown(error.message);
-    });
+    await this.files
+      .put(`exports/${entry.id}.json`, JSON.stringify(portable, null, 2))
+      .catch((error: Error) => {
+        throw experienceError.fileStoreDown(error.message);
+      });
     await this.knowledge.indexed([entry.id]);
     return portable;
   }
@@ -124,12 +126,42 @@ interface ContextAnswer {
 }
 
 const RISKS: { re: RegExp; risk: 'high' | 'medium'; category: string; reason: string }[] = [
-  { re: /\brm\s+-[a-z]*r[a-z]*f|\brm\s+-[a-z]*f[a-z]*r|\bmkfs\b|\bdd\s+if=|:\(\)\s*\{/i, risk: 'high', category: 'destructive-shell', reason: 'recursive or raw deletion' },
-  { re: /git\s+push\s+.*(--force|-f\b)|git\s+reset\s+--hard|git\s+clean\s+-[a-z]*f/i, risk: 'high', category: 'vcs-destructive', reason: 'rewrites or discards history' },
-  { re: /\b(drop|truncate)\s+(table|database|schema)\b|\bdelete\s+from\s+\w+\s*(;|$)/i, risk: 'high', category: 'database-destructive', reason: 'drops or empties data' },
-  { re: /(curl|wget)[^|]*\|\s*(sudo\s+)?(ba)?sh|\bchmod\s+-?R?\s*777\b|\bsudo\b/i, risk: 'high', category: 'privileged-or-remote-code', reason: 'runs remote code or escalates privileges' },
-  { re: /\b(npm|pip|yarn|pnpm|apt(-get)?|brew)\s+(install|add|remove|uninstall)\b/i, risk: 'medium', category: 'dependency-change', reason: 'changes installed packages' },
-  { re: /\bgit\s+(push|commit|merge|rebase|checkout)\b/i, risk: 'medium', category: 'vcs', reason: 'changes repository state' },
+  {
+    re: /\brm\s+-[a-z]*r[a-z]*f|\brm\s+-[a-z]*f[a-z]*r|\bmkfs\b|\bdd\s+if=|:\(\)\s*\{/i,
+    risk: 'high',
+    category: 'destructive-shell',
+    reason: 'recursive or raw deletion',
+  },
+  {
+    re: /git\s+push\s+.*(--force|-f\b)|git\s+reset\s+--hard|git\s+clean\s+-[a-z]*f/i,
+    risk: 'high',
+    category: 'vcs-destructive',
+    reason: 'rewrites or discards history',
+  },
+  {
+    re: /\b(drop|truncate)\s+(table|database|schema)\b|\bdelete\s+from\s+\w+\s*(;|$)/i,
+    risk: 'high',
+    category: 'database-destructive',
+    reason: 'drops or empties data',
+  },
+  {
+    re: /(curl|wget)[^|]*\|\s*(sudo\s+)?(ba)?sh|\bchmod\s+-?R?\s*777\b|\bsudo\b/i,
+    risk: 'high',
+    category: 'privileged-or-remote-code',
+    reason: 'runs remote code or escalates privileges',
+  },
+  {
+    re: /\b(npm|pip|yarn|pnpm|apt(-get)?|brew)\s+(install|add|remove|uninstall)\b/i,
+    risk: 'medium',
+    category: 'dependency-change',
+    reason: 'changes installed packages',
+  },
+  {
+    re: /\bgit\s+(push|commit|merge|rebase|checkout)\b/i,
+    risk: 'medium',
+    category: 'vcs',
+    reason: 'changes repository state',
+  },
 ];
 
 /**
@@ -149,7 +181,9 @@ export class PilContext {
 
   async execute(input: { toolName: string; toolInput: Record<string, unknown>; workspace?: string }) {
     const key = createHash('sha256')
-      .update(JSON.stringify([RequestContext.tenantId(), input.toolName, input.toolInput, input.workspace ?? null]))
+      .update(
+        JSON.stringify([RequestContext.tenantId(), input.toolName, input.toolInput, input.workspace ?? null]),
+      )
       .digest('hex');
     const ttl = this.settings.contextCacheSeconds;
     const cached = this.cache.get(key);
@@ -179,6 +213,7 @@ export function classify(toolName: string, text: string): ContextAnswer['classif
     return { risk: 'low', category: 'network', reason: 'reads from the network' };
   }
   if (/^(Read|Grep|Glob|LS)$/i.test(toolName)) return { risk: 'low', category: 'read', reason: 'reads only' };
-  if (/^(Bash|shell)$/i.test(toolName)) return { risk: 'medium', category: 'shell', reason: 'runs a command' };
+  if (/^(Bash|shell)$/i.test(toolName))
+    return { risk: 'medium', category: 'shell', reason: 'runs a command' };
   return { risk: 'low', category: 'other', reason: 'no risky pattern found' };
 }

@@ -79,7 +79,11 @@ export class PostToolDto {
   @Type(() => OutcomeDto)
   outcome!: OutcomeDto;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'The suggestion text intercept returned' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'The suggestion text intercept returned',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(50_000)

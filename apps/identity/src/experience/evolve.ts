@@ -10,7 +10,9 @@ const EVOLVE_LOCK = 0x45_58_50_31; // "EXP1"
 const NEXT: Record<Tier, Tier | null> = { T3: 'T2', T2: 'T1', T1: 'T0', T0: null };
 
 /** Confidence from verdict evidence: the prior counts as two observations (a Beta-like estimate). */
-export function evidenceConfidence(row: Pick<EntryRow, 'followed' | 'ignored' | 'irrelevant' | 'meta' | 'confidence'>) {
+export function evidenceConfidence(
+  row: Pick<EntryRow, 'followed' | 'ignored' | 'irrelevant' | 'meta' | 'confidence'>,
+) {
   const prior = typeof row.meta?.prior === 'number' ? (row.meta.prior as number) : Number(row.confidence);
   const n = row.followed + row.ignored + row.irrelevant;
   return clamp((2 * prior + row.followed) / (2 + n));
@@ -61,7 +63,8 @@ export class Evolve {
     let archived = ignoredOut.length;
     const gone = new Set(ignoredOut);
     const byCollection = new Map<string, EntryRow[]>();
-    for (const e of active) if (!gone.has(e.id)) byCollection.set(e.collection, [...(byCollection.get(e.collection) ?? []), e]);
+    for (const e of active)
+      if (!gone.has(e.id)) byCollection.set(e.collection, [...(byCollection.get(e.collection) ?? []), e]);
     for (const rows of byCollection.values()) {
       const vectors = rows.map((r) => Float32Array.from(r.embedding));
       const order = rows.map((_, i) => i).sort((a, b) => rank(rows[a]) - rank(rows[b]));
@@ -102,7 +105,13 @@ export class Evolve {
       const total = e.followed + e.ignored + e.irrelevant;
       const negative = total ? (e.ignored + e.irrelevant) / total : 0;
       const to = NEXT[e.tier];
-      if (rule && to && e.followed >= rule.followed && confidence >= rule.confidence && negative <= s.promoteMaxNegativeShare) {
+      if (
+        rule &&
+        to &&
+        e.followed >= rule.followed &&
+        confidence >= rule.confidence &&
+        negative <= s.promoteMaxNegativeShare
+      ) {
         await this.repository.setTier(m, e.id, to, confidence);
         await this.repository.addEvent(m, e.id, 'promoted', e.text, to, {
           from: e.tier,
@@ -132,17 +141,24 @@ export class Evolve {
       if (assigned.has(i)) continue;
       const members = [i];
       for (let j = 0; j < lessons.length; j++) {
-        if (j !== i && !assigned.has(j) && cosine(vectors[i], vectors[j]) >= s.clusterSimilarity) members.push(j);
+        if (j !== i && !assigned.has(j) && cosine(vectors[i], vectors[j]) >= s.clusterSimilarity)
+          members.push(j);
       }
       if (members.length < s.clusterMinSize) continue;
       members.forEach((x) => assigned.add(x));
       const sources = members.map((x) => lessons[x]);
       const text = await this.principleText(sources);
-      const tier = sources.reduce<Tier>((best, e) => (TIER_RANK[e.tier] < TIER_RANK[best] ? e.tier : best), 'T3');
+      const tier = sources.reduce<Tier>(
+        (best, e) => (TIER_RANK[e.tier] < TIER_RANK[best] ? e.tier : best),
+        'T3',
+      );
       const confidence = sources.reduce((sum, e) => sum + Number(e.confidence), 0) / sources.length;
       const counts = new Map<string, number>();
       for (const e of sources) for (const k of e.keywords) counts.set(k, (counts.get(k) ?? 0) + 1);
-      const tags = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k]) => k);
+      const tags = [...counts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([k]) => k);
       const workspaces = new Set(sources.map((e) => e.workspace));
       const result = await this.knowledge.add(m, {
         kind: 'principle',
@@ -160,7 +176,11 @@ export class Evolve {
         extraKeywords: [...counts.keys()],
       });
       for (const e of sources) await this.repository.addEdge(m, result.entry.id, e.id, 'generalizes');
-      await this.repository.archive(m, sources.map((e) => e.id), 'generalized');
+      await this.repository.archive(
+        m,
+        sources.map((e) => e.id),
+        'generalized',
+      );
       await this.repository.addEvent(m, result.entry.id, 'abstracted', result.entry.text, result.entry.tier, {
         generalizesCount: sources.length,
         principle: result.entry.text,
@@ -176,7 +196,10 @@ export class Evolve {
     if (this.model.configured) {
       try {
         const answer = await this.model.complete([
-          { role: 'system', content: 'Write one general principle (one or two sentences) that covers these lessons.' },
+          {
+            role: 'system',
+            content: 'Write one general principle (one or two sentences) that covers these lessons.',
+          },
           { role: 'user', content: sources.map((s) => `- ${s.text}`).join('\n') },
         ]);
         if (answer.content.trim()) return answer.content.trim().slice(0, 800);
@@ -185,8 +208,14 @@ export class Evolve {
       }
     }
     const [best, ...rest] = sources;
-    const also = rest.slice(0, 2).map((s) => s.text.replace(/^When /, 'when ')).join('; ');
-    return `Principle from ${sources.length} lessons: ${best.text}${also ? ` (also: ${also})` : ''}`.slice(0, 800);
+    const also = rest
+      .slice(0, 2)
+      .map((s) => s.text.replace(/^When /, 'when '))
+      .join('; ');
+    return `Principle from ${sources.length} lessons: ${best.text}${also ? ` (also: ${also})` : ''}`.slice(
+      0,
+      800,
+    );
   }
 }
 

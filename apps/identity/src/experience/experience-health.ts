@@ -10,7 +10,11 @@ export class VectorDbHealth implements HealthIndicator {
   constructor(@Inject(VectorStore) private readonly vectors: VectorStore) {}
   async check(): Promise<DependencyStatus> {
     const r = await this.vectors.ping();
-    return { status: r.ok ? 'up' : 'down', engine: this.vectors.kind, ...(r.detail ? { detail: r.detail } : {}) };
+    return {
+      status: r.ok ? 'up' : 'down',
+      engine: this.vectors.kind,
+      ...(r.detail ? { detail: r.detail } : {}),
+    };
   }
   topLevel(result: DependencyStatus) {
     return { status: result?.status === 'up' ? 'ok' : 'unreachable', engine: this.vectors.kind };

@@ -2,8 +2,18 @@ import { Public } from '@arbiter/auth';
 import { ApiErrorFamily, ApiErrors, AppError } from '@arbiter/platform';
 import { ExperienceErrorFamily } from '../openapi';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CommonErrorCodes } from '@arbiter/contracts';
+/** An OpenAPI schema object, as `ApiOkResponse({ schema })` takes it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type SchemaObject = Record<string, any>;
 import { Brain, PilContext, Principles } from './assist';
 import {
   BrainDto,
@@ -34,12 +44,8 @@ const num = { type: 'number' };
 const int = { type: 'integer' };
 const str = { type: 'string' };
 const nstr = { type: 'string', nullable: true };
-const o = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  type: 'object',
-  properties,
-  required: Object.keys(properties),
-  ...extra,
-});
+const o = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}): SchemaObject =>
+  ({ type: 'object', properties, required: Object.keys(properties), ...extra }) as SchemaObject;
 const tierCounts = o({ T0: int, T1: int, T2: int, T3: int });
 /** Response schemas of the experience routes without a view class. */
 const S = {
@@ -128,9 +134,19 @@ const S = {
     exported: { type: 'boolean' },
     exportedAt: str,
   }),
-  imported: o({ id: str, text: str, tier: str, imported: { type: 'boolean' }, mergedWithExisting: { type: 'boolean' } }),
+  imported: o({
+    id: str,
+    text: str,
+    tier: str,
+    imported: { type: 'boolean' },
+    mergedWithExisting: { type: 'boolean' },
+  }),
   pilContext: o({
-    classification: o({ risk: { type: 'string', enum: ['low', 'medium', 'high'] }, category: str, reason: str }),
+    classification: o({
+      risk: { type: 'string', enum: ['low', 'medium', 'high'] },
+      category: str,
+      reason: str,
+    }),
     suggestions: { type: 'array', items: o({ id: str, text: str, confidence: num, source: str }) },
     cacheHit: { type: 'boolean' },
     ttl: int,
@@ -200,7 +216,9 @@ export class ExperienceController {
 
   @Post('evolve')
   @HttpCode(200)
-  @ApiOperation({ summary: 'One evolution cycle: archive, promote, abstract (idempotent, one replica at a time)' })
+  @ApiOperation({
+    summary: 'One evolution cycle: archive, promote, abstract (idempotent, one replica at a time)',
+  })
   @ApiOkResponse({ type: EvolveView })
   evolve() {
     return this.evolveService.execute();
@@ -214,7 +232,9 @@ export class ExperienceController {
   }
 
   @Get('gates')
-  @ApiOperation({ summary: 'Readiness of the stores and the judge; `vectordb.engine` names the vector search in use' })
+  @ApiOperation({
+    summary: 'Readiness of the stores and the judge; `vectordb.engine` names the vector search in use',
+  })
   @ApiOkResponse({ schema: S.gates })
   gates() {
     return this.insights.gates();
@@ -225,7 +245,11 @@ export class ExperienceController {
   @ApiOkResponse({ schema: S.graph })
   @ApiErrors(404)
   @ApiQuery({ name: 'id', required: true })
-  @ApiQuery({ name: 'types', required: false, description: 'Comma-separated: generalizes, relates-to, supersedes' })
+  @ApiQuery({
+    name: 'types',
+    required: false,
+    description: 'Comma-separated: generalizes, relates-to, supersedes',
+  })
   graph(@Query('id') id?: string, @Query('types') types?: string) {
     if (typeof id !== 'string' || !UUID.test(id)) {
       throw AppError.badRequest(CommonErrorCodes.ValidationFailed, '`id` is required and must be a UUID');
@@ -243,18 +267,26 @@ export class ExperienceController {
   @ApiQuery({ name: 'limit', required: false, description: '1..200, default 20' })
   timeline(@Query('topic') topic?: string, @Query('limit') limit?: string) {
     if (typeof topic !== 'string' || !topic.trim() || topic.length > 500) {
-      throw AppError.badRequest(CommonErrorCodes.ValidationFailed, '`topic` is required (at most 500 characters)');
+      throw AppError.badRequest(
+        CommonErrorCodes.ValidationFailed,
+        '`topic` is required (at most 500 characters)',
+      );
     }
     const n = limit === undefined ? 20 : Number(limit);
     if (!Number.isInteger(n) || n < 1 || n > 200) {
-      throw AppError.badRequest(CommonErrorCodes.ValidationFailed, '`limit` must be an integer from 1 to 200');
+      throw AppError.badRequest(
+        CommonErrorCodes.ValidationFailed,
+        '`limit` must be an integer from 1 to 200',
+      );
     }
     return this.insights.timeline(topic, n);
   }
 
   @Post('route-model')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Model tier for a task: keyword, then past T2 tasks, then the model on low confidence' })
+  @ApiOperation({
+    summary: 'Model tier for a task: keyword, then past T2 tasks, then the model on low confidence',
+  })
   @ApiOkResponse({ schema: S.routeModel })
   routeModel(@Body() dto: RouteModelDto) {
     return this.routing.routeModel(dto);

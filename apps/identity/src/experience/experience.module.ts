@@ -22,11 +22,7 @@ import { VectorStore } from './stores/vector-store';
  */
 @Global()
 @Module({
-  providers: [
-    ExperienceRepository,
-    VectorStore,
-    { provide: FILE_STORE, useClass: LocalDirectoryFileStore },
-  ],
+  providers: [ExperienceRepository, VectorStore, { provide: FILE_STORE, useClass: LocalDirectoryFileStore }],
   exports: [ExperienceRepository, VectorStore, FILE_STORE],
 })
 export class ExperienceStoresModule {}

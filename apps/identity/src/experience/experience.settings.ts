@@ -203,7 +203,9 @@ export class ExperienceSettings implements StartupRules {
       );
     }
     if (this.chatBaseUrl && !this.chatModel) {
-      throw new ConfigurationError('Experience:ChatBaseUrl needs Experience:ChatModel', ['Experience:ChatModel']);
+      throw new ConfigurationError('Experience:ChatBaseUrl needs Experience:ChatModel', [
+        'Experience:ChatModel',
+      ]);
     }
     for (const [key, url] of [
       ['Experience:EmbeddingBaseUrl', this.embeddingBaseUrl],

@@ -29,9 +29,12 @@ interface Draft {
   toolName: string | null;
 }
 
-const TOOLS = /\b(Bash|Edit|MultiEdit|Write|Read|Grep|Glob|WebFetch|WebSearch|NotebookEdit|Task|shell|apply_patch)\b/;
-const ERROR = /\b(error|errors|failed|fails|failure|exception|traceback|denied|cannot|can't|not found|no such|refused|timed? ?out|ENOENT|EACCES|EADDRINUSE|panic|fatal|exit code [1-9])\b/i;
-const FIX = /\b(fix|fixed|instead|should|must|use|need to|needs|resolved|works|worked|solution|the cause|because|remember|avoid|don't|do not|never|always|make sure)\b/i;
+const TOOLS =
+  /\b(Bash|Edit|MultiEdit|Write|Read|Grep|Glob|WebFetch|WebSearch|NotebookEdit|Task|shell|apply_patch)\b/;
+const ERROR =
+  /\b(error|errors|failed|fails|failure|exception|traceback|denied|cannot|can't|not found|no such|refused|timed? ?out|ENOENT|EACCES|EADDRINUSE|panic|fatal|exit code [1-9])\b/i;
+const FIX =
+  /\b(fix|fixed|instead|should|must|use|need to|needs|resolved|works|worked|solution|the cause|because|remember|avoid|don't|do not|never|always|make sure)\b/i;
 const EXPLICIT = /^\s*(?:[-*]\s*)?(?:lesson|remember|note to self|learned|takeaway|rule)\s*[:\-]\s*(.+)$/i;
 
 /** The situation a lesson is about: its leading "when/if/before/after …" clause, else its first sentence. */
@@ -42,7 +45,10 @@ export function situationOf(text: string): string {
 
 /** The heuristic reader: explicit "Lesson:" lines, and each error followed by the fix that resolved it. */
 export function heuristicLessons(transcript: string): Draft[] {
-  const lines = transcript.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = transcript
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const drafts: Draft[] = [];
   let lastTool: string | null = null;
   for (let i = 0; i < lines.length; i++) {
@@ -52,7 +58,12 @@ export function heuristicLessons(transcript: string): Draft[] {
     const explicit = line.match(EXPLICIT);
     if (explicit) {
       const text = explicit[1].trim();
-      drafts.push({ pattern: situationOf(text), text: text.slice(0, 600), confidence: 0.6, toolName: lastTool });
+      drafts.push({
+        pattern: situationOf(text),
+        text: text.slice(0, 600),
+        confidence: 0.6,
+        toolName: lastTool,
+      });
       continue;
     }
     if (!ERROR.test(line)) continue;
@@ -124,11 +135,18 @@ export class Extract {
           source: 'extracted',
         });
         if (result.outcome !== 'merged') {
-          await this.repository.addEvent(m, result.entry.id, 'extracted', result.entry.text, result.entry.tier, {
-            sessionId: input.sessionId,
-            agent: input.agent,
-            workspace: input.workspace,
-          });
+          await this.repository.addEvent(
+            m,
+            result.entry.id,
+            'extracted',
+            result.entry.text,
+            result.entry.tier,
+            {
+              sessionId: input.sessionId,
+              agent: input.agent,
+              workspace: input.workspace,
+            },
+          );
         }
         if (result.supersededId) ids.add(result.supersededId);
         if (!written.some((w) => w.id === result.entry.id)) written.push(result.entry);

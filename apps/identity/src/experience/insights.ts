@@ -51,7 +51,9 @@ export class Insights {
     const collections = vector.ok
       ? await this.uow.run((m) => this.repository.collections(m)).catch(() => null)
       : null;
-    const queue = vector.ok ? await this.uow.run((m) => this.repository.queueState(m)).catch(() => null) : null;
+    const queue = vector.ok
+      ? await this.uow.run((m) => this.repository.queueState(m)).catch(() => null)
+      : null;
     const usage = file.ok ? await this.files.usage().catch(() => null) : null;
     const vectordbHealthy = vector.ok && collections !== null;
     return {
@@ -78,7 +80,14 @@ export class Insights {
 
   async graph(id: string, typesParam: string | undefined) {
     const types = typesParam
-      ? [...new Set(typesParam.split(',').map((t) => t.trim()).filter(Boolean))]
+      ? [
+          ...new Set(
+            typesParam
+              .split(',')
+              .map((t) => t.trim())
+              .filter(Boolean),
+          ),
+        ]
       : EDGE_TYPES;
     const bad = types.filter((t) => !EDGE_TYPES.includes(t as EdgeType));
     if (bad.length || !types.length) {

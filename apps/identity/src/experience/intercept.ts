@@ -21,14 +21,21 @@ export interface ToolCall {
 const TIER_WEIGHT = [1.15, 1.1, 1.05, 1] as const;
 
 /** The words of a tool call ranking reads: the tool name, the input's strings, the context's task/intent. */
-export function toolCallText(call: { toolName: string; toolInput?: unknown; context?: Record<string, unknown> }) {
+export function toolCallText(call: {
+  toolName: string;
+  toolInput?: unknown;
+  context?: Record<string, unknown>;
+}) {
   const parts: string[] = [call.toolName];
   const walk = (value: unknown, depth: number) => {
     if (depth > 4 || parts.join(' ').length > 4000) return;
     if (typeof value === 'string') parts.push(value.slice(0, 1000));
     else if (typeof value === 'number' || typeof value === 'boolean') parts.push(String(value));
     else if (Array.isArray(value)) value.slice(0, 20).forEach((v) => walk(v, depth + 1));
-    else if (value && typeof value === 'object') Object.values(value).slice(0, 30).forEach((v) => walk(v, depth + 1));
+    else if (value && typeof value === 'object')
+      Object.values(value)
+        .slice(0, 30)
+        .forEach((v) => walk(v, depth + 1));
   };
   walk(call.toolInput, 0);
   for (const key of ['task', 'intent', 'goal', 'prompt', 'description']) {
@@ -38,7 +45,10 @@ export function toolCallText(call: { toolName: string; toolInput?: unknown; cont
   return parts.join(' ');
 }
 
-export function contextString(context: Record<string, unknown> | undefined, ...keys: string[]): string | null {
+export function contextString(
+  context: Record<string, unknown> | undefined,
+  ...keys: string[]
+): string | null {
   for (const key of keys) {
     const v = context?.[key];
     if (typeof v === 'string' && v.trim()) return v.trim().slice(0, 500);
@@ -58,7 +68,8 @@ export function suggestionRefs(text: string | null | undefined): { pointId: stri
   if (!text) return [];
   const out: { pointId: string; collection: string }[] = [];
   const re = /pointId: ([0-9a-f-]{36}), collection: ([a-z0-9_-]+)/gi;
-  for (let m = re.exec(text); m; m = re.exec(text)) out.push({ pointId: m[1].toLowerCase(), collection: m[2] });
+  for (let m = re.exec(text); m; m = re.exec(text))
+    out.push({ pointId: m[1].toLowerCase(), collection: m[2] });
   return out;
 }
 

@@ -53,7 +53,12 @@ export class Feedback {
       );
     }
     await this.knowledge.indexed([row.id]);
-    return { recorded: true as const, verdict: input.verdict, pointId: input.pointId, collection: input.collection };
+    return {
+      recorded: true as const,
+      verdict: input.verdict,
+      pointId: input.pointId,
+      collection: input.collection,
+    };
   }
 }
 
@@ -111,7 +116,9 @@ export class Judge implements OnApplicationBootstrap, OnModuleDestroy {
     let total = 0;
     for (;;) {
       if (this.stopped) return total;
-      const tenants = await this.uow.run((m) => this.repository.tenantsWithQueuedJobs(m), { acrossTenants: true });
+      const tenants = await this.uow.run((m) => this.repository.tenantsWithQueuedJobs(m), {
+        acrossTenants: true,
+      });
       let done = 0;
       for (const tenantId of tenants) done += await this.judgeBatch(tenantId);
       total += done;

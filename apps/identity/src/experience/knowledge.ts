@@ -5,7 +5,13 @@ import type { EntityManager } from 'typeorm';
 import { ExperienceErrors, experienceError } from './experience-errors';
 import { ExperienceSettings } from './experience.settings';
 import { EmbeddingProvider, keywords, LocalHashEmbedder, OpenAiCompatibleEmbedder } from './models/embedding';
-import { EntryKind, EntryRow, ExperienceRepository, NewEntry, Tier } from './persistence/experience.repository';
+import {
+  EntryKind,
+  EntryRow,
+  ExperienceRepository,
+  NewEntry,
+  Tier,
+} from './persistence/experience.repository';
 import { VectorStore } from './stores/vector-store';
 import { AppError } from '@arbiter/platform';
 

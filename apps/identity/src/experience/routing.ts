@@ -17,29 +17,103 @@ const MODELS: Record<string, Record<ModelTier, string>> = {
 const KEYWORD_TIERS: { tier: ModelTier; words: string[] }[] = [
   {
     tier: 'deep',
-    words: ['architect', 'design', 'migration', 'migrate', 'concurren', 'race', 'deadlock', 'security', 'vulnerab',
-      'performance', 'optimi', 'distributed', 'refactor', 'rewrite', 'algorithm', 'debug', 'investigat', 'proof'],
+    words: [
+      'architect',
+      'design',
+      'migration',
+      'migrate',
+      'concurren',
+      'race',
+      'deadlock',
+      'security',
+      'vulnerab',
+      'performance',
+      'optimi',
+      'distributed',
+      'refactor',
+      'rewrite',
+      'algorithm',
+      'debug',
+      'investigat',
+      'proof',
+    ],
   },
   {
     tier: 'fast',
-    words: ['typo', 'rename', 'format', 'lint', 'comment', 'readme', 'bump', 'version', 'list', 'grep', 'find',
-      'search', 'print', 'log', 'trivial', 'simple', 'small'],
+    words: [
+      'typo',
+      'rename',
+      'format',
+      'lint',
+      'comment',
+      'readme',
+      'bump',
+      'version',
+      'list',
+      'grep',
+      'find',
+      'search',
+      'print',
+      'log',
+      'trivial',
+      'simple',
+      'small',
+    ],
   },
   {
     tier: 'standard',
-    words: ['implement', 'feature', 'fix', 'bug', 'test', 'endpoint', 'add', 'update', 'component', 'function'],
+    words: [
+      'implement',
+      'feature',
+      'fix',
+      'bug',
+      'test',
+      'endpoint',
+      'add',
+      'update',
+      'component',
+      'function',
+    ],
   },
 ];
 
 const WORKFLOWS: { workflow: string; skill: string; words: string[] }[] = [
-  { workflow: 'bugfix', skill: 'systematic-debugging', words: ['bug', 'fix', 'error', 'fail', 'crash', 'broken', 'regress', 'exception'] },
-  { workflow: 'feature', skill: 'test-driven-development', words: ['add', 'implement', 'feature', 'new', 'support', 'endpoint', 'build'] },
-  { workflow: 'refactor', skill: 'refactoring', words: ['refactor', 'clean', 'restructure', 'extract', 'rename', 'simplify', 'split'] },
+  {
+    workflow: 'bugfix',
+    skill: 'systematic-debugging',
+    words: ['bug', 'fix', 'error', 'fail', 'crash', 'broken', 'regress', 'exception'],
+  },
+  {
+    workflow: 'feature',
+    skill: 'test-driven-development',
+    words: ['add', 'implement', 'feature', 'new', 'support', 'endpoint', 'build'],
+  },
+  {
+    workflow: 'refactor',
+    skill: 'refactoring',
+    words: ['refactor', 'clean', 'restructure', 'extract', 'rename', 'simplify', 'split'],
+  },
   { workflow: 'review', skill: 'code-review', words: ['review', 'audit', 'check', 'pr', 'pull', 'feedback'] },
-  { workflow: 'docs', skill: 'documentation', words: ['doc', 'readme', 'document', 'explain', 'guide', 'comment'] },
-  { workflow: 'test', skill: 'test-driven-development', words: ['test', 'coverage', 'spec', 'flaky', 'e2e', 'unit'] },
-  { workflow: 'investigate', skill: 'root-cause-tracing', words: ['why', 'investigat', 'slow', 'performance', 'profile', 'leak', 'understand'] },
-  { workflow: 'release', skill: 'release-checklist', words: ['release', 'deploy', 'publish', 'version', 'changelog', 'tag'] },
+  {
+    workflow: 'docs',
+    skill: 'documentation',
+    words: ['doc', 'readme', 'document', 'explain', 'guide', 'comment'],
+  },
+  {
+    workflow: 'test',
+    skill: 'test-driven-development',
+    words: ['test', 'coverage', 'spec', 'flaky', 'e2e', 'unit'],
+  },
+  {
+    workflow: 'investigate',
+    skill: 'root-cause-tracing',
+    words: ['why', 'investigat', 'slow', 'performance', 'profile', 'leak', 'understand'],
+  },
+  {
+    workflow: 'release',
+    skill: 'release-checklist',
+    words: ['release', 'deploy', 'publish', 'version', 'changelog', 'tag'],
+  },
 ];
 
 function matches(words: string[], stems: string[]): number {
@@ -69,10 +143,21 @@ export class Routing {
     // (1) keywords and the caller's hint
     const scores = KEYWORD_TIERS.map((k) => ({ tier: k.tier, n: matches(words, k.words) }));
     const hint = (input.complexity_hint ?? '').toLowerCase();
-    const hinted: ModelTier | null = /high|complex|hard/.test(hint) ? 'deep' : /low|simple|trivial/.test(hint) ? 'fast' : /medium|moderate/.test(hint) ? 'standard' : null;
+    const hinted: ModelTier | null = /high|complex|hard/.test(hint)
+      ? 'deep'
+      : /low|simple|trivial/.test(hint)
+        ? 'fast'
+        : /medium|moderate/.test(hint)
+          ? 'standard'
+          : null;
     const best = scores.sort((a, b) => b.n - a.n)[0];
     let decision: { tier: ModelTier; confidence: number; source: string; reasoning: string } = hinted
-      ? { tier: hinted, confidence: 0.85, source: 'keyword', reasoning: `complexity hint '${input.complexity_hint}'` }
+      ? {
+          tier: hinted,
+          confidence: 0.85,
+          source: 'keyword',
+          reasoning: `complexity hint '${input.complexity_hint}'`,
+        }
       : best.n
         ? {
             tier: best.tier,
@@ -80,7 +165,12 @@ export class Routing {
             source: 'keyword',
             reasoning: `${best.n} ${best.tier} keyword(s) in the task`,
           }
-        : { tier: 'standard', confidence: 0.3, source: 'keyword', reasoning: 'no keyword matched: standard tier' };
+        : {
+            tier: 'standard',
+            confidence: 0.3,
+            source: 'keyword',
+            reasoning: 'no keyword matched: standard tier',
+          };
     // (2) past tasks at T2 or better
     if (decision.confidence < 0.8) {
       const past = await this.similarTask(Collections.tasks, input.task);
@@ -98,7 +188,11 @@ export class Routing {
       if (this.model.configured) {
         const answer = await this.model
           .completeJson<{ tier?: string; reasoning?: string; confidence?: number }>([
-            { role: 'system', content: 'Choose a model tier for a coding task. Answer JSON only: {"tier":"fast|standard|deep","reasoning":"…","confidence":0.7}' },
+            {
+              role: 'system',
+              content:
+                'Choose a model tier for a coding task. Answer JSON only: {"tier":"fast|standard|deep","reasoning":"…","confidence":0.7}',
+            },
             { role: 'user', content: input.task },
           ])
           .catch((error: Error) => {
@@ -108,7 +202,8 @@ export class Routing {
         if (answer && (answer.tier === 'fast' || answer.tier === 'standard' || answer.tier === 'deep')) {
           decision = {
             tier: answer.tier,
-            confidence: typeof answer.confidence === 'number' ? Math.max(0, Math.min(1, answer.confidence)) : 0.7,
+            confidence:
+              typeof answer.confidence === 'number' ? Math.max(0, Math.min(1, answer.confidence)) : 0.7,
             source: 'model',
             reasoning: String(answer.reasoning ?? 'model decision').slice(0, 500),
           };
@@ -132,31 +227,60 @@ export class Routing {
     const words = keywords(`${input.task} ${input.context?.scope ?? ''}`);
     const scored = WORKFLOWS.map((w) => {
       const n = matches(words, w.words);
-      return { ...w, confidence: n ? Math.min(0.9, 0.4 + 0.15 * n) : 0.1, reason: n ? `${n} keyword(s) matched` : 'no keyword' };
+      return {
+        ...w,
+        confidence: n ? Math.min(0.9, 0.4 + 0.15 * n) : 0.1,
+        reason: n ? `${n} keyword(s) matched` : 'no keyword',
+      };
     }).sort((a, b) => b.confidence - a.confidence);
-    let chosen = { workflow: scored[0].workflow, skill: scored[0].skill, confidence: scored[0].confidence, source: 'keyword', reasoning: `${scored[0].reason} for ${scored[0].workflow}` };
+    let chosen = {
+      workflow: scored[0].workflow,
+      skill: scored[0].skill,
+      confidence: scored[0].confidence,
+      source: 'keyword',
+      reasoning: `${scored[0].reason} for ${scored[0].workflow}`,
+    };
     if (chosen.confidence < 0.8) {
       const past = await this.similarTask(Collections.workflows, input.task);
       const known = past && WORKFLOWS.find((w) => w.workflow === past.meta.workflow);
       if (past && known && past.confidence > chosen.confidence) {
-        chosen = { workflow: known.workflow, skill: known.skill, confidence: past.confidence, source: 'semantic', reasoning: `similar past task (${past.tier}): ${past.text.slice(0, 120)}` };
+        chosen = {
+          workflow: known.workflow,
+          skill: known.skill,
+          confidence: past.confidence,
+          source: 'semantic',
+          reasoning: `similar past task (${past.tier}): ${past.text.slice(0, 120)}`,
+        };
       }
     }
     if (chosen.confidence < this.settings.routingModelFallbackBelow) {
       if (this.model.configured) {
         const answer = await this.model
           .completeJson<{ workflow?: string; reasoning?: string }>([
-            { role: 'system', content: `Choose a workflow among ${WORKFLOWS.map((w) => w.workflow).join(', ')}. Answer JSON only: {"workflow":"…","reasoning":"…"}` },
+            {
+              role: 'system',
+              content: `Choose a workflow among ${WORKFLOWS.map((w) => w.workflow).join(', ')}. Answer JSON only: {"workflow":"…","reasoning":"…"}`,
+            },
             { role: 'user', content: JSON.stringify(input) },
           ])
           .catch(() => null);
         const known = WORKFLOWS.find((w) => w.workflow === answer?.workflow);
-        if (known) chosen = { workflow: known.workflow, skill: known.skill, confidence: 0.7, source: 'model', reasoning: String(answer?.reasoning ?? 'model decision').slice(0, 500) };
+        if (known)
+          chosen = {
+            workflow: known.workflow,
+            skill: known.skill,
+            confidence: 0.7,
+            source: 'model',
+            reasoning: String(answer?.reasoning ?? 'model decision').slice(0, 500),
+          };
       } else {
         chosen.reasoning += '; low confidence and no chat model configured (heuristic answer)';
       }
     }
-    await this.record(Collections.workflows, input.task, { workflow: chosen.workflow, repo: input.context?.repo ?? null });
+    await this.record(Collections.workflows, input.task, {
+      workflow: chosen.workflow,
+      repo: input.context?.repo ?? null,
+    });
     return {
       workflow: chosen.workflow,
       reasoning: chosen.reasoning,
@@ -174,10 +298,18 @@ export class Routing {
     const hits = await this.knowledge.vectors.search(collection, vector.length, vector, 10);
     const hit = hits.find((h) => h.row.tier !== 'T3' && h.similarity >= 0.75);
     if (!hit) return null;
-    return { ...hit.row, similarity: hit.similarity, confidence: Math.min(0.95, hit.similarity * Number(hit.row.confidence) + 0.2) };
+    return {
+      ...hit.row,
+      similarity: hit.similarity,
+      confidence: Math.min(0.95, hit.similarity * Number(hit.row.confidence) + 0.2),
+    };
   }
 
-  private async record(collection: typeof Collections.tasks | typeof Collections.workflows, task: string, meta: Record<string, unknown>) {
+  private async record(
+    collection: typeof Collections.tasks | typeof Collections.workflows,
+    task: string,
+    meta: Record<string, unknown>,
+  ) {
     const ids: string[] = [];
     await this.uow.run(async (m) => {
       const r = await this.knowledge.add(m, {

@@ -52,7 +52,9 @@ export class Database {
   static async start(options: DatabaseStartOptions): Promise<Database> {
     assertIdentifier(options.applicationRole, 'Database:ApplicationRole');
     const embedded =
-      options.target.kind === 'pglite' ? await EmbeddedPostgres.start(options.target.dataDir, 64, options.embeddedExtensions ?? []) : null;
+      options.target.kind === 'pglite'
+        ? await EmbeddedPostgres.start(options.target.dataDir, 64, options.embeddedExtensions ?? [])
+        : null;
     const connection = embedded
       ? { ...embedded.connectionOptions }
       : { url: (options.target as { url: string }).url };

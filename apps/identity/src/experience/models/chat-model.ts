@@ -33,7 +33,10 @@ export class ChatModel {
     return !!this.settings.chatBaseUrl;
   }
 
-  async complete(messages: ChatMessage[], options: { model?: string; maxTokens?: number } = {}): Promise<ChatAnswer> {
+  async complete(
+    messages: ChatMessage[],
+    options: { model?: string; maxTokens?: number } = {},
+  ): Promise<ChatAnswer> {
     const model = options.model || this.settings.chatModel;
     const request = { model, messages, ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}) };
     const key = createHash('sha256').update(JSON.stringify(request)).digest('hex');

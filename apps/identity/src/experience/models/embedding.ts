@@ -41,7 +41,10 @@ export function keywords(text: string): string[] {
 }
 
 /** Share of the query's keywords found in the entry's (0..1). */
-export function keywordScore(query: readonly string[], entry: readonly string[] | ReadonlySet<string>): number {
+export function keywordScore(
+  query: readonly string[],
+  entry: readonly string[] | ReadonlySet<string>,
+): number {
   if (!query.length) return 0;
   const set = entry instanceof Set ? entry : new Set(entry as readonly string[]);
   let hits = 0;
@@ -149,7 +152,9 @@ export class OpenAiCompatibleEmbedder implements EmbeddingProvider {
       }
       if (this.dim === undefined) this.dim = d.embedding.length;
       if (d.embedding.length !== this.dim) {
-        throw experienceError.modelDown(`embedding of ${d.embedding.length} dimensions, expected ${this.dim}`);
+        throw experienceError.modelDown(
+          `embedding of ${d.embedding.length} dimensions, expected ${this.dim}`,
+        );
       }
       const v = Float32Array.from(d.embedding);
       let norm = 0;

@@ -78,7 +78,9 @@ export class ExperienceService1732060000300 implements MigrationInterface {
     await runner.query(
       `CREATE INDEX ix_experience_entries_active ON experience_entries (tenant_id, collection, status)`,
     );
-    await runner.query(`CREATE INDEX ix_experience_entries_updated ON experience_entries (tenant_id, updated_at)`);
+    await runner.query(
+      `CREATE INDEX ix_experience_entries_updated ON experience_entries (tenant_id, updated_at)`,
+    );
     if (vector) await runner.query(hnswIndexSql(DEFAULT_HNSW_DIMENSION));
     await runner.query(`
       CREATE TABLE experience_edges (

@@ -160,7 +160,9 @@ export class ExperienceRepository {
   }
 
   async byId(m: EntityManager, id: string): Promise<EntryRow | null> {
-    const rows: EntryRow[] = await m.query(`SELECT ${ENTRY_COLUMNS} FROM experience_entries WHERE id = $1`, [id]);
+    const rows: EntryRow[] = await m.query(`SELECT ${ENTRY_COLUMNS} FROM experience_entries WHERE id = $1`, [
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -248,7 +250,12 @@ export class ExperienceRepository {
     );
   }
 
-  async archive(m: EntityManager, ids: string[], reason: string, supersededBy: string | null = null): Promise<void> {
+  async archive(
+    m: EntityManager,
+    ids: string[],
+    reason: string,
+    supersededBy: string | null = null,
+  ): Promise<void> {
     if (!ids.length) return;
     await m.query(
       `UPDATE experience_entries SET status = 'archived', archived_reason = $2, superseded_by = coalesce($3, superseded_by),
@@ -258,7 +265,12 @@ export class ExperienceRepository {
   }
 
   /** A duplicate seen again: the kept entry gains the example and some confidence. */
-  async reinforce(m: EntityManager, id: string, example: string | null, confidenceBump: number): Promise<void> {
+  async reinforce(
+    m: EntityManager,
+    id: string,
+    example: string | null,
+    confidenceBump: number,
+  ): Promise<void> {
     await m.query(
       `UPDATE experience_entries SET confidence = least(1, confidence + $3),
          source_examples = CASE WHEN $2::text IS NULL OR $2 = ANY(source_examples) THEN source_examples
@@ -386,7 +398,10 @@ export class ExperienceRepository {
   }
 
   async enqueueJob(m: EntityManager, id: string, payload: Record<string, unknown>): Promise<void> {
-    await m.query(`INSERT INTO experience_judge_jobs (id, payload) VALUES ($1, $2)`, [id, JSON.stringify(payload)]);
+    await m.query(`INSERT INTO experience_judge_jobs (id, payload) VALUES ($1, $2)`, [
+      id,
+      JSON.stringify(payload),
+    ]);
   }
 
   /** Tenants with queued jobs (read across tenants by the worker). */
@@ -406,7 +421,12 @@ export class ExperienceRepository {
     );
   }
 
-  async completeJob(m: EntityManager, id: string, result: Record<string, unknown>, judge: string): Promise<void> {
+  async completeJob(
+    m: EntityManager,
+    id: string,
+    result: Record<string, unknown>,
+    judge: string,
+  ): Promise<void> {
     await m.query(
       `UPDATE experience_judge_jobs SET status = 'done', result = $2, judge = $3, attempts = attempts + 1,
          processed_at = now() WHERE id = $1`,
@@ -423,14 +443,19 @@ export class ExperienceRepository {
     return { queued: row.queued, doneLastMinute: row.done };
   }
 
-  async job(m: EntityManager, id: string): Promise<{ status: string; result: Record<string, unknown> | null } | null> {
+  async job(
+    m: EntityManager,
+    id: string,
+  ): Promise<{ status: string; result: Record<string, unknown> | null } | null> {
     const rows = await m.query(`SELECT status, result FROM experience_judge_jobs WHERE id = $1`, [id]);
     return rows[0] ?? null;
   }
 
   /** Transaction-scoped advisory lock (evolve runs on one replica at a time). */
   async tryLock(m: EntityManager, key: number): Promise<boolean> {
-    const [row]: { locked: boolean }[] = await m.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [key]);
+    const [row]: { locked: boolean }[] = await m.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [
+      key,
+    ]);
     return row.locked;
   }
 }

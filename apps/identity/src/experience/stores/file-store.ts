@@ -29,7 +29,8 @@ export class LocalDirectoryFileStore implements FileStore {
 
   private pathOf(path: string): string {
     const full = resolve(this.root, path);
-    if (full !== this.root && !full.startsWith(this.root + sep)) throw new Error(`path escapes the store: ${path}`);
+    if (full !== this.root && !full.startsWith(this.root + sep))
+      throw new Error(`path escapes the store: ${path}`);
     return full;
   }
 

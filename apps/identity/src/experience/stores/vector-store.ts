@@ -65,7 +65,9 @@ export class VectorStore implements OnModuleInit {
     // may hold a transaction open (PGlite serialises them); until the index exists the search scans.
     void this.database.dataSource
       .query(hnswIndexSql(dimension))
-      .catch((error: Error) => this.logger.warn(`HNSW index for ${dimension} dimensions failed: ${error.message}`));
+      .catch((error: Error) =>
+        this.logger.warn(`HNSW index for ${dimension} dimensions failed: ${error.message}`),
+      );
   }
   private readonly indexedDimensions = new Set<number>();
 
