@@ -12,7 +12,6 @@ import {
 } from '@nestjs/swagger';
 import { CommonErrorCodes } from '@arbiter/contracts';
 /** An OpenAPI schema object, as `ApiOkResponse({ schema })` takes it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type SchemaObject = Record<string, any>;
 import { Brain, PilContext, Principles } from './assist';
 import {

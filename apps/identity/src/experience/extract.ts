@@ -35,7 +35,7 @@ const ERROR =
   /\b(error|errors|failed|fails|failure|exception|traceback|denied|cannot|can't|not found|no such|refused|timed? ?out|ENOENT|EACCES|EADDRINUSE|panic|fatal|exit code [1-9])\b/i;
 const FIX =
   /\b(fix|fixed|instead|should|must|use|need to|needs|resolved|works|worked|solution|the cause|because|remember|avoid|don't|do not|never|always|make sure)\b/i;
-const EXPLICIT = /^\s*(?:[-*]\s*)?(?:lesson|remember|note to self|learned|takeaway|rule)\s*[:\-]\s*(.+)$/i;
+const EXPLICIT = /^\s*(?:[-*]\s*)?(?:lesson|remember|note to self|learned|takeaway|rule)\s*[:-]\s*(.+)$/i;
 
 /** The situation a lesson is about: its leading "when/if/before/after …" clause, else its first sentence. */
 export function situationOf(text: string): string {

@@ -5,7 +5,7 @@ import {
   isDevelopmentOrTesting,
   StartupRules,
 } from '@arbiter/platform';
-import { ExperienceSettings } from '../experience/experience.settings';
+import { ExperienceSettings } from '../experience';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Max, Min, MinLength } from 'class-validator';
 
 /**

@@ -1,5 +1,5 @@
 import { ApplicationRole1732060000002 } from './1732060000002-application-role';
-import { ExperienceService1732060000300 } from '../../experience/persistence/experience-migration';
+import { ExperienceService1732060000300 } from '../../experience';
 import { LicenseServer1732060000200 } from '../../license';
 import { TokenAuth1732060000100 } from './1732060000100-token-auth';
 
