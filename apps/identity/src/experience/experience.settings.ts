@@ -107,6 +107,17 @@ export class ExperienceSettings implements StartupRules {
   @Max(1)
   duplicateSimilarity: number = 0.9;
 
+  /**
+   * Cosine similarity above which two suggestions count as the same advice in one answer (only the better
+   * ranked one is shown). Lower than `DuplicateSimilarity`: paraphrases are kept as entries (their
+   * evidence may differ) but never shown twice.
+   */
+  @ConfigKey('Experience:AnswerDuplicateSimilarity')
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  answerDuplicateSimilarity: number = 0.75;
+
   /** Cosine similarity above which entries join one cluster during `evolve` (a principle per cluster). */
   @ConfigKey('Experience:ClusterSimilarity')
   @IsNumber()

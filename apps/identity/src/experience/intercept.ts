@@ -77,7 +77,7 @@ export function suggestionRefs(text: string | null | undefined): { pointId: stri
  * Ranking shared by intercept, pil-context and the heuristic brain: candidates by vector and by
  * keyword, relevance = 0.65·cosine + 0.35·keyword share; below `RelevanceThreshold` dropped; the rest
  * ordered by relevance × tier weight × (0.75 + 0.25·confidence) × 1.15 in the call's own workspace;
- * near-duplicates (cosine ≥ `DuplicateSimilarity`) of a chosen suggestion skipped.
+ * near-duplicates (cosine ≥ `AnswerDuplicateSimilarity`) of a chosen suggestion skipped.
  */
 @Injectable()
 export class Ranker {
@@ -106,7 +106,7 @@ export class Ranker {
     const chosen: Ranked[] = [];
     for (const r of ranked) {
       if (chosen.some((c) => c.row.id === r.row.id)) continue;
-      if (chosen.some((c) => cosine(c.vector, r.vector) >= this.settings.duplicateSimilarity)) continue;
+      if (chosen.some((c) => cosine(c.vector, r.vector) >= this.settings.answerDuplicateSimilarity)) continue;
       chosen.push(r);
       if (chosen.length >= limit) break;
     }

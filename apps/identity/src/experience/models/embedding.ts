@@ -29,9 +29,11 @@ export function words(text: string): string[] {
 /** A light suffix stripper, so "failing", "failed" and "fails" meet. */
 function stem(word: string): string {
   if (word.length <= 4) return word;
-  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'ied', 'ies', 'ed', 'es', 's']) {
+  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'ied', 'ies', 'ed']) {
     if (word.endsWith(suffix) && word.length - suffix.length >= 3) return word.slice(0, -suffix.length);
   }
+  if (/(ss|x|z|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
   return word;
 }
 
