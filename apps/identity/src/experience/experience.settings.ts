@@ -27,6 +27,11 @@ export class ExperienceSettings implements StartupRules {
   @IsIn(['auto', 'pgvector', 'exact'])
   vectorStore: string = 'auto';
 
+  /** Where intercept searches: `memory` (exact, in-process, default) or `database` (pgvector HNSW, when present). */
+  @ConfigKey('Experience:HotPathIndex')
+  @IsIn(['memory', 'database'])
+  hotPathIndex: string = 'memory';
+
   /** The file store's directory (transcripts, exports); empty: `<tmp>/arbiter-experience-files`. */
   @ConfigKey('Experience:FileStoreDir')
   @IsString()
@@ -123,7 +128,7 @@ export class ExperienceSettings implements StartupRules {
   @IsNumber()
   @Min(0)
   @Max(1)
-  clusterSimilarity: number = 0.6;
+  clusterSimilarity: number = 0.4;
 
   /** Smallest cluster that becomes a principle. */
   @ConfigKey('Experience:ClusterMinSize')

@@ -34,8 +34,13 @@ const TOOLS =
 const ERROR =
   /\b(error|errors|failed|fails|failure|exception|traceback|denied|cannot|can't|not found|no such|refused|timed? ?out|ENOENT|EACCES|EADDRINUSE|panic|fatal|exit code [1-9])\b/i;
 const FIX =
-  /\b(fix|fixed|instead|should|must|use|need to|needs|resolved|works|worked|solution|the cause|because|remember|avoid|don't|do not|never|always|make sure)\b/i;
+  /\b(fix|fixed|instead|should|must|use|need to|needs|resolved|works|worked|solution|the cause|because|remember|avoid|don't|do not|never|always|make sure|run|create|install|add|set|enable|pass|move|convert|wait|restrict|send|copy|raise|track|remove|check)\b/i;
 const EXPLICIT = /^\s*(?:[-*]\s*)?(?:lesson|remember|note to self|learned|takeaway|rule)\s*[:-]\s*(.+)$/i;
+/** A tool call line: `[Bash] npm test`, `Bash: npm test`, `$ npm test`. */
+const CALL =
+  /^(?:\[(\w+)\]\s*(.+)|(Bash|Edit|Write|Read|Grep|Glob|MultiEdit|WebFetch)\s*[:>]\s*(.+)|[$>]\s+(.+))$/;
+/** A line by the agent (its explanation of the fix, when it follows an error). */
+const AGENT = /^(assistant|agent|claude|ai)\s*:/i;
 
 /** The situation a lesson is about: its leading "when/if/before/after …" clause, else its first sentence. */
 export function situationOf(text: string): string {
@@ -43,7 +48,11 @@ export function situationOf(text: string): string {
   return (clause ? clause[1] : text.split(/[.;:]/)[0]).trim().slice(0, 200);
 }
 
-/** The heuristic reader: explicit "Lesson:" lines, and each error followed by the fix that resolved it. */
+/**
+ * The heuristic reader: explicit "Lesson:" lines, and each error followed by the fix that resolved it
+ * (the agent's next line, or a line with fix-like words). The situation is the failing tool call and
+ * its error, so a later call that repeats the command finds the lesson.
+ */
 export function heuristicLessons(transcript: string): Draft[] {
   const lines = transcript
     .split(/\r?\n/)
@@ -51,8 +60,15 @@ export function heuristicLessons(transcript: string): Draft[] {
     .filter(Boolean);
   const drafts: Draft[] = [];
   let lastTool: string | null = null;
+  let lastCall: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    const call = line.match(CALL);
+    if (call) {
+      lastTool = call[1] ?? call[3] ?? 'Bash';
+      lastCall = (call[2] ?? call[4] ?? call[5] ?? '').slice(0, 200);
+      continue;
+    }
     const tool = line.match(TOOLS)?.[1] ?? null;
     if (tool) lastTool = tool;
     const explicit = line.match(EXPLICIT);
@@ -66,14 +82,23 @@ export function heuristicLessons(transcript: string): Draft[] {
       });
       continue;
     }
-    if (!ERROR.test(line)) continue;
-    const fix = lines.slice(i + 1, i + 6).find((l) => FIX.test(l) && !ERROR.test(l.slice(0, 12)));
+    if (AGENT.test(line) || !ERROR.test(line)) continue;
+    const next = lines.slice(i + 1, i + 6);
+    const fix =
+      next.find((l) => AGENT.test(l)) ?? next.find((l) => FIX.test(l) && !ERROR.test(l.slice(0, 12)));
     if (!fix) continue;
-    const error = line.replace(/^(error|stderr|output)\s*[:>]\s*/i, '').slice(0, 200);
-    const advice = fix.replace(/^(assistant|agent|fix|solution)\s*[:>]\s*/i, '').slice(0, 400);
+    // the last error before the fix is the one it answers (a warning may come first)
+    const laterError = next.findIndex((l) => !AGENT.test(l) && ERROR.test(l));
+    if (laterError >= 0 && laterError < next.indexOf(fix)) continue;
+    const error = line
+      .replace(/^(error|stderr|output|warning)\s*[:>]\s*/i, '')
+      .replace(/[.\s]+$/, '')
+      .slice(0, 200);
+    const advice = fix.replace(/^(assistant|agent|claude|ai|fix|solution)\s*[:>]\s*/i, '').slice(0, 400);
+    const situation = lastCall ? `${lastCall} fails with ${error}` : error;
     drafts.push({
-      pattern: `${lastTool ? `${lastTool}: ` : ''}${error}`,
-      text: `When ${error.replace(/[.\s]+$/, '')}: ${advice}`,
+      pattern: situation.slice(0, 300),
+      text: `When ${situation}: ${advice}`.slice(0, 700),
       confidence: 0.5,
       toolName: lastTool,
     });

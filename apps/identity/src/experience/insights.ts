@@ -64,6 +64,7 @@ export class Insights {
         collections: collections?.length ?? 0,
         vectorsIndexed: collections?.reduce((sum, c) => sum + c.entries, 0) ?? 0,
         engine: this.vectors.kind,
+        hotPath: this.vectors.hotPath,
         dimensions: Object.fromEntries((collections ?? []).map((c) => [c.name, c.dimension])),
       },
       fileStore: {

@@ -1,4 +1,4 @@
-import { AppError, UnitOfWork } from '@arbiter/platform';
+import { AppError, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
@@ -18,9 +18,22 @@ export interface PostToolInput {
   context?: Record<string, unknown>;
 }
 
-/** `POST /api/posttool`: the outcome is queued durably (a row) before 202; the judge decides later. */
+interface PendingJob {
+  id: string;
+  payload: Record<string, unknown>;
+  done: (error?: Error) => void;
+}
+
+/**
+ * `POST /api/posttool`: the outcome is queued durably (a row) before the 202; the judge decides later.
+ * Group commit: calls arriving together are written in one transaction (up to 200 rows, or what arrived
+ * within 2 ms), and each answers only after that transaction committed — a 202 always means stored.
+ */
 @Injectable()
 export class PostTool {
+  private readonly pending = new Map<string, PendingJob[]>();
+  private timer: NodeJS.Timeout | null = null;
+
   constructor(
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
     @Inject(ExperienceRepository) private readonly repository: ExperienceRepository,
@@ -28,8 +41,32 @@ export class PostTool {
 
   async execute(input: PostToolInput): Promise<{ judgeJobId: string }> {
     const id = randomUUID();
-    await this.uow.run((m) => this.repository.enqueueJob(m, id, { ...input }));
+    const tenant = RequestContext.tenantId();
+    await new Promise<void>((resolve, reject) => {
+      const list = this.pending.get(tenant) ?? [];
+      list.push({ id, payload: { ...input }, done: (error) => (error ? reject(error) : resolve()) });
+      this.pending.set(tenant, list);
+      if (list.length >= 200) void this.flush();
+      else this.timer ??= setTimeout(() => void this.flush(), 2);
+    });
     return { judgeJobId: id };
+  }
+
+  private async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batches = [...this.pending.entries()];
+    this.pending.clear();
+    await Promise.all(
+      batches.map(async ([tenantId, jobs]) => {
+        try {
+          await this.uow.run((m) => this.repository.enqueueJobs(m, jobs), { tenantId });
+          for (const job of jobs) job.done();
+        } catch (error) {
+          for (const job of jobs) job.done(error as Error);
+        }
+      }),
+    );
   }
 }
 

@@ -231,11 +231,7 @@ export class Knowledge {
     vector: Float32Array,
     k: number,
   ): Promise<{ row: EntryRow; similarity: number }[]> {
-    if (this.vectors.writesVectorColumn) {
-      const rows = await this.repository.nearest(m, collection, vector.length, vector, k);
-      return rows.map((row) => ({ row, similarity: Number(row.similarity) }));
-    }
-    return this.vectors.search(collection, vector.length, vector, k);
+    return this.vectors.neighbours(m, collection, vector, k);
   }
 
   /** After commit: the in-memory index (exact mode) learns the written rows. */

@@ -397,11 +397,14 @@ export class ExperienceRepository {
     };
   }
 
-  async enqueueJob(m: EntityManager, id: string, payload: Record<string, unknown>): Promise<void> {
-    await m.query(`INSERT INTO experience_judge_jobs (id, payload) VALUES ($1, $2)`, [
-      id,
-      JSON.stringify(payload),
-    ]);
+  async enqueueJobs(
+    m: EntityManager,
+    jobs: { id: string; payload: Record<string, unknown> }[],
+  ): Promise<void> {
+    await m.query(
+      `INSERT INTO experience_judge_jobs (id, payload) SELECT * FROM unnest($1::uuid[], $2::jsonb[])`,
+      [jobs.map((j) => j.id), jobs.map((j) => JSON.stringify(j.payload))],
+    );
   }
 
   /** Tenants with queued jobs (read across tenants by the worker). */

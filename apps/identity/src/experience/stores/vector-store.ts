@@ -1,5 +1,6 @@
 import { ConfigurationError, Database, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { experienceError } from '../experience-errors';
 import { ExperienceSettings } from '../experience.settings';
 import { DEFAULT_HNSW_DIMENSION, hnswIndexSql } from '../persistence/experience-migration';
@@ -19,10 +20,14 @@ export type VectorStoreKind = 'pgvector-hnsw' | 'exact-in-process';
  * The vector store behind one interface, two implementations chosen at startup:
  * - `pgvector-hnsw`: the `embedding_v` column with a partial HNSW index per dimension, searched in SQL
  *   (PGlite's pgvector extension in embedded mode, or a server that has pgvector);
- * - `exact-in-process`: on a PostgreSQL without the extension, the entries' `real[]` vectors are kept in
- *   memory per tenant and collection (loaded on first use, kept in step with this process's writes and
- *   polled every second for other replicas' writes) and searched exactly.
- * `/api/gates` reports which one runs.
+ * - `exact-in-process`: on a PostgreSQL without the extension, vectors stay in `real[]`.
+ * The hot path (intercept, pil-context, routing) searches an in-memory index of the entries per tenant and
+ * collection (loaded on first use, kept in step with this process's writes, polled every second for other
+ * replicas' writes) exactly, in both modes by default (`Experience:HotPathIndex` `memory`): measured on
+ * PGlite, one HNSW query per request through the single embedded backend is an order of magnitude slower
+ * than an exact scan of 10,000 vectors in memory. `HotPathIndex` `database` searches pgvector instead.
+ * Writes look up neighbours (dedup, supersede) with pgvector inside their transaction where it exists.
+ * `/api/gates` reports both (`vectordb.engine`, `vectordb.hotPath`).
  */
 @Injectable()
 export class VectorStore implements OnModuleInit {
@@ -75,31 +80,82 @@ export class VectorStore implements OnModuleInit {
     return this.mode === 'pgvector-hnsw';
   }
 
-  /** The `k` nearest active entries of a collection (cosine). */
-  async search(collection: string, dimension: number, vector: Float32Array, k: number): Promise<Candidate[]> {
-    if (this.mode === 'pgvector-hnsw') {
+  /** Where the hot path (intercept, pil-context, routing) searches: `memory` or `database`. */
+  get hotPath(): 'memory' | 'database' {
+    return this.mode === 'pgvector-hnsw' && this.settings.hotPathIndex === 'database' ? 'database' : 'memory';
+  }
+
+  /**
+   * The `k` nearest active entries of a collection (cosine), for the hot path. `m`: the caller's open
+   * transaction, when it has one (PGlite runs one transaction at a time: a lookup on another connection
+   * would wait for it).
+   */
+  async search(
+    collection: string,
+    dimension: number,
+    vector: Float32Array,
+    k: number,
+    m?: EntityManager,
+  ): Promise<Candidate[]> {
+    if (this.hotPath === 'database') return this.searchDatabase(collection, dimension, vector, k, m);
+    return this.searchMemory(collection, vector, k, m);
+  }
+
+  /** Nearest entries inside the caller's transaction, by pgvector when the column exists. */
+  async neighbours(
+    m: EntityManager,
+    collection: string,
+    vector: Float32Array,
+    k: number,
+  ): Promise<Candidate[]> {
+    if (this.mode === 'pgvector-hnsw') return this.searchDatabase(collection, vector.length, vector, k, m);
+    return this.searchMemory(collection, vector, k, m);
+  }
+
+  private async searchDatabase(
+    collection: string,
+    dimension: number,
+    vector: Float32Array,
+    k: number,
+    m?: EntityManager,
+  ): Promise<Candidate[]> {
+    {
       try {
-        const rows = await this.uow.run((m) => this.repository.nearest(m, collection, dimension, vector, k));
+        const work = (mm: EntityManager) => this.repository.nearest(mm, collection, dimension, vector, k);
+        const rows = await (m ? work(m) : this.uow.run(work));
         return rows.map((row) => toCandidate(row, Number(row.similarity)));
       } catch (error) {
         throw experienceError.vectorDbDown((error as Error).message);
       }
     }
-    const entries = await this.loaded(collection);
-    const scored: Candidate[] = [];
+  }
+
+  private async searchMemory(
+    collection: string,
+    vector: Float32Array,
+    k: number,
+    m?: EntityManager,
+  ): Promise<Candidate[]> {
+    const entries = await this.loaded(collection, m);
+    // exact scan with a bounded top-k (no per-entry allocation)
+    const top: { c: Candidate; s: number }[] = [];
+    const n = vector.length;
     for (const c of entries.values()) {
-      if (c.vector.length !== vector.length) continue;
+      const v = c.vector;
+      if (v.length !== n) continue;
       let dot = 0;
-      for (let i = 0; i < vector.length; i++) dot += vector[i] * c.vector[i];
-      scored.push({ ...c, similarity: dot });
+      for (let i = 0; i < n; i++) dot += vector[i] * v[i];
+      if (top.length === k && dot <= top[k - 1].s) continue;
+      let at = top.length;
+      while (at > 0 && top[at - 1].s < dot) at--;
+      top.splice(at, 0, { c, s: dot });
+      if (top.length > k) top.pop();
     }
-    scored.sort((a, b) => b.similarity - a.similarity);
-    return scored.slice(0, k);
+    return top.map(({ c, s }) => ({ ...c, similarity: s }));
   }
 
   /** Entries written by this process (after their transaction committed): the in-memory index follows. */
   indexed(rows: EntryRow[]): void {
-    if (this.mode !== 'exact-in-process') return;
     for (const row of rows) {
       const state = this.memory.get(key(row.tenant_id, row.collection));
       if (!state) continue;
@@ -108,18 +164,17 @@ export class VectorStore implements OnModuleInit {
   }
 
   /** Entries of a collection as held in memory, loading and refreshing as needed. */
-  private async loaded(collection: string): Promise<Map<string, Candidate>> {
+  private async loaded(collection: string, m?: EntityManager): Promise<Map<string, Candidate>> {
     const tenant = RequestContext.tenantId();
     const k = key(tenant, collection);
     let state = this.memory.get(k);
     if (!state) {
       const loading = (async () => {
         const since = new Date();
-        const rows = await this.uow
-          .run((m) => this.repository.active(m, collection), { tenantId: tenant })
-          .catch((error: Error) => {
-            throw experienceError.vectorDbDown(error.message);
-          });
+        const work = (mm: EntityManager) => this.repository.active(mm, collection);
+        const rows = await (m ? work(m) : this.uow.run(work, { tenantId: tenant })).catch((error: Error) => {
+          throw experienceError.vectorDbDown(error.message);
+        });
         const entries = new Map<string, Candidate>();
         for (const row of rows) apply(entries, row);
         return { entries, since, refreshedAt: Date.now(), refreshing: null, tenant, collection };
