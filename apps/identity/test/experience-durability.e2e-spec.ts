@@ -101,9 +101,9 @@ describe('experience health when a store is down', () => {
 });
 
 describe('experience ranking with paraphrases', () => {
-  it('never shows two near-duplicates in one answer and suggests nothing for an unrelated call', async () => {
+  it('never shows two near-duplicates in a top-5 answer and suggests nothing for an unrelated call', async () => {
     const db = await createTestDatabase();
-    const service = await start(db.url, {});
+    const service = await start(db.url, { 'Experience:MaxSuggestions': 5 });
     const post = (path: string, body: unknown) => call(service.url, 'POST', path, { body });
     try {
       const paraphrases = [
