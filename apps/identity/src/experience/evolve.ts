@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { ExperienceSettings } from './experience.settings';
 import { ChatModel } from './models/chat-model';
 import { centroid, clamp, Collections, cosine, Knowledge, TIER_RANK } from './knowledge';
-import { EntryRow, ExperienceRepository, Tier } from './persistence/experience.repository';
+import { EntryRow, ExperienceRepository, Tier, vectorOf } from './persistence/experience.repository';
 
 const EVOLVE_LOCK = 0x45_58_50_31; // "EXP1"
 const NEXT: Record<Tier, Tier | null> = { T3: 'T2', T2: 'T1', T1: 'T0', T0: null };
@@ -66,7 +66,7 @@ export class Evolve {
     for (const e of active)
       if (!gone.has(e.id)) byCollection.set(e.collection, [...(byCollection.get(e.collection) ?? []), e]);
     for (const rows of byCollection.values()) {
-      const vectors = rows.map((r) => Float32Array.from(r.embedding));
+      const vectors = rows.map((r) => vectorOf(r.embedding));
       const order = rows.map((_, i) => i).sort((a, b) => rank(rows[a]) - rank(rows[b]));
       const dropped = new Set<number>();
       for (const i of order) {
@@ -134,7 +134,7 @@ export class Evolve {
     const lessons = (await this.repository.active(m, Collections.lessons, ['lesson'])).sort(
       (a, b) => rank(a) - rank(b),
     );
-    const vectors = lessons.map((l) => Float32Array.from(l.embedding));
+    const vectors = lessons.map((l) => vectorOf(l.embedding));
     const assigned = new Set<number>();
     let abstracted = 0;
     for (let i = 0; i < lessons.length; i++) {

@@ -22,7 +22,7 @@ export function hnswIndexSql(dimension: number): string {
 /**
  * The experience service's tables (spec 3 part C), all tenant tables under row-level security:
  * collections (the embedding dimension recorded per collection), entries (lessons, principles, past
- * tasks; the vector as `real[]` always and as pgvector `vector` with HNSW indexes where the extension
+ * tasks; the vector as float32 `bytea` always and as pgvector `vector` with HNSW indexes where the extension
  * exists), graph edges, timeline events, verdicts, interceptions, and the judge's durable job queue.
  */
 export class ExperienceService1732060000300 implements MigrationInterface {
@@ -63,7 +63,7 @@ export class ExperienceService1732060000300 implements MigrationInterface {
         meta jsonb NOT NULL DEFAULT '{}',
         source text NOT NULL DEFAULT 'extracted',
         dimension integer NOT NULL,
-        embedding real[] NOT NULL,
+        embedding bytea NOT NULL CHECK (length(embedding) = 4 * dimension),
         ${vector ? 'embedding_v vector,' : ''}
         followed integer NOT NULL DEFAULT 0,
         ignored integer NOT NULL DEFAULT 0,

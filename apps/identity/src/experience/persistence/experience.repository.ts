@@ -27,7 +27,8 @@ export interface EntryRow {
   meta: Record<string, unknown>;
   source: string;
   dimension: number;
-  embedding: number[];
+  /** float32, little-endian (`vectorOf` reads it). */
+  embedding: Buffer;
   followed: number;
   ignored: number;
   irrelevant: number;
@@ -85,6 +86,20 @@ export interface JudgeJobRow {
 const ENTRY_COLUMNS = `id, tenant_id, collection, kind, pattern, text, tier, confidence, status, workspace, tool_name,
   agent, session_id, tags, keywords, source_examples, meta, source, dimension, embedding, followed, ignored,
   irrelevant, superseded_by, archived_reason, exported, created_at, updated_at`;
+
+/** The stored form of a vector: float32 little-endian bytes (decoding 10,000 of them takes milliseconds). */
+export function vectorBytes(v: Float32Array): Buffer {
+  const out = Buffer.alloc(v.length * 4);
+  for (let i = 0; i < v.length; i++) out.writeFloatLE(v[i], i * 4);
+  return out;
+}
+
+/** A stored vector back as a Float32Array. */
+export function vectorOf(bytes: Buffer): Float32Array {
+  const v = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < v.length; i++) v[i] = bytes.readFloatLE(i * 4);
+  return v;
+}
 
 /** A vector literal pgvector reads (`[0.1,0.2,…]`). */
 export const vectorLiteral = (v: ArrayLike<number>) => `[${Array.from(v).join(',')}]`;
@@ -146,7 +161,7 @@ export class ExperienceRepository {
       JSON.stringify(e.meta ?? {}),
       e.source ?? 'extracted',
       e.embedding.length,
-      Array.from(e.embedding),
+      vectorBytes(e.embedding),
     ];
     if (withVectorColumn) params.push(vectorLiteral(e.embedding));
     await m.query(
@@ -178,6 +193,20 @@ export class ExperienceRepository {
        WHERE status = 'active' AND ($1::text IS NULL OR collection = $1) AND ($2::text[] IS NULL OR kind = ANY($2))
        ORDER BY created_at, id`,
       [collection ?? null, kinds ?? null],
+    );
+  }
+
+  /** One page of a collection's active entries, by id (the in-memory index loads in pages). */
+  activePage(
+    m: EntityManager,
+    collection: string,
+    afterId: string | null,
+    limit: number,
+  ): Promise<EntryRow[]> {
+    return m.query(
+      `SELECT ${ENTRY_COLUMNS} FROM experience_entries
+       WHERE status = 'active' AND collection = $1 AND ($2::uuid IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+      [collection, afterId, limit],
     );
   }
 

@@ -1,10 +1,10 @@
 import { ConfigurationError, Database, RequestContext, UnitOfWork } from '@arbiter/platform';
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { experienceError } from '../experience-errors';
 import { ExperienceSettings } from '../experience.settings';
 import { DEFAULT_HNSW_DIMENSION, hnswIndexSql } from '../persistence/experience-migration';
-import { EntryRow, ExperienceRepository } from '../persistence/experience.repository';
+import { EntryRow, ExperienceRepository, vectorOf } from '../persistence/experience.repository';
 
 /** An entry as ranking sees it, with its cosine similarity to the query. */
 export interface Candidate {
@@ -30,7 +30,7 @@ export type VectorStoreKind = 'pgvector-hnsw' | 'exact-in-process';
  * `/api/gates` reports both (`vectordb.engine`, `vectordb.hotPath`).
  */
 @Injectable()
-export class VectorStore implements OnModuleInit {
+export class VectorStore implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('ExperienceVectors');
   private mode: VectorStoreKind = 'exact-in-process';
   private readonly memory = new Map<string, MemoryCollection>();
@@ -55,6 +55,18 @@ export class VectorStore implements OnModuleInit {
     }
     this.mode = available && this.settings.vectorStore !== 'exact' ? 'pgvector-hnsw' : 'exact-in-process';
     this.logger.log(`vector store: ${this.mode}`);
+  }
+
+  /** The default tenant's suggestion collections are loaded in the background at startup. */
+  onApplicationBootstrap(): void {
+    if (this.hotPath !== 'memory') return;
+    void RequestContext.run({ tenantId: 'default' }, async () => {
+      for (const collection of ['lessons', 'principles']) {
+        await this.loaded(collection).catch((error: Error) =>
+          this.logger.warn(`preloading ${collection} failed: ${error.message}`),
+        );
+      }
+    });
   }
 
   get kind(): VectorStoreKind {
@@ -171,12 +183,22 @@ export class VectorStore implements OnModuleInit {
     if (!state) {
       const loading = (async () => {
         const since = new Date();
-        const work = (mm: EntityManager) => this.repository.active(mm, collection);
-        const rows = await (m ? work(m) : this.uow.run(work, { tenantId: tenant })).catch((error: Error) => {
-          throw experienceError.vectorDbDown(error.message);
-        });
         const entries = new Map<string, Candidate>();
-        for (const row of rows) apply(entries, row);
+        // in pages of 2,000 (each its own short transaction unless the caller's is open)
+        let after: string | null = null;
+        for (;;) {
+          const page: string | null = after;
+          const work = (mm: EntityManager): Promise<EntryRow[]> =>
+            this.repository.activePage(mm, collection, page, 2000);
+          const rows: EntryRow[] = await (m ? work(m) : this.uow.run(work, { tenantId: tenant })).catch(
+            (error: Error) => {
+              throw experienceError.vectorDbDown(error.message);
+            },
+          );
+          for (const row of rows) apply(entries, row);
+          if (rows.length < 2000) break;
+          after = rows[rows.length - 1].id;
+        }
         return { entries, since, refreshedAt: Date.now(), refreshing: null, tenant, collection };
       })();
       const placeholder = { loading } as unknown as MemoryCollection;
@@ -228,7 +250,7 @@ interface MemoryCollection {
 const key = (tenant: string, collection: string) => `${tenant}\u0000${collection}`;
 
 function toCandidate(row: EntryRow, similarity: number): Candidate {
-  return { row, vector: Float32Array.from(row.embedding), keywordSet: new Set(row.keywords), similarity };
+  return { row, vector: vectorOf(row.embedding), keywordSet: new Set(row.keywords), similarity };
 }
 
 function apply(entries: Map<string, Candidate>, row: EntryRow) {
