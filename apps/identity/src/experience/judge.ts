@@ -106,7 +106,8 @@ export class Feedback {
  * for each suggestion the call received:
  * - with a chat endpoint configured, the model decides (JSON answer), falling back to the heuristic;
  * - heuristic: the call failed with an error that matches the lesson's situation → `ignored` (the
- *   mistake the lesson warns about happened); it succeeded and the call is about the lesson → `followed`;
+ *   mistake the lesson warns about happened); it succeeded and the call is about the lesson (a third of
+ *   the call's words in the lesson) → `followed`;
  *   otherwise → `irrelevant`.
  */
 @Injectable()
@@ -239,7 +240,8 @@ export class Judge implements OnApplicationBootstrap, OnModuleDestroy {
 export function heuristicVerdict(input: PostToolInput, entry: EntryRow): Verdict {
   const callWords = keywords(toolCallText(input));
   const entryWords = new Set(entry.keywords);
-  const aboutCall = keywordScore(callWords, entryWords) > 0 || entry.tool_name === input.toolName;
+  // about this call: a third of the call's words are in the lesson
+  const aboutCall = keywordScore(callWords, entryWords) >= 0.34;
   if (input.outcome?.success === false) {
     const errorWords = keywords(input.outcome.error ?? '');
     const patternWords = new Set(keywords(`${entry.pattern} ${entry.text}`));
