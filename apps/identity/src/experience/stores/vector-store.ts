@@ -149,21 +149,7 @@ export class VectorStore implements OnModuleInit, OnApplicationBootstrap {
     m?: EntityManager,
   ): Promise<Candidate[]> {
     const entries = await this.loaded(collection, m);
-    // exact scan with a bounded top-k (no per-entry allocation)
-    const top: { c: Candidate; s: number }[] = [];
-    const n = vector.length;
-    for (const c of entries.values()) {
-      const v = c.vector;
-      if (v.length !== n) continue;
-      let dot = 0;
-      for (let i = 0; i < n; i++) dot += vector[i] * v[i];
-      if (top.length === k && dot <= top[k - 1].s) continue;
-      let at = top.length;
-      while (at > 0 && top[at - 1].s < dot) at--;
-      top.splice(at, 0, { c, s: dot });
-      if (top.length > k) top.pop();
-    }
-    return top.map(({ c, s }) => ({ ...c, similarity: s }));
+    return entries.search(vector, k);
   }
 
   /** Entries written by this process (after their transaction committed): the in-memory index follows. */
@@ -176,14 +162,14 @@ export class VectorStore implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /** Entries of a collection as held in memory, loading and refreshing as needed. */
-  private async loaded(collection: string, m?: EntityManager): Promise<Map<string, Candidate>> {
+  private async loaded(collection: string, m?: EntityManager): Promise<VectorMatrix> {
     const tenant = RequestContext.tenantId();
     const k = key(tenant, collection);
     let state = this.memory.get(k);
     if (!state) {
       const loading = (async () => {
         const since = new Date();
-        const entries = new Map<string, Candidate>();
+        const entries = new VectorMatrix();
         // in pages of 2,000 (each its own short transaction unless the caller's is open)
         let after: string | null = null;
         for (;;) {
@@ -241,7 +227,7 @@ export class VectorStore implements OnModuleInit, OnApplicationBootstrap {
 interface MemoryCollection {
   tenant: string;
   collection: string;
-  entries: Map<string, Candidate>;
+  entries: VectorMatrix;
   since: Date;
   refreshedAt: number;
   refreshing: Promise<void> | null;
@@ -253,7 +239,85 @@ function toCandidate(row: EntryRow, similarity: number): Candidate {
   return { row, vector: vectorOf(row.embedding), keywordSet: new Set(row.keywords), similarity };
 }
 
-function apply(entries: Map<string, Candidate>, row: EntryRow) {
+function apply(entries: VectorMatrix, row: EntryRow) {
   if (row.status !== 'active') entries.delete(row.id);
-  else entries.set(row.id, toCandidate(row, 0));
+  else entries.set(toCandidate(row, 0));
+}
+
+/**
+ * The vectors of one collection, column-major (`data[d * capacity + i]`), so a query only touches the
+ * dimensions where it is non-zero: the local embedder's vectors are sparse (a few dozen of 256 buckets), and
+ * the scan stays exact (a zero dimension adds nothing to a dot product).
+ */
+export class VectorMatrix {
+  private dim = 0;
+  private capacity = 0;
+  private count = 0;
+  private data = new Float32Array(0);
+  private readonly items: Candidate[] = [];
+  private readonly index = new Map<string, number>();
+
+  get size(): number {
+    return this.count;
+  }
+
+  set(c: Candidate): void {
+    if (this.dim === 0) this.dim = c.vector.length;
+    if (c.vector.length !== this.dim) return;
+    let i = this.index.get(c.row.id);
+    if (i === undefined) {
+      if (this.count === this.capacity) this.grow();
+      i = this.count++;
+      this.index.set(c.row.id, i);
+    }
+    this.items[i] = c;
+    for (let d = 0; d < this.dim; d++) this.data[d * this.capacity + i] = c.vector[d];
+  }
+
+  delete(id: string): void {
+    const i = this.index.get(id);
+    if (i === undefined) return;
+    const last = --this.count;
+    if (i !== last) {
+      this.items[i] = this.items[last];
+      this.index.set(this.items[i].row.id, i);
+      for (let d = 0; d < this.dim; d++)
+        this.data[d * this.capacity + i] = this.data[d * this.capacity + last];
+    }
+    this.items.length = last;
+    this.index.delete(id);
+  }
+
+  private grow(): void {
+    const capacity = Math.max(64, this.capacity * 2);
+    const data = new Float32Array(this.dim * capacity);
+    for (let d = 0; d < this.dim; d++) {
+      data.set(this.data.subarray(d * this.capacity, d * this.capacity + this.count), d * capacity);
+    }
+    this.data = data;
+    this.capacity = capacity;
+  }
+
+  /** The `k` best by dot product (cosine: the vectors are normalised), best first. */
+  search(query: Float32Array, k: number): Candidate[] {
+    const n = this.count;
+    if (!n || query.length !== this.dim) return [];
+    const scores = new Float32Array(n);
+    for (let d = 0; d < this.dim; d++) {
+      const w = query[d];
+      if (w === 0) continue;
+      const offset = d * this.capacity;
+      for (let i = 0; i < n; i++) scores[i] += w * this.data[offset + i];
+    }
+    const top: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const s = scores[i];
+      if (top.length === k && s <= scores[top[k - 1]]) continue;
+      let at = top.length;
+      while (at > 0 && scores[top[at - 1]] < s) at--;
+      top.splice(at, 0, i);
+      if (top.length > k) top.pop();
+    }
+    return top.map((i) => ({ ...this.items[i], similarity: scores[i] }));
+  }
 }
