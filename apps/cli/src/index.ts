@@ -1,1 +1,2 @@
 export * from './commands/start';
+export * from './commands/experience';

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { formatAuditReport, runAuditVerify } from './commands/audit';
+import {
+  readStdin,
+  runExperienceFeedback,
+  runExperienceIntercept,
+  runExperiencePostTool,
+} from './commands/experience';
 import { runLicenseCli } from './commands/license';
 import { runScenariosGate } from './commands/scenarios';
 import { runStartCommand } from './commands/start';
@@ -70,6 +76,45 @@ program
     }
     process.exitCode = await runScenariosGate(options, (text) => process.stdout.write(`${text}\n`));
   });
+
+const experience = program
+  .command('experience')
+  .description('Experience service hooks: lessons before a tool call, outcomes after it (fail open)');
+const clientOptions = (command: Command) =>
+  command
+    .option('--config <file>', 'config.json with serverBaseUrl and serverAuthToken')
+    .option('--url <url>', 'service base URL (overrides the config file)')
+    .option('--token <token>', 'bearer token (overrides the config file)')
+    .option('--timeout-ms <ms>', 'hard timeout; past it the hook prints nothing and exits 0', '1500');
+clientOptions(
+  experience
+    .command('intercept')
+    .description('Tool call JSON on stdin; prints the suggestion (nothing when none, on error or timeout)'),
+).action(async (options) => {
+  const text = await runExperienceIntercept(await readStdin(), options);
+  if (text) process.stdout.write(`${text}\n`);
+});
+clientOptions(
+  experience
+    .command('posttool')
+    .description(
+      'Tool call and outcome JSON on stdin; queues the verdict judge (prints the job id; fails open)',
+    ),
+).action(async (options) => {
+  const id = await runExperiencePostTool(await readStdin(), options);
+  if (id) process.stdout.write(`${id}\n`);
+});
+clientOptions(
+  experience
+    .command('feedback')
+    .description('Suggestion text on stdin; sends the verdict for every pointId/collection in it')
+    .requiredOption('--verdict <verdict>', 'followed, ignored or irrelevant'),
+).action(async (options) => {
+  const result = await runExperienceFeedback(await readStdin(), options.verdict, options);
+  process.stdout.write(`recorded ${result.recorded}\n`);
+  for (const f of result.failed) process.stderr.write(`failed ${f}\n`);
+  process.exitCode = result.failed.length ? 1 : 0;
+});
 
 // `arbiter license …` has its own exit codes (0 ok, 1 rejected, 2 usage, 3 unreachable): run on its own parser
 program

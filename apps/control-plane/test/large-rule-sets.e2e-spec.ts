@@ -42,7 +42,6 @@ describe('a 10,000-rule rule set', () => {
   it('saves, activates and executes for the first time while /health/live keeps answering', async () => {
     const save = await whileProbingLiveness(sut.url, () => api.post(`${A}/big`, { ruleSet: { rules } }));
     expect(save.result.status).toBe(200);
-    console.log("save", save.worstProbeMs, save.elapsedMs);
     expect(save.worstProbeMs).toBeLessThan(PROBE_MS);
 
     const activate = await whileProbingLiveness(sut.url, () => api.post(`${A}/big/activate/1`, {}));
@@ -65,7 +64,6 @@ describe('a 10,000-rule rule set', () => {
     broken[9_500] = { ...broken[9_500], id: 'r1' };
     const res = await api.post(`${A}/broken`, { ruleSet: { rules: broken } });
     expect(res.status).toBe(400);
-    console.log(JSON.stringify(res.body).slice(0, 600));
     const paths = (res.body.details as { field: string }[]).map((e) => e.field);
     expect(paths).toEqual(
       expect.arrayContaining([

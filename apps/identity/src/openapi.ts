@@ -2,6 +2,7 @@ import { AuthErrorCodes } from '@arbiter/auth';
 import { defineErrorFamily } from '@arbiter/platform';
 import { AuthErrors } from './auth/auth-errors';
 import { CrudErrors } from './crud/crud-errors';
+import { ExperienceErrors } from './experience/experience-errors';
 import { LicenseErrors } from './license/license-errors';
 
 /** Every code identity's hosted endpoints answer with, in the `{ isSuccess, result, errors, timestamp }` body. */
@@ -11,6 +12,14 @@ export const IdentityErrorFamily = defineErrorFamily({
   description:
     'An identity failure in the hosted envelope: `isSuccess: false`, `result: null`, one or more `errors`.',
   codes: [AuthErrorCodes, AuthErrors, CrudErrors, LicenseErrors],
+});
+
+/** The experience service's codes, in its `{ error, code, timestamp }` body. */
+export const ExperienceErrorFamily = defineErrorFamily({
+  name: 'ExperienceError',
+  envelope: 'experience',
+  description: 'An experience service failure: `{ error, code, timestamp }`.',
+  codes: [ExperienceErrors],
 });
 
 /** The tags of identity's operations, as the document describes them. */
@@ -36,6 +45,13 @@ export const IDENTITY_TAGS = [
       'License server (spec 3 part A): keys, activation proofs, validation, heartbeats, revocation snapshot, ' +
       'assembly whitelist, signing keys. Admin routes need `X-Admin-Api-Key`; answers are in the hosted ' +
       'envelope, except the plain key set.',
+  },
+  {
+    name: 'experience',
+    description:
+      'Experience service (spec 3 part C): lessons served before a tool call, outcomes judged after it, ' +
+      'extraction, evolution, routing, principles. Bearer `serverAuthToken` when configured; 100 requests a ' +
+      'minute per address, 500 with the token; errors `{ error, code, timestamp }`.',
   },
   { name: 'health', description: 'Readiness and liveness probes.' },
 ];

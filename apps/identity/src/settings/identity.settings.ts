@@ -6,6 +6,7 @@ import {
   isDevelopmentOrTesting,
   StartupRules,
 } from '@arbiter/platform';
+import { ExperienceSettings } from '../experience';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsString, Max, Min, MinLength } from 'class-validator';
 
 /**
@@ -358,6 +359,7 @@ export class IdentityAuthSettings {
 }
 
 export const IDENTITY_SETTINGS = [
+  ExperienceSettings,
   IdentityAuthSettings,
   IdentityConnectionStrings,
   LicenseServerSettings,

@@ -44,6 +44,7 @@ export class DatabaseModule {
                 configuration.get('Database:ApplicationRole') ??
                 DEFAULT_APPLICATION_ROLE,
               poolSize: options.poolSize ?? Number(configuration.get('Database:PoolSize') ?? 10),
+              embeddedExtensions: options.embeddedExtensions,
             });
           },
         },

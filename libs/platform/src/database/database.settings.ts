@@ -12,7 +12,12 @@ export interface DatabaseOptions {
   /** Role that tenant transactions `SET LOCAL ROLE` to (`Database:ApplicationRole`, default arbiter_app). */
   applicationRole?: string;
   poolSize?: number;
+  /** PGlite extensions loaded by the embedded server (`vector`: pgvector with HNSW). */
+  embeddedExtensions?: EmbeddedExtension[];
 }
+
+/** Extensions the embedded PostgreSQL can load. */
+export type EmbeddedExtension = 'vector';
 
 let currentRole = 'arbiter_app';
 

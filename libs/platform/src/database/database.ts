@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { DatabaseTarget, redact } from './connection-string';
-import type { EntityClass, MigrationClass } from './database.settings';
+import type { EmbeddedExtension, EntityClass, MigrationClass } from './database.settings';
 import { setMigrationApplicationRole } from './database.settings';
 import { assertIdentifier } from './tenant-isolation';
 
@@ -32,6 +32,7 @@ export interface DatabaseStartOptions {
   applicationRole: string;
   poolSize: number;
   name: string;
+  embeddedExtensions?: EmbeddedExtension[];
 }
 
 /**
@@ -51,7 +52,9 @@ export class Database {
   static async start(options: DatabaseStartOptions): Promise<Database> {
     assertIdentifier(options.applicationRole, 'Database:ApplicationRole');
     const embedded =
-      options.target.kind === 'pglite' ? await EmbeddedPostgres.start(options.target.dataDir) : null;
+      options.target.kind === 'pglite'
+        ? await EmbeddedPostgres.start(options.target.dataDir, 64, options.embeddedExtensions ?? [])
+        : null;
     const connection = embedded
       ? { ...embedded.connectionOptions }
       : { url: (options.target as { url: string }).url };

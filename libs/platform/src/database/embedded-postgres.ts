@@ -18,6 +18,7 @@ const { PGlite } = require(workerData.pglite);
 const { PGLiteSocketServer } = require(workerData.pgliteSocket);
 (async () => {
   const options = { pgliteWasmModule: workerData.pgliteWasmModule, initdbWasmModule: workerData.initdbWasmModule };
+  if (workerData.pgvector) options.extensions = { vector: require(workerData.pgvector).vector };
   const db = await PGlite.create(workerData.dataDir ? { ...options, dataDir: workerData.dataDir } : options);
   const server = new PGLiteSocketServer({ db, path: workerData.socketPath, maxConnections: workerData.maxConnections });
   await server.start();
@@ -30,6 +31,15 @@ const { PGLiteSocketServer } = require(workerData.pgliteSocket);
   parentPort.postMessage({ ready: true });
 })().catch((error) => parentPort.postMessage({ failed: String((error && error.stack) || error) }));
 `;
+
+/** pgvector for PGlite (`CREATE EXTENSION vector` then works, HNSW included), when installed. */
+function optionalResolve(name: string): string | null {
+  try {
+    return require.resolve(name);
+  } catch {
+    return null;
+  }
+}
 
 /** A compiled `WebAssembly.Module` (the library's TypeScript setup has no DOM/WebAssembly typings). */
 type WasmModule = object;
@@ -63,7 +73,11 @@ export class EmbeddedPostgres {
     private readonly socketDir: string,
   ) {}
 
-  static async start(dataDir: string | null, maxConnections = 64): Promise<EmbeddedPostgres> {
+  static async start(
+    dataDir: string | null,
+    maxConnections = 64,
+    extensions: readonly 'vector'[] = [],
+  ): Promise<EmbeddedPostgres> {
     if (dataDir) mkdirSync(dataDir, { recursive: true });
     const { pgliteWasmModule, initdbWasmModule } = await compiledModules();
     const socketDir = mkdtempSync(join(tmpdir(), 'arbiter-pg-'));
@@ -74,6 +88,7 @@ export class EmbeddedPostgres {
         pgliteWasmModule,
         initdbWasmModule,
         pgliteSocket: require.resolve('@electric-sql/pglite-socket'),
+        pgvector: extensions.includes('vector') ? optionalResolve('@electric-sql/pglite-pgvector') : null,
         dataDir,
         socketPath: join(socketDir, '.s.PGSQL.5432'),
         maxConnections,

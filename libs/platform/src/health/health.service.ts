@@ -11,6 +11,11 @@ export interface DependencyStatus {
 export interface HealthIndicator {
   readonly name: string;
   check(): Promise<DependencyStatus>;
+  /**
+   * Also reported at the top level of the report under `name` (a spec that wants e.g. the experience
+   * service's `vectordb: { status }` next to `status`): the value this returns for the check's result.
+   */
+  topLevel?(result: DependencyStatus): unknown;
 }
 
 export const HEALTH_INDICATORS = Symbol('arbiter:health-indicators');
@@ -21,6 +26,8 @@ export interface HealthReport {
   checks: Record<string, DependencyStatus>;
   uptimeSeconds: number;
   timestamp: string;
+  /** Top-level entries of indicators with `topLevel`. */
+  [indicator: string]: unknown;
 }
 
 export const SERVICE_NAME = Symbol('arbiter:service-name');
@@ -63,8 +70,13 @@ export class HealthService {
     }
     await Promise.all(work);
     const down = Object.values(checks).some((c) => c.status === 'down');
+    const topLevel: Record<string, unknown> = {};
+    for (const indicator of this.indicators ?? []) {
+      if (indicator.topLevel) topLevel[indicator.name] = indicator.topLevel(checks[indicator.name]);
+    }
     return {
       status: down ? 'degraded' : 'ok',
+      ...topLevel,
       service: this.service,
       checks,
       uptimeSeconds: Math.round(process.uptime()),

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigurationModule } from '../config/configuration.module';
 import { DatabaseModule } from '../database/database.module';
-import type { EntityClass, MigrationClass } from '../database/database.settings';
+import type { EmbeddedExtension, EntityClass, MigrationClass } from '../database/database.settings';
 import { EventBusModule } from '../events/event-bus.module';
 import { HealthModule } from '../health/health.module';
 import { LicenseRuntimeModule, LicenseRuntimeSettings } from '../license/license-runtime';
@@ -14,7 +14,12 @@ export interface ServiceFoundationOptions {
   context: ServiceContext;
   /** Settings classes, bound and validated at startup. */
   settings: (new () => object)[];
-  database: { connectionStringKey: string; entities: EntityClass[]; migrations: MigrationClass[] };
+  database: {
+    connectionStringKey: string;
+    entities: EntityClass[];
+    migrations: MigrationClass[];
+    embeddedExtensions?: EmbeddedExtension[];
+  };
   /** Extra `/health` dependencies (HealthIndicator providers). */
   healthIndicators?: any[];
 }

@@ -1,4 +1,5 @@
 import { ApplicationRole1732060000002 } from './1732060000002-application-role';
+import { ExperienceService1732060000400 } from '../../experience';
 import { LicenseServer1732060000200 } from '../../license';
 import { TokenAuth1732060000100 } from './1732060000100-token-auth';
 import { SigningKeyActivation1732060000300 } from './1732060000300-signing-key-activation';
@@ -10,5 +11,6 @@ export const IDENTITY_MIGRATIONS = [
   TokenAuth1732060000100,
   LicenseServer1732060000200,
   SigningKeyActivation1732060000300,
+  ExperienceService1732060000400,
   CrossTenantReader1732060002402,
 ];

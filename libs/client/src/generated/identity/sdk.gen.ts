@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AuthCreateRoleData, AuthCreateRoleErrors, AuthCreateRoleResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRegisterData, AuthRegisterErrors, AuthRegisterResponses, AuthRevocationListData, AuthRevocationListErrors, AuthRevocationListResponses, AuthRotateData, AuthRotateErrors, AuthRotateResponses, AuthUiManifestData, AuthUiManifestErrors, AuthUiManifestResponses, AuthUserPermissionsData, AuthUserPermissionsErrors, AuthUserPermissionsResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, JwksPublicKeysData, JwksPublicKeysErrors, JwksPublicKeysResponses, LicenseAdminApproveData, LicenseAdminApproveErrors, LicenseAdminApproveResponses, LicenseAdminFeaturesData, LicenseAdminFeaturesErrors, LicenseAdminFeaturesResponses, LicenseAdminGenerateData, LicenseAdminGenerateErrors, LicenseAdminGenerateResponses, LicenseAdminRevokeData, LicenseAdminRevokeErrors, LicenseAdminRevokeResponses, LicenseAdminRotateData, LicenseAdminRotateErrors, LicenseAdminRotateResponses, LicenseRuntimeActivateData, LicenseRuntimeActivateErrors, LicenseRuntimeActivateResponses, LicenseRuntimeHeartbeatData, LicenseRuntimeHeartbeatErrors, LicenseRuntimeHeartbeatResponses, LicenseRuntimePublicKeysData, LicenseRuntimePublicKeysErrors, LicenseRuntimePublicKeysResponses, LicenseRuntimeRevocationsData, LicenseRuntimeRevocationsErrors, LicenseRuntimeRevocationsResponses, LicenseRuntimeValidateData, LicenseRuntimeValidateErrors, LicenseRuntimeValidateResponses, RolesCrudCreateData, RolesCrudCreateErrors, RolesCrudCreateResponses, RolesCrudGetData, RolesCrudGetErrors, RolesCrudGetResponses, RolesCrudListData, RolesCrudListErrors, RolesCrudListResponses, RolesCrudRemoveData, RolesCrudRemoveErrors, RolesCrudRemoveResponses, RolesCrudUpdateData, RolesCrudUpdateErrors, RolesCrudUpdateResponses, UsersCrudCreateData, UsersCrudCreateErrors, UsersCrudCreateResponses, UsersCrudGetData, UsersCrudGetErrors, UsersCrudGetResponses, UsersCrudListData, UsersCrudListErrors, UsersCrudListResponses, UsersCrudRemoveData, UsersCrudRemoveErrors, UsersCrudRemoveResponses, UsersCrudUpdateData, UsersCrudUpdateErrors, UsersCrudUpdateResponses } from './types.gen';
+import type { AuthCreateRoleData, AuthCreateRoleErrors, AuthCreateRoleResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRegisterData, AuthRegisterErrors, AuthRegisterResponses, AuthRevocationListData, AuthRevocationListErrors, AuthRevocationListResponses, AuthRotateData, AuthRotateErrors, AuthRotateResponses, AuthUiManifestData, AuthUiManifestErrors, AuthUiManifestResponses, AuthUserPermissionsData, AuthUserPermissionsErrors, AuthUserPermissionsResponses, ExperienceBrainData, ExperienceBrainErrors, ExperienceBrainResponses, ExperienceEvolveData, ExperienceEvolveErrors, ExperienceEvolveResponses, ExperienceExtractData, ExperienceExtractErrors, ExperienceExtractResponses, ExperienceFeedbackData, ExperienceFeedbackErrors, ExperienceFeedbackResponses, ExperienceGatesData, ExperienceGatesErrors, ExperienceGatesResponses, ExperienceGraphData, ExperienceGraphErrors, ExperienceGraphResponses, ExperienceImportData, ExperienceImportErrors, ExperienceImportResponses, ExperienceInterceptCallData, ExperienceInterceptCallErrors, ExperienceInterceptCallResponses, ExperiencePilContextData, ExperiencePilContextErrors, ExperiencePilContextResponses, ExperiencePosttoolData, ExperiencePosttoolErrors, ExperiencePosttoolResponses, ExperienceRouteModelData, ExperienceRouteModelErrors, ExperienceRouteModelResponses, ExperienceRouteTaskData, ExperienceRouteTaskErrors, ExperienceRouteTaskResponses, ExperienceShareData, ExperienceShareErrors, ExperienceShareResponses, ExperienceStatsData, ExperienceStatsErrors, ExperienceStatsResponses, ExperienceTimelineData, ExperienceTimelineErrors, ExperienceTimelineResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, JwksPublicKeysData, JwksPublicKeysErrors, JwksPublicKeysResponses, LicenseAdminApproveData, LicenseAdminApproveErrors, LicenseAdminApproveResponses, LicenseAdminFeaturesData, LicenseAdminFeaturesErrors, LicenseAdminFeaturesResponses, LicenseAdminGenerateData, LicenseAdminGenerateErrors, LicenseAdminGenerateResponses, LicenseAdminRevokeData, LicenseAdminRevokeErrors, LicenseAdminRevokeResponses, LicenseAdminRotateData, LicenseAdminRotateErrors, LicenseAdminRotateResponses, LicenseRuntimeActivateData, LicenseRuntimeActivateErrors, LicenseRuntimeActivateResponses, LicenseRuntimeHeartbeatData, LicenseRuntimeHeartbeatErrors, LicenseRuntimeHeartbeatResponses, LicenseRuntimePublicKeysData, LicenseRuntimePublicKeysErrors, LicenseRuntimePublicKeysResponses, LicenseRuntimeRevocationsData, LicenseRuntimeRevocationsErrors, LicenseRuntimeRevocationsResponses, LicenseRuntimeValidateData, LicenseRuntimeValidateErrors, LicenseRuntimeValidateResponses, RolesCrudCreateData, RolesCrudCreateErrors, RolesCrudCreateResponses, RolesCrudGetData, RolesCrudGetErrors, RolesCrudGetResponses, RolesCrudListData, RolesCrudListErrors, RolesCrudListResponses, RolesCrudRemoveData, RolesCrudRemoveErrors, RolesCrudRemoveResponses, RolesCrudUpdateData, RolesCrudUpdateErrors, RolesCrudUpdateResponses, UsersCrudCreateData, UsersCrudCreateErrors, UsersCrudCreateResponses, UsersCrudGetData, UsersCrudGetErrors, UsersCrudGetResponses, UsersCrudListData, UsersCrudListErrors, UsersCrudListResponses, UsersCrudRemoveData, UsersCrudRemoveErrors, UsersCrudRemoveResponses, UsersCrudUpdateData, UsersCrudUpdateErrors, UsersCrudUpdateResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -480,6 +480,181 @@ export class IdentitySdk extends HeyApiClient {
      */
     public licenseRuntimePublicKeys<ThrowOnError extends boolean = false>(options?: Options<LicenseRuntimePublicKeysData, ThrowOnError>): RequestResult<LicenseRuntimePublicKeysResponses, LicenseRuntimePublicKeysErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<LicenseRuntimePublicKeysResponses, LicenseRuntimePublicKeysErrors, ThrowOnError>({ url: '/api/v1/license/keys', ...options });
+    }
+    
+    /**
+     * Lessons for a tool call, before it runs (no model call on this path)
+     */
+    public experienceInterceptCall<ThrowOnError extends boolean = false>(options: Options<ExperienceInterceptCallData, ThrowOnError>): RequestResult<ExperienceInterceptCallResponses, ExperienceInterceptCallErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceInterceptCallResponses, ExperienceInterceptCallErrors, ThrowOnError>({
+            url: '/api/intercept',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A tool outcome, queued durably; the verdict judge runs asynchronously
+     */
+    public experiencePosttool<ThrowOnError extends boolean = false>(options: Options<ExperiencePosttoolData, ThrowOnError>): RequestResult<ExperiencePosttoolResponses, ExperiencePosttoolErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperiencePosttoolResponses, ExperiencePosttoolErrors, ThrowOnError>({
+            url: '/api/posttool',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A verdict on one suggestion (pointId and collection from its text)
+     */
+    public experienceFeedback<ThrowOnError extends boolean = false>(options: Options<ExperienceFeedbackData, ThrowOnError>): RequestResult<ExperienceFeedbackResponses, ExperienceFeedbackErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceFeedbackResponses, ExperienceFeedbackErrors, ThrowOnError>({
+            url: '/api/feedback',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Lessons from a transcript (each starts in T3)
+     */
+    public experienceExtract<ThrowOnError extends boolean = false>(options: Options<ExperienceExtractData, ThrowOnError>): RequestResult<ExperienceExtractResponses, ExperienceExtractErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceExtractResponses, ExperienceExtractErrors, ThrowOnError>({
+            url: '/api/extract',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * One evolution cycle: archive, promote, abstract (idempotent, one replica at a time)
+     */
+    public experienceEvolve<ThrowOnError extends boolean = false>(options?: Options<ExperienceEvolveData, ThrowOnError>): RequestResult<ExperienceEvolveResponses, ExperienceEvolveErrors, ThrowOnError> {
+        return (options?.client ?? this.client).post<ExperienceEvolveResponses, ExperienceEvolveErrors, ThrowOnError>({ url: '/api/evolve', ...options });
+    }
+    
+    /**
+     * Interception and verdict metrics, knowledge per tier
+     */
+    public experienceStats<ThrowOnError extends boolean = false>(options?: Options<ExperienceStatsData, ThrowOnError>): RequestResult<ExperienceStatsResponses, ExperienceStatsErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ExperienceStatsResponses, ExperienceStatsErrors, ThrowOnError>({ url: '/api/stats', ...options });
+    }
+    
+    /**
+     * Readiness of the stores and the judge; `vectordb.engine` names the vector search in use
+     */
+    public experienceGates<ThrowOnError extends boolean = false>(options?: Options<ExperienceGatesData, ThrowOnError>): RequestResult<ExperienceGatesResponses, ExperienceGatesErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ExperienceGatesResponses, ExperienceGatesErrors, ThrowOnError>({ url: '/api/gates', ...options });
+    }
+    
+    /**
+     * Edges of one entry
+     */
+    public experienceGraph<ThrowOnError extends boolean = false>(options: Options<ExperienceGraphData, ThrowOnError>): RequestResult<ExperienceGraphResponses, ExperienceGraphErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<ExperienceGraphResponses, ExperienceGraphErrors, ThrowOnError>({ url: '/api/graph', ...options });
+    }
+    
+    /**
+     * Timeline events about a topic, newest first
+     */
+    public experienceTimeline<ThrowOnError extends boolean = false>(options: Options<ExperienceTimelineData, ThrowOnError>): RequestResult<ExperienceTimelineResponses, ExperienceTimelineErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<ExperienceTimelineResponses, ExperienceTimelineErrors, ThrowOnError>({ url: '/api/timeline', ...options });
+    }
+    
+    /**
+     * Model tier for a task: keyword, then past T2 tasks, then the model on low confidence
+     */
+    public experienceRouteModel<ThrowOnError extends boolean = false>(options: Options<ExperienceRouteModelData, ThrowOnError>): RequestResult<ExperienceRouteModelResponses, ExperienceRouteModelErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceRouteModelResponses, ExperienceRouteModelErrors, ThrowOnError>({
+            url: '/api/route-model',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Workflow and skill for a task, same three layers
+     */
+    public experienceRouteTask<ThrowOnError extends boolean = false>(options: Options<ExperienceRouteTaskData, ThrowOnError>): RequestResult<ExperienceRouteTaskResponses, ExperienceRouteTaskErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceRouteTaskResponses, ExperienceRouteTaskErrors, ThrowOnError>({
+            url: '/api/route-task',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Model proxy (cached); heuristic answer from the store without a model
+     */
+    public experienceBrain<ThrowOnError extends boolean = false>(options: Options<ExperienceBrainData, ThrowOnError>): RequestResult<ExperienceBrainResponses, ExperienceBrainErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceBrainResponses, ExperienceBrainErrors, ThrowOnError>({
+            url: '/api/brain',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A principle as portable JSON (also written to the file store)
+     */
+    public experienceShare<ThrowOnError extends boolean = false>(options: Options<ExperienceShareData, ThrowOnError>): RequestResult<ExperienceShareResponses, ExperienceShareErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceShareResponses, ExperienceShareErrors, ThrowOnError>({
+            url: '/api/principles/share',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Import a principle (starts in T3; a near-duplicate merges)
+     */
+    public experienceImport<ThrowOnError extends boolean = false>(options: Options<ExperienceImportData, ThrowOnError>): RequestResult<ExperienceImportResponses, ExperienceImportErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceImportResponses, ExperienceImportErrors, ThrowOnError>({
+            url: '/api/principles/import',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Risk classification and lessons for a tool call (LRU cache, 5 minutes)
+     */
+    public experiencePilContext<ThrowOnError extends boolean = false>(options: Options<ExperiencePilContextData, ThrowOnError>): RequestResult<ExperiencePilContextResponses, ExperiencePilContextErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperiencePilContextResponses, ExperiencePilContextErrors, ThrowOnError>({
+            url: '/api/pil-context',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
     }
     
     /**

@@ -1107,6 +1107,146 @@ export type LicenseJwksView = {
     keys: Array<LicenseJwkView>;
 };
 
+export type InterceptDto = {
+    toolName: string;
+    toolInput: {
+        [key: string]: unknown;
+    };
+    /**
+     * `workspace` (or `cwd`), `sessionId`, `task`… as the hook knows them
+     */
+    context?: {
+        [key: string]: unknown;
+    };
+};
+
+export type InterceptView = {
+    suggestions: string | null;
+    hasSuggestions: boolean;
+};
+
+export type OutcomeDto = {
+    success: boolean;
+    error: string | null;
+    duration_ms: number;
+};
+
+export type PostToolDto = {
+    toolName: string;
+    toolInput: {
+        [key: string]: unknown;
+    };
+    outcome: OutcomeDto;
+    /**
+     * The suggestion text intercept returned
+     */
+    suggestions?: string | null;
+    context?: {
+        [key: string]: unknown;
+    };
+};
+
+export type JudgeJobView = {
+    judgeJobId: string;
+};
+
+export type FeedbackDto = {
+    pointId: string;
+    collection: string;
+    verdict: 'followed' | 'ignored' | 'irrelevant';
+};
+
+export type FeedbackView = {
+    recorded: boolean;
+    verdict: string;
+    pointId: string;
+    collection: string;
+};
+
+export type ExtractDto = {
+    transcript: string;
+    sessionId: string;
+    agent: string;
+    workspace: string;
+};
+
+export type LessonView = {
+    id: string;
+    pattern: string;
+    confidence: number;
+    tier: 'T0' | 'T1' | 'T2' | 'T3';
+    text: string;
+};
+
+export type ExtractView = {
+    lessons: Array<LessonView>;
+    count: number;
+    /**
+     * Which path read the transcript
+     */
+    extractor: 'heuristic' | 'model';
+};
+
+export type EvolveView = {
+    promoted: number;
+    abstracted: number;
+    archived: number;
+    timestamp: string;
+};
+
+export type RouteModelDto = {
+    task: string;
+    runtime?: string;
+    complexity_hint?: string;
+};
+
+export type RouteTaskContextDto = {
+    repo?: string;
+    scope?: string;
+};
+
+export type RouteTaskDto = {
+    task: string;
+    runtime?: string;
+    context?: RouteTaskContextDto;
+};
+
+export type BrainMessageDto = {
+    role: 'system' | 'user' | 'assistant';
+    content: string;
+};
+
+export type BrainDto = {
+    messages: Array<BrainMessageDto>;
+    model?: string;
+    maxTokens?: number;
+};
+
+export type ShareDto = {
+    id: string;
+    format?: 'json';
+};
+
+export type ImportedPrincipleDto = {
+    text: string;
+    confidence?: number;
+    sourceExamples?: Array<string>;
+    tags?: Array<string>;
+};
+
+export type ImportDto = {
+    principle: ImportedPrincipleDto;
+    source?: string;
+};
+
+export type PilContextDto = {
+    toolName: string;
+    toolInput: {
+        [key: string]: unknown;
+    };
+    workspace?: string;
+};
+
 export type DependencyStatusView = {
     status: 'up' | 'down';
 };
@@ -1150,6 +1290,21 @@ export type IdentityError = {
          */
         message: string;
     }>;
+    timestamp: string;
+};
+
+/**
+ * An experience service failure: `{ error, code, timestamp }`.
+ */
+export type ExperienceError = {
+    /**
+     * What went wrong, for a person.
+     */
+    error: string;
+    /**
+     * Stable code naming the problem.
+     */
+    code: 'ACTOR_MISMATCH' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'COLLECTION_NOT_FOUND' | 'CONFLICT' | 'EDGE_TYPE_INVALID' | 'EMBEDDING_DIMENSION_MISMATCH' | 'ENTRY_NOT_FOUND' | 'EXPERIENCE_TOKEN_INVALID' | 'EXPERIENCE_TOKEN_MISSING' | 'FILESTORE_UNREACHABLE' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'FORMAT_INVALID' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'MODEL_NOT_CONFIGURED' | 'MODEL_UNAVAILABLE' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TRANSCRIPT_EMPTY' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VECTORDB_UNREACHABLE';
     timestamp: string;
 };
 
@@ -2824,6 +2979,918 @@ export type LicenseRuntimePublicKeysResponses = {
 };
 
 export type LicenseRuntimePublicKeysResponse = LicenseRuntimePublicKeysResponses[keyof LicenseRuntimePublicKeysResponses];
+
+export type ExperienceInterceptCallData = {
+    body: InterceptDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/intercept';
+};
+
+export type ExperienceInterceptCallErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceInterceptCallError = ExperienceInterceptCallErrors[keyof ExperienceInterceptCallErrors];
+
+export type ExperienceInterceptCallResponses = {
+    200: InterceptView;
+};
+
+export type ExperienceInterceptCallResponse = ExperienceInterceptCallResponses[keyof ExperienceInterceptCallResponses];
+
+export type ExperiencePosttoolData = {
+    body: PostToolDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/posttool';
+};
+
+export type ExperiencePosttoolErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperiencePosttoolError = ExperiencePosttoolErrors[keyof ExperiencePosttoolErrors];
+
+export type ExperiencePosttoolResponses = {
+    202: JudgeJobView;
+};
+
+export type ExperiencePosttoolResponse = ExperiencePosttoolResponses[keyof ExperiencePosttoolResponses];
+
+export type ExperienceFeedbackData = {
+    body: FeedbackDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/feedback';
+};
+
+export type ExperienceFeedbackErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * Not found
+     */
+    404: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+};
+
+export type ExperienceFeedbackError = ExperienceFeedbackErrors[keyof ExperienceFeedbackErrors];
+
+export type ExperienceFeedbackResponses = {
+    200: FeedbackView;
+};
+
+export type ExperienceFeedbackResponse = ExperienceFeedbackResponses[keyof ExperienceFeedbackResponses];
+
+export type ExperienceExtractData = {
+    body: ExtractDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/extract';
+};
+
+export type ExperienceExtractErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceExtractError = ExperienceExtractErrors[keyof ExperienceExtractErrors];
+
+export type ExperienceExtractResponses = {
+    200: ExtractView;
+};
+
+export type ExperienceExtractResponse = ExperienceExtractResponses[keyof ExperienceExtractResponses];
+
+export type ExperienceEvolveData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/evolve';
+};
+
+export type ExperienceEvolveErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceEvolveError = ExperienceEvolveErrors[keyof ExperienceEvolveErrors];
+
+export type ExperienceEvolveResponses = {
+    200: EvolveView;
+};
+
+export type ExperienceEvolveResponse = ExperienceEvolveResponses[keyof ExperienceEvolveResponses];
+
+export type ExperienceStatsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/stats';
+};
+
+export type ExperienceStatsErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceStatsError = ExperienceStatsErrors[keyof ExperienceStatsErrors];
+
+export type ExperienceStatsResponses = {
+    200: {
+        hitRate: number;
+        interceptionRate: number;
+        totalInterceptions: number;
+        verdicts: {
+            followed: number;
+            ignored: number;
+            irrelevant: number;
+        };
+        mistakesAvoided: number;
+        velocityPerSession: {
+            avg: number;
+            min: number;
+            max: number;
+        };
+        knowledge: {
+            T0: number;
+            T1: number;
+            T2: number;
+            T3: number;
+        };
+        timestamp: string;
+    };
+};
+
+export type ExperienceStatsResponse = ExperienceStatsResponses[keyof ExperienceStatsResponses];
+
+export type ExperienceGatesData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/gates';
+};
+
+export type ExperienceGatesErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceGatesError = ExperienceGatesErrors[keyof ExperienceGatesErrors];
+
+export type ExperienceGatesResponses = {
+    200: {
+        ready: boolean;
+        vectordb: {
+            available: boolean;
+            healthy: boolean;
+            collections: number;
+            vectorsIndexed: number;
+            [key: string]: unknown;
+        };
+        fileStore: {
+            available: boolean;
+            healthy: boolean;
+            fileCount: number;
+            diskUsageMb: number;
+            [key: string]: unknown;
+        };
+        judge: {
+            queueLength: number;
+            processingRate: number;
+        };
+        timestamp: string;
+    };
+};
+
+export type ExperienceGatesResponse = ExperienceGatesResponses[keyof ExperienceGatesResponses];
+
+export type ExperienceGraphData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query: {
+        id: string;
+        /**
+         * Comma-separated: generalizes, relates-to, supersedes
+         */
+        types?: string;
+    };
+    url: '/api/graph';
+};
+
+export type ExperienceGraphErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * Not found
+     */
+    404: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+};
+
+export type ExperienceGraphError = ExperienceGraphErrors[keyof ExperienceGraphErrors];
+
+export type ExperienceGraphResponses = {
+    200: {
+        id: string;
+        text: string;
+        edges: Array<{
+            type: 'generalizes' | 'relates-to' | 'supersedes';
+            targets: Array<{
+                id: string;
+                text: string;
+                [key: string]: unknown;
+            }>;
+        }>;
+    };
+};
+
+export type ExperienceGraphResponse = ExperienceGraphResponses[keyof ExperienceGraphResponses];
+
+export type ExperienceTimelineData = {
+    body?: never;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query: {
+        topic: string;
+        /**
+         * 1..200, default 20
+         */
+        limit?: string;
+    };
+    url: '/api/timeline';
+};
+
+export type ExperienceTimelineErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceTimelineError = ExperienceTimelineErrors[keyof ExperienceTimelineErrors];
+
+export type ExperienceTimelineResponses = {
+    200: {
+        topic: string;
+        events: Array<{
+            timestamp: string;
+            type: 'extracted' | 'promoted' | 'abstracted' | 'supersedes';
+            id: string;
+            text: string;
+            tier?: string | null;
+            verdict_distribution?: {
+                [key: string]: number;
+            } | null;
+            from?: string | null;
+            to?: string | null;
+            reason?: string | null;
+            generalizesCount?: number | null;
+            supersedesId?: string | null;
+            principle?: string | null;
+        }>;
+    };
+};
+
+export type ExperienceTimelineResponse = ExperienceTimelineResponses[keyof ExperienceTimelineResponses];
+
+export type ExperienceRouteModelData = {
+    body: RouteModelDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/route-model';
+};
+
+export type ExperienceRouteModelErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceRouteModelError = ExperienceRouteModelErrors[keyof ExperienceRouteModelErrors];
+
+export type ExperienceRouteModelResponses = {
+    200: {
+        tier: 'fast' | 'standard' | 'deep';
+        model: string;
+        reasoningEffort: string;
+        confidence: number;
+        source: 'keyword' | 'semantic' | 'model';
+        reasoning: string;
+    };
+};
+
+export type ExperienceRouteModelResponse = ExperienceRouteModelResponses[keyof ExperienceRouteModelResponses];
+
+export type ExperienceRouteTaskData = {
+    body: RouteTaskDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/route-task';
+};
+
+export type ExperienceRouteTaskErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceRouteTaskError = ExperienceRouteTaskErrors[keyof ExperienceRouteTaskErrors];
+
+export type ExperienceRouteTaskResponses = {
+    200: {
+        workflow: string;
+        reasoning: string;
+        recommendedSkill: string;
+        source: 'keyword' | 'semantic' | 'model';
+        alternatives: Array<{
+            workflow: string;
+            confidence: number;
+            reason: string;
+        }>;
+    };
+};
+
+export type ExperienceRouteTaskResponse = ExperienceRouteTaskResponses[keyof ExperienceRouteTaskResponses];
+
+export type ExperienceBrainData = {
+    body: BrainDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/brain';
+};
+
+export type ExperienceBrainErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceBrainError = ExperienceBrainErrors[keyof ExperienceBrainErrors];
+
+export type ExperienceBrainResponses = {
+    200: {
+        content: string;
+        model: string;
+        tokensUsed: number;
+        cacheHit: boolean;
+    };
+};
+
+export type ExperienceBrainResponse = ExperienceBrainResponses[keyof ExperienceBrainResponses];
+
+export type ExperienceShareData = {
+    body: ShareDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/principles/share';
+};
+
+export type ExperienceShareErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * Not found
+     */
+    404: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+};
+
+export type ExperienceShareError = ExperienceShareErrors[keyof ExperienceShareErrors];
+
+export type ExperienceShareResponses = {
+    200: {
+        format: string;
+        id: string;
+        text: string;
+        tier: string;
+        confidence: number;
+        sourceExamples: Array<string>;
+        tags: Array<string>;
+        exported: boolean;
+        exportedAt: string;
+    };
+};
+
+export type ExperienceShareResponse = ExperienceShareResponses[keyof ExperienceShareResponses];
+
+export type ExperienceImportData = {
+    body: ImportDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/principles/import';
+};
+
+export type ExperienceImportErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceImportError = ExperienceImportErrors[keyof ExperienceImportErrors];
+
+export type ExperienceImportResponses = {
+    200: {
+        id: string;
+        text: string;
+        tier: string;
+        imported: boolean;
+        mergedWithExisting: boolean;
+    };
+};
+
+export type ExperienceImportResponse = ExperienceImportResponses[keyof ExperienceImportResponses];
+
+export type ExperiencePilContextData = {
+    body: PilContextDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/pil-context';
+};
+
+export type ExperiencePilContextErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperiencePilContextError = ExperiencePilContextErrors[keyof ExperiencePilContextErrors];
+
+export type ExperiencePilContextResponses = {
+    200: {
+        classification: {
+            risk: 'low' | 'medium' | 'high';
+            category: string;
+            reason: string;
+        };
+        suggestions: Array<{
+            id: string;
+            text: string;
+            confidence: number;
+            source: string;
+        }>;
+        cacheHit: boolean;
+        ttl: number;
+    };
+};
+
+export type ExperiencePilContextResponse = ExperiencePilContextResponses[keyof ExperiencePilContextResponses];
 
 export type HealthReadinessData = {
     body?: never;

@@ -1,0 +1,10 @@
+export * from './experience.module';
+export * from './experience.settings';
+export * from './experience-errors';
+export { ExperienceService1732060000400 } from './persistence/experience-migration';
+export { Judge, heuristicVerdict } from './judge';
+export { Knowledge, Collections } from './knowledge';
+export { Intercept, suggestionRefs } from './intercept';
+export { LocalHashEmbedder, OpenAiCompatibleEmbedder, keywords } from './models/embedding';
+export { heuristicLessons } from './extract';
+export { classify } from './assist';
