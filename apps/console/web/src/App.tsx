@@ -63,7 +63,7 @@ export function App() {
 
   const license = info ? (
     <Tooltip label={`features: ${(info.allowedFeatures ?? []).join(', ') || 'none listed'}`}>
-      <Badge color={info.isValid ? 'green' : 'red'} variant="light" data-testid="license-state">
+      <Badge color={info.isValid ? 'green.9' : 'red.9'} data-testid="license-state">
         {info.tier ?? 'no tier'} · {info.isValid ? 'license valid' : 'license invalid'}
       </Badge>
     </Tooltip>
@@ -87,7 +87,7 @@ export function App() {
             </Title>
             {license}
             {info?.version && (
-              <Text size="sm" c="dimmed">
+              <Text size="sm" c="gray.7">
                 v{info.version}
               </Text>
             )}

@@ -79,13 +79,12 @@ export function display(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-let counter = 0;
+/** The first `r<n>` (n from the row count + 1) no row uses. */
 export function newRowId(t: TableDefinition): string {
   const ids = new Set(t.rows.map((r) => r.id));
-  let id: string;
-  do id = `r${t.rows.length + 1 + counter++}`;
-  while (ids.has(id));
-  return id;
+  let n = t.rows.length + 1;
+  while (ids.has(`r${n}`)) n++;
+  return `r${n}`;
 }
 
 export function addRow(t: TableDefinition): TableDefinition {

@@ -49,7 +49,7 @@ export function ApprovalsPage() {
   return (
     <Stack>
       <Title order={2}>Pending approvals</Title>
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="gray.7">
         Signed in as {currentSession()?.userName}. A version cannot be approved by the operator who submitted it.
       </Text>
       {error && <Alert color="red">{error}</Alert>}

@@ -137,7 +137,7 @@ export function RuleSetsPage() {
           {selected ? (
             <RuleSetDetail key={selected} workflow={selected} onSaved={reload} />
           ) : (
-            <Text c="dimmed">Choose a rule set.</Text>
+            <Text c="gray.7">Choose a rule set.</Text>
           )}
         </Grid.Col>
       </Grid>
@@ -262,7 +262,7 @@ function RuleSetDetail({ workflow, onSaved }: { workflow: string; onSaved: () =>
         )}
       </Group>
       {message && (
-        <Alert color={message.colour} role="status" data-testid="ruleset-message" withCloseButton onClose={() => setMessage(null)}>
+        <Alert color={message.colour} role="status" data-testid="ruleset-message" withCloseButton closeButtonLabel="Dismiss" onClose={() => setMessage(null)}>
           {message.text}
         </Alert>
       )}
@@ -409,7 +409,7 @@ function DryRun({ workflow, document }: { workflow: string; document: unknown })
   };
   return (
     <Stack>
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="gray.7">
         Runs the document in the editor against these facts; nothing is saved.
       </Text>
       <JsonEditor label="Facts (JSON)" value={facts} onChange={setFacts} minRows={4} testId="facts-editor" />

@@ -97,7 +97,7 @@ export function TablesPage() {
     <Stack>
       <Title order={2}>Decision tables</Title>
       {error && (
-        <Alert color="red" withCloseButton onClose={() => setError(null)}>
+        <Alert color="red" withCloseButton closeButtonLabel="Dismiss" onClose={() => setError(null)}>
           {error}
         </Alert>
       )}
@@ -149,7 +149,7 @@ export function TablesPage() {
           {selected ? (
             <TableEditor key={selected} id={selected} onSaved={reload} />
           ) : (
-            <Text c="dimmed">Choose a table.</Text>
+            <Text c="gray.7">Choose a table.</Text>
           )}
         </Grid.Col>
       </Grid>
@@ -262,7 +262,7 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
         </Group>
       </Group>
       {message && (
-        <Alert color={message.colour} role="status" data-testid="table-message" withCloseButton onClose={() => setMessage(null)}>
+        <Alert color={message.colour} role="status" data-testid="table-message" withCloseButton closeButtonLabel="Dismiss" onClose={() => setMessage(null)}>
           {message.text}
         </Alert>
       )}
@@ -275,7 +275,7 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
                 <Table.Th key={`in-${c.name}`} bg="var(--mantine-color-blue-light)">
                   <Group gap={4} wrap="nowrap">
                     <span>{c.name}</span>
-                    <Text size="xs" c="dimmed">
+                    <Text size="xs" c="gray.7">
                       in{c.type ? `: ${c.type}` : ''}
                     </Text>
                     <ActionIcon
@@ -294,7 +294,7 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
                 <Table.Th key={`out-${c.name}`} bg="var(--mantine-color-green-light)">
                   <Group gap={4} wrap="nowrap">
                     <span>{c.name}</span>
-                    <Text size="xs" c="dimmed">
+                    <Text size="xs" c="gray.7">
                       out{c.type ? `: ${c.type}` : ''}
                     </Text>
                     <ActionIcon
