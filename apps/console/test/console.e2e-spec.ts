@@ -39,7 +39,8 @@ function freePort(): Promise<number> {
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const violations = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    const page = globalThis as any;
+    const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
     return result.violations.map((v: any) => ({
       id: v.id,
       impact: v.impact,
@@ -227,7 +228,7 @@ describeWithBrowser('operator console in Chromium', () => {
 
     const versions = await fetch(
       `${consoleUrl}/svc/control-plane/api/v1/control-plane/rulesets/loan-approval/versions`,
-    ).then((r) => r.json());
+    ).then((r) => r.json() as Promise<any>);
     expect(versions.versions[0]).toMatchObject({ version: 1, submittedBy: 'admin', approvedBy: 'bob' });
   });
 
@@ -268,8 +269,16 @@ describeWithBrowser('operator console in Chromium', () => {
                 { kind: 'on-false', target: 'deny' },
               ],
             },
-            { id: 'welcome', kind: 'feel-expression', config: { expression: '"hello " + name', outputVariable: 'greeting' } },
-            { id: 'deny', kind: 'feel-expression', config: { expression: '"too young"', outputVariable: 'greeting' } },
+            {
+              id: 'welcome',
+              kind: 'feel-expression',
+              config: { expression: '"hello " + name', outputVariable: 'greeting' },
+            },
+            {
+              id: 'deny',
+              kind: 'feel-expression',
+              config: { expression: '"too young"', outputVariable: 'greeting' },
+            },
           ],
         },
         null,
@@ -282,6 +291,7 @@ describeWithBrowser('operator console in Chromium', () => {
     expect(await a.locator('.react-flow__edge').count()).toBe(2);
     await a.getByRole('button', { name: 'Save new version' }).click();
     await a.getByTestId('ruleset-message').filter({ hasText: 'Saved version 1' }).waitFor();
+    await a.evaluate(() => (globalThis as any).scrollTo(0, 0));
     await a.screenshot({ path: join(screenshots, 'flow-graph.png') });
 
     await a.getByRole('tab', { name: 'Dry-run' }).click();
@@ -344,7 +354,8 @@ describeWithBrowser('operator console in Chromium', () => {
 
   it('logs out: the refresh token no longer works and the sign-in form is back', async () => {
     const session = JSON.parse(
-      (await a.evaluate(() => sessionStorage.getItem('arbiter.console.session'))) ?? 'null',
+      (await a.evaluate(() => (globalThis as any).sessionStorage.getItem('arbiter.console.session'))) ??
+        'null',
     );
     await a.getByRole('button', { name: 'Log out' }).click();
     await a.getByRole('button', { name: 'Sign in' }).waitFor();

@@ -129,9 +129,14 @@ async function startConsoleFor(
       identity: urlOf('identity'),
     },
     authenticated: {
-      controlPlane: cpConfig ? cpConfig.get('ControlPlaneAuth:DisableAuthorization')?.toLowerCase() === 'false' : false,
+      controlPlane: cpConfig
+        ? cpConfig.get('ControlPlaneAuth:DisableAuthorization')?.toLowerCase() === 'false'
+        : false,
       decisions: dtConfig
-        ? Boolean(dtConfig.get('Authentication:Jwt:Authority')?.trim() || dtConfig.get('Authentication:Jwt:SigningKey')?.trim())
+        ? Boolean(
+            dtConfig.get('Authentication:Jwt:Authority')?.trim() ||
+            dtConfig.get('Authentication:Jwt:SigningKey')?.trim(),
+          )
         : false,
     },
   });
@@ -161,7 +166,8 @@ export async function runStartCommand(options: { only?: string; host?: string })
   const lines = platform.services.map(
     (s) => `  ${s.name.padEnd(14)} ${local(s.url)}  (docs: ${local(s.url)}/docs)`,
   );
-  if (platform.console) lines.push(`  ${'console'.padEnd(14)} ${local(platform.console.url)}  (operator console)`);
+  if (platform.console)
+    lines.push(`  ${'console'.padEnd(14)} ${local(platform.console.url)}  (operator console)`);
   process.stdout.write(
     `\nArbiter is running (${platform.bus ? 'in-process event bus' : 'NATS event bus'}):\n${lines.join('\n')}\n\nPress Ctrl+C to stop.\n`,
   );

@@ -59,7 +59,7 @@ export function App() {
           : `canary ${payload.workflowName} ${payload.status}`,
       ),
     );
-  }, [session?.userName, session?.tenantId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [session?.userName, session?.tenantId]);
 
   const license = info ? (
     <Tooltip label={`features: ${(info.allowedFeatures ?? []).join(', ') || 'none listed'}`}>
@@ -128,7 +128,7 @@ export function App() {
       <AppShell.Main>
         {info && !info.isValid && (
           <Alert color="red" mb="md" title="License">
-            The license is not valid: features it does not allow are hidden.
+            The license is not valid (tier {info.tier ?? 'none'}); the services decide what it allows.
           </Alert>
         )}
         {page === 'rulesets' && <RuleSetsPage />}

@@ -199,7 +199,11 @@ function headersFor(service: Service, options: RequestOptions): Record<string, s
   return headers;
 }
 
-export async function request<T = any>(service: Service, path: string, options: RequestOptions = {}): Promise<T> {
+export async function request<T = any>(
+  service: Service,
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
   const cfg = await loadConfig();
   const query = options.query
     ? '?' +
@@ -234,7 +238,8 @@ export async function request<T = any>(service: Service, path: string, options: 
   return unwrap(body) as T;
 }
 
-export const cp = <T = any>(path: string, options?: RequestOptions) => request<T>('controlPlane', path, options);
+export const cp = <T = any>(path: string, options?: RequestOptions) =>
+  request<T>('controlPlane', path, options);
 export const dt = <T = any>(path: string, options?: RequestOptions) => request<T>('decisions', path, options);
 
 export function errorText(error: unknown): string {

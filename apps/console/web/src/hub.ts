@@ -11,7 +11,10 @@ export interface RuleSetChangeEvent {
   occurredAt: string;
 }
 
-export type HubListener = (event: { kind: 'RuleSetChangeEvent' | 'CanaryStateChanged'; payload: any }) => void;
+export type HubListener = (event: {
+  kind: 'RuleSetChangeEvent' | 'CanaryStateChanged';
+  payload: any;
+}) => void;
 
 let connection: HubConnection | null = null;
 const listeners = new Set<HubListener>();
@@ -29,13 +32,19 @@ export async function connectHub(onState?: (state: string) => void): Promise<voi
     .withUrl(`${cfg.prefixes.controlPlane}/hubs/rule-set-change`, {
       transport: HttpTransportType.WebSockets,
       headers,
-      accessTokenFactory: cfg.authenticated.controlPlane ? () => currentSession()?.accessToken ?? '' : undefined,
+      accessTokenFactory: cfg.authenticated.controlPlane
+        ? () => currentSession()?.accessToken ?? ''
+        : undefined,
     })
     .withAutomaticReconnect()
     .configureLogging(LogLevel.Warning)
     .build();
-  connection.on('RuleSetChangeEvent', (payload) => listeners.forEach((l) => l({ kind: 'RuleSetChangeEvent', payload })));
-  connection.on('CanaryStateChanged', (payload) => listeners.forEach((l) => l({ kind: 'CanaryStateChanged', payload })));
+  connection.on('RuleSetChangeEvent', (payload) =>
+    listeners.forEach((l) => l({ kind: 'RuleSetChangeEvent', payload })),
+  );
+  connection.on('CanaryStateChanged', (payload) =>
+    listeners.forEach((l) => l({ kind: 'CanaryStateChanged', payload })),
+  );
   connection.onreconnecting(() => stateListener?.('reconnecting'));
   connection.onreconnected(() => stateListener?.('connected'));
   connection.onclose(() => stateListener?.('disconnected'));

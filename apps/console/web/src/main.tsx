@@ -17,7 +17,10 @@ const theme = createTheme({
   components: {
     // light alerts keep their tinted background but body-coloured text
     Alert: Alert.extend({
-      styles: { title: { color: 'var(--mantine-color-text)' }, message: { color: 'var(--mantine-color-text)' } },
+      styles: {
+        title: { color: 'var(--mantine-color-text)' },
+        message: { color: 'var(--mantine-color-text)' },
+      },
     }),
   },
 });

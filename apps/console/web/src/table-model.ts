@@ -51,7 +51,9 @@ export function toBody(t: TableDefinition) {
       priority: r.priority,
       inputConditions: r.inputConditions ?? {},
       outputs: r.outputs ?? {},
-      ...(r.outputExpressions && Object.keys(r.outputExpressions).length ? { outputExpressions: r.outputExpressions } : {}),
+      ...(r.outputExpressions && Object.keys(r.outputExpressions).length
+        ? { outputExpressions: r.outputExpressions }
+        : {}),
     })),
   };
 }
@@ -136,7 +138,11 @@ export function addColumn(t: TableDefinition, side: 'input' | 'output', name: st
 export function deleteColumn(t: TableDefinition, side: 'input' | 'output', name: string): TableDefinition {
   const key = side === 'input' ? 'inputColumns' : 'outputColumns';
   const rows = t.rows.map((r) => {
-    const copy = { ...r, inputConditions: { ...(r.inputConditions ?? {}) }, outputs: { ...(r.outputs ?? {}) } };
+    const copy = {
+      ...r,
+      inputConditions: { ...(r.inputConditions ?? {}) },
+      outputs: { ...(r.outputs ?? {}) },
+    };
     if (side === 'input') delete copy.inputConditions[name];
     else delete copy.outputs[name];
     return copy;

@@ -73,7 +73,13 @@ export function FlowGraph({ document }: { document: any }) {
   const { nodes, edges } = useMemo(() => layoutFlow(document ?? {}), [document]);
   return (
     <div style={{ height: 420, border: '1px solid #dee2e6', borderRadius: 4 }} data-testid="flow-graph">
-      <ReactFlow nodes={nodes} edges={edges} fitView nodesDraggable={false} proOptions={{ hideAttribution: true }}>
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        fitView
+        nodesDraggable={false}
+        proOptions={{ hideAttribution: true }}
+      >
         <Background />
         <Controls showInteractive={false} />
       </ReactFlow>

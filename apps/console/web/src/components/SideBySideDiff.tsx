@@ -1,29 +1,12 @@
 import { Box, Group, Paper, Text } from '@mantine/core';
+import { diffLines } from '../diff-lines';
 
-/** Longest-common-subsequence line diff of two texts, aligned row by row. */
-export function diffLines(a: string[], b: string[]): { left?: string; right?: string; kind: 'same' | 'del' | 'add' }[] {
-  const n = a.length;
-  const m = b.length;
-  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-  const rows: { left?: string; right?: string; kind: 'same' | 'del' | 'add' }[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) {
-      rows.push({ left: a[i++], right: b[j++], kind: 'same' });
-    } else if (j < m && (i >= n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      rows.push({ right: b[j++], kind: 'add' });
-    } else {
-      rows.push({ left: a[i++], kind: 'del' });
-    }
-  }
-  return rows;
-}
-
-export function SideBySideDiff(props: { leftTitle: string; rightTitle: string; left: unknown; right: unknown }) {
+export function SideBySideDiff(props: {
+  leftTitle: string;
+  rightTitle: string;
+  left: unknown;
+  right: unknown;
+}) {
   const rows = diffLines(
     JSON.stringify(props.left, null, 2).split('\n'),
     JSON.stringify(props.right, null, 2).split('\n'),

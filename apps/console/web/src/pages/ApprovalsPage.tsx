@@ -39,7 +39,10 @@ export function ApprovalsPage() {
         method: 'POST',
         body: action === 'approve' ? { detail: reason || 'approved in the console' } : { reason },
       });
-      setMessages((m) => ({ ...m, [key]: { colour: 'green', text: `${action === 'approve' ? 'Approved' : 'Rejected'}.` } }));
+      setMessages((m) => ({
+        ...m,
+        [key]: { colour: 'green', text: `${action === 'approve' ? 'Approved' : 'Rejected'}.` },
+      }));
       reload();
     } catch (e) {
       setMessages((m) => ({ ...m, [key]: { colour: 'red', text: errorText(e) } }));
@@ -50,7 +53,8 @@ export function ApprovalsPage() {
     <Stack>
       <Title order={2}>Pending approvals</Title>
       <Text size="sm" c="gray.7">
-        Signed in as {currentSession()?.userName}. A version cannot be approved by the operator who submitted it.
+        Signed in as {currentSession()?.userName}. A version cannot be approved by the operator who submitted
+        it.
       </Text>
       {error && <Alert color="red">{error}</Alert>}
       <Table data-testid="pending-approvals">

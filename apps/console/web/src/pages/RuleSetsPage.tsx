@@ -54,7 +54,8 @@ export const STATUS_COLOURS: Record<string, string> = {
   rejected: 'red',
   archived: 'dark',
 };
-export const statusColour = (status: string) => STATUS_COLOURS[status.toLowerCase().replace(/_/g, '')] ?? 'gray';
+export const statusColour = (status: string) =>
+  STATUS_COLOURS[status.toLowerCase().replace(/_/g, '')] ?? 'gray';
 
 const NEW_RULE_SET = {
   type: 'rules',
@@ -95,9 +96,16 @@ export function RuleSetsPage() {
                 </Table.Thead>
                 <Table.Tbody>
                   {list.map((r) => (
-                    <Table.Tr key={r.workflowName} bg={r.workflowName === selected ? 'var(--mantine-color-indigo-light)' : undefined}>
+                    <Table.Tr
+                      key={r.workflowName}
+                      bg={r.workflowName === selected ? 'var(--mantine-color-indigo-light)' : undefined}
+                    >
                       <Table.Td>
-                        <Button variant="subtle" size="compact-sm" onClick={() => setSelected(r.workflowName)}>
+                        <Button
+                          variant="subtle"
+                          size="compact-sm"
+                          onClick={() => setSelected(r.workflowName)}
+                        >
                           {r.workflowName}
                         </Button>
                       </Table.Td>
@@ -262,7 +270,14 @@ function RuleSetDetail({ workflow, onSaved }: { workflow: string; onSaved: () =>
         )}
       </Group>
       {message && (
-        <Alert color={message.colour} role="status" data-testid="ruleset-message" withCloseButton closeButtonLabel="Dismiss" onClose={() => setMessage(null)}>
+        <Alert
+          color={message.colour}
+          role="status"
+          data-testid="ruleset-message"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setMessage(null)}
+        >
           {message.text}
         </Alert>
       )}
@@ -280,7 +295,12 @@ function RuleSetDetail({ workflow, onSaved }: { workflow: string; onSaved: () =>
             {document?.type === 'flow-graph' || (parsed && Array.isArray(parsed.nodes)) ? (
               <FlowGraph document={parsed ?? document} />
             ) : null}
-            <JsonEditor label="Rule set document (JSON)" value={text} onChange={setText} testId="ruleset-editor" />
+            <JsonEditor
+              label="Rule set document (JSON)"
+              value={text}
+              onChange={setText}
+              testId="ruleset-editor"
+            />
             <TextInput
               label="Change description"
               value={changeDescription}
@@ -367,8 +387,18 @@ function DiffView({ workflow, versions }: { workflow: string; versions: VersionS
   return (
     <Stack>
       <Group>
-        <NativeSelect label="From version" data={options} value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
-        <NativeSelect label="To version" data={options} value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+        <NativeSelect
+          label="From version"
+          data={options}
+          value={from}
+          onChange={(e) => setFrom(e.currentTarget.value)}
+        />
+        <NativeSelect
+          label="To version"
+          data={options}
+          value={to}
+          onChange={(e) => setTo(e.currentTarget.value)}
+        />
       </Group>
       {error && <Alert color="red">{error}</Alert>}
       {docs && (
@@ -422,7 +452,8 @@ function DryRun({ workflow, document }: { workflow: string; document: unknown })
       {result && (
         <Stack data-testid="dry-run-result">
           <Text>
-            {result.rulesMatched ? 'Matched' : 'Nothing matched'} in {Number(result.evaluationTimeMs).toFixed(3)} ms
+            {result.rulesMatched ? 'Matched' : 'Nothing matched'} in{' '}
+            {Number(result.evaluationTimeMs).toFixed(3)} ms
           </Text>
           <Table>
             <Table.Thead>

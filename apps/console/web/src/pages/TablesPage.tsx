@@ -78,11 +78,14 @@ export function TablesPage() {
     if (!file) return;
     try {
       const parsed = JSON.parse(await file.text());
-      const r = await dt<{ imported: number; skipped: number; failed: number; results: any[] }>(`${T}/import`, {
-        method: 'POST',
-        query: { format: 'json' },
-        body: Array.isArray(parsed) ? parsed : [parsed],
-      });
+      const r = await dt<{ imported: number; skipped: number; failed: number; results: any[] }>(
+        `${T}/import`,
+        {
+          method: 'POST',
+          query: { format: 'json' },
+          body: Array.isArray(parsed) ? parsed : [parsed],
+        },
+      );
       setImportMessage(
         `Imported ${r.imported}, skipped ${r.skipped}, failed ${r.failed}` +
           r.results.map((x) => ` · ${x.name}: ${x.status}${x.error ? ` (${x.error})` : ''}`).join(''),
@@ -107,7 +110,10 @@ export function TablesPage() {
             <Table data-testid="table-list">
               <Table.Tbody>
                 {(list ?? []).map((t) => (
-                  <Table.Tr key={t.id} bg={t.id === selected ? 'var(--mantine-color-indigo-light)' : undefined}>
+                  <Table.Tr
+                    key={t.id}
+                    bg={t.id === selected ? 'var(--mantine-color-indigo-light)' : undefined}
+                  >
                     <Table.Td>
                       <Button variant="subtle" size="compact-sm" onClick={() => setSelected(t.id)}>
                         {t.name}
@@ -124,7 +130,11 @@ export function TablesPage() {
               </Table.Tbody>
             </Table>
             <Group mt="sm" align="flex-end">
-              <TextInput label="New table" value={newName} onChange={(e) => setNewName(e.currentTarget.value)} />
+              <TextInput
+                label="New table"
+                value={newName}
+                onChange={(e) => setNewName(e.currentTarget.value)}
+              />
               <Button variant="light" disabled={!newName.trim()} onClick={() => void create()}>
                 Create
               </Button>
@@ -190,7 +200,10 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
       setMessage(
         r.valid
           ? { colour: 'green', text: 'The table is valid.' }
-          : { colour: 'red', text: `Invalid: ${r.errors.map((e) => `${e.rowId ?? ''} ${e.column ?? ''}: ${e.message}`).join('; ')}` },
+          : {
+              colour: 'red',
+              text: `Invalid: ${r.errors.map((e) => `${e.rowId ?? ''} ${e.column ?? ''}: ${e.message}`).join('; ')}`,
+            },
       );
     } catch (e) {
       setMessage({ colour: 'red', text: errorText(e) });
@@ -214,7 +227,8 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
   const evaluate = async () => {
     try {
       const facts: Record<string, unknown> = {};
-      for (const c of table.inputColumns) if ((input[c.name] ?? '') !== '') facts[c.name] = coerce(input[c.name], c.type);
+      for (const c of table.inputColumns)
+        if ((input[c.name] ?? '') !== '') facts[c.name] = coerce(input[c.name], c.type);
       setResult(await dt(`${T}/${id}/evaluate`, { method: 'POST', body: { input: facts } }));
     } catch (e) {
       setResult(null);
@@ -223,7 +237,10 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
   };
 
   const exportJson = async () => {
-    const response = await request<Response>('decisions', `${T}/${id}/export`, { query: { format: 'json' }, raw: true });
+    const response = await request<Response>('decisions', `${T}/${id}/export`, {
+      query: { format: 'json' },
+      raw: true,
+    });
     const blob = await response.blob();
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
@@ -262,7 +279,14 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
         </Group>
       </Group>
       {message && (
-        <Alert color={message.colour} role="status" data-testid="table-message" withCloseButton closeButtonLabel="Dismiss" onClose={() => setMessage(null)}>
+        <Alert
+          color={message.colour}
+          role="status"
+          data-testid="table-message"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setMessage(null)}
+        >
           {message.text}
         </Alert>
       )}
@@ -332,13 +356,29 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
                 ))}
                 <Table.Td>
                   <Group gap={2} wrap="nowrap">
-                    <ActionIcon size="sm" variant="subtle" aria-label={`Move row ${index + 1} up`} onClick={() => setTable(moveRow(table, index, -1))}>
+                    <ActionIcon
+                      size="sm"
+                      variant="subtle"
+                      aria-label={`Move row ${index + 1} up`}
+                      onClick={() => setTable(moveRow(table, index, -1))}
+                    >
                       ↑
                     </ActionIcon>
-                    <ActionIcon size="sm" variant="subtle" aria-label={`Move row ${index + 1} down`} onClick={() => setTable(moveRow(table, index, 1))}>
+                    <ActionIcon
+                      size="sm"
+                      variant="subtle"
+                      aria-label={`Move row ${index + 1} down`}
+                      onClick={() => setTable(moveRow(table, index, 1))}
+                    >
                       ↓
                     </ActionIcon>
-                    <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Delete row ${index + 1}`} onClick={() => setTable(deleteRow(table, index))}>
+                    <ActionIcon
+                      size="sm"
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Delete row ${index + 1}`}
+                      onClick={() => setTable(deleteRow(table, index))}
+                    >
                       ×
                     </ActionIcon>
                   </Group>
@@ -359,10 +399,18 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
           value={newColumn}
           onChange={(e) => setNewColumn(e.currentTarget.value)}
         />
-        <Button variant="default" disabled={!newColumn.trim()} onClick={() => (setTable(addColumn(table, 'input', newColumn.trim())), setNewColumn(''))}>
+        <Button
+          variant="default"
+          disabled={!newColumn.trim()}
+          onClick={() => (setTable(addColumn(table, 'input', newColumn.trim())), setNewColumn(''))}
+        >
           Add input column
         </Button>
-        <Button variant="default" disabled={!newColumn.trim()} onClick={() => (setTable(addColumn(table, 'output', newColumn.trim())), setNewColumn(''))}>
+        <Button
+          variant="default"
+          disabled={!newColumn.trim()}
+          onClick={() => (setTable(addColumn(table, 'output', newColumn.trim())), setNewColumn(''))}
+        >
           Add output column
         </Button>
       </Group>
@@ -396,7 +444,10 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
         {result && (
           <Stack mt="sm" gap={4} data-testid="evaluate-result">
             <Text>
-              Matched rows: {(result.matchedRows ?? []).map((r: any) => (typeof r === 'object' ? r.id ?? JSON.stringify(r) : r)).join(', ') || 'none'}
+              Matched rows:{' '}
+              {(result.matchedRows ?? [])
+                .map((r: any) => (typeof r === 'object' ? (r.id ?? JSON.stringify(r)) : r))
+                .join(', ') || 'none'}
             </Text>
             <Text>Output: {JSON.stringify(result.outputValues)}</Text>
           </Stack>
