@@ -42,13 +42,18 @@ export function defaultWebRoot(): string {
   return resolve(__dirname, '..', 'web');
 }
 
+/** Whether `npm run build` has produced the web app this server serves. */
+export function consoleBuilt(webRoot = defaultWebRoot()): boolean {
+  return existsSync(join(webRoot, 'index.html'));
+}
+
 /**
  * Serves the built console and reverse-proxies `/svc/<service>/*` to the services (HTTP and the
  * SignalR WebSocket of the control plane's hub), so the browser talks to one origin.
  */
 export async function startConsole(options: ConsoleServerOptions): Promise<RunningConsole> {
   const webRoot = options.webRoot ?? defaultWebRoot();
-  if (!existsSync(join(webRoot, 'index.html')))
+  if (!consoleBuilt(webRoot))
     throw new Error(`The console is not built (${webRoot}/index.html is missing): run \`npm run build\``);
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
   for (const [key, prefix] of Object.entries(CONSOLE_PROXY_PREFIXES) as [keyof ConsoleTargets, string][]) {

@@ -149,7 +149,11 @@ export async function runStartCommand(options: { only?: string; host?: string })
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean) as ServiceName[] | undefined;
-  const withConsole = !only || only.includes('console' as ServiceName);
+  const consoleAsked = !only || only.includes('console' as ServiceName);
+  // a workspace built without the console (e.g. `turbo run build --filter=@arbiter/cli...` skipped it)
+  // still starts the services; asking for the console alone with --only and no build is an error below
+  const withConsole =
+    consoleAsked && (only !== undefined || (await import('@arbiter/console')).consoleBuilt());
   const services = only?.filter((name) => name !== ('console' as ServiceName));
   if (only && !services?.length)
     throw new Error('--only console needs at least one service next to it (the console proxies to them)');
@@ -168,6 +172,8 @@ export async function runStartCommand(options: { only?: string; host?: string })
   );
   if (platform.console)
     lines.push(`  ${'console'.padEnd(14)} ${local(platform.console.url)}  (operator console)`);
+  else if (consoleAsked)
+    lines.push(`  ${'console'.padEnd(14)} not built (npm run build builds apps/console)`);
   process.stdout.write(
     `\nArbiter is running (${platform.bus ? 'in-process event bus' : 'NATS event bus'}):\n${lines.join('\n')}\n\nPress Ctrl+C to stop.\n`,
   );
