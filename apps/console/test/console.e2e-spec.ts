@@ -144,6 +144,8 @@ describeWithBrowser('operator console in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
+    child?.stdout?.destroy();
+    child?.stderr?.destroy();
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
     if (child && child.exitCode === null) {
       const exit = new Promise((resolve) => child.once('exit', resolve));
@@ -235,6 +237,14 @@ describeWithBrowser('operator console in Chromium', () => {
   it('rule sets: a second version diffed side by side, a flow graph drawn and dry-run with traces', async () => {
     await a.goto(`${consoleUrl}/#/rulesets`);
     await a.getByRole('button', { name: 'loan-approval' }).click();
+    // the approved version is activated by its maker (activation is the approver policy's, not four-eyes)
+    await a.getByRole('button', { name: 'Activate v1' }).click();
+    await a.getByTestId('ruleset-message').filter({ hasText: 'Version 1 is active' }).waitFor();
+    await a
+      .getByTestId('ruleset-list')
+      .filter({ hasText: 'loan-approval' })
+      .getByRole('cell', { name: '1', exact: true })
+      .waitFor();
     const editor = a.getByTestId('ruleset-editor');
     await expect(editor.inputValue()).resolves.toContain('"adult"');
     await editor.fill(

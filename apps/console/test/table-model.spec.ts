@@ -1,4 +1,4 @@
-import { diffLines } from '../web/src/diff-lines';
+import { diffLines, pairRows } from '../web/src/diff-lines';
 import {
   addColumn,
   addRow,
@@ -70,5 +70,12 @@ describe('side-by-side diff rows', () => {
     expect(rows.map((r) => r.kind)).toEqual(['same', 'same', 'del', 'add', 'same']);
     expect(rows[2].left).toBe('  "b": 2');
     expect(rows[3].right).toBe('  "b": 3');
+    expect(pairRows(rows)).toEqual([
+      { left: '{', right: '{', kind: 'same' },
+      { left: '  "a": 1,', right: '  "a": 1,', kind: 'same' },
+      { left: '  "b": 2', right: '  "b": 3', kind: 'change' },
+      { left: '}', right: '}', kind: 'same' },
+    ]);
+    expect(pairRows(diffLines(['a', 'b'], ['a'])).map((r) => r.kind)).toEqual(['same', 'del']);
   });
 });

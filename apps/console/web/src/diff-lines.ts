@@ -22,3 +22,34 @@ export function diffLines(a: string[], b: string[]): DiffRow[] {
   }
   return rows;
 }
+
+/**
+ * Side-by-side rows: a run of removed lines followed by a run of added lines is shown as changed lines
+ * facing each other (what was there on the left, what replaced it on the right).
+ */
+export function pairRows(
+  rows: DiffRow[],
+): { left?: string; right?: string; kind: 'same' | 'del' | 'add' | 'change' }[] {
+  const out: { left?: string; right?: string; kind: 'same' | 'del' | 'add' | 'change' }[] = [];
+  let k = 0;
+  while (k < rows.length) {
+    if (rows[k].kind !== 'del') {
+      out.push(rows[k++]);
+      continue;
+    }
+    const dels: string[] = [];
+    while (k < rows.length && rows[k].kind === 'del') dels.push(rows[k++].left!);
+    const adds: string[] = [];
+    while (k < rows.length && rows[k].kind === 'add') adds.push(rows[k++].right!);
+    for (let x = 0; x < Math.max(dels.length, adds.length); x++) {
+      const left = dels[x];
+      const right = adds[x];
+      out.push({
+        left,
+        right,
+        kind: left !== undefined && right !== undefined ? 'change' : left !== undefined ? 'del' : 'add',
+      });
+    }
+  }
+  return out;
+}

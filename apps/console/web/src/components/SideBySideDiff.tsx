@@ -1,5 +1,5 @@
 import { Box, Group, Paper, Text } from '@mantine/core';
-import { diffLines } from '../diff-lines';
+import { diffLines, pairRows } from '../diff-lines';
 
 export function SideBySideDiff(props: {
   leftTitle: string;
@@ -7,9 +7,11 @@ export function SideBySideDiff(props: {
   left: unknown;
   right: unknown;
 }) {
-  const rows = diffLines(
-    JSON.stringify(props.left, null, 2).split('\n'),
-    JSON.stringify(props.right, null, 2).split('\n'),
+  const rows = pairRows(
+    diffLines(
+      JSON.stringify(props.left, null, 2).split('\n'),
+      JSON.stringify(props.right, null, 2).split('\n'),
+    ),
   );
   const cell = (text: string | undefined, colour: string | undefined) => (
     <Box
@@ -34,8 +36,22 @@ export function SideBySideDiff(props: {
       <Box style={{ maxHeight: 480, overflow: 'auto' }}>
         {rows.map((row, k) => (
           <Group key={k} grow gap={0} align="stretch" wrap="nowrap">
-            {cell(row.left, row.kind === 'del' ? '#ffe3e3' : row.kind === 'add' ? '#f1f3f5' : undefined)}
-            {cell(row.right, row.kind === 'add' ? '#d3f9d8' : row.kind === 'del' ? '#f1f3f5' : undefined)}
+            {cell(
+              row.left,
+              row.kind === 'del' || row.kind === 'change'
+                ? '#ffe3e3'
+                : row.kind === 'add'
+                  ? '#f1f3f5'
+                  : undefined,
+            )}
+            {cell(
+              row.right,
+              row.kind === 'add' || row.kind === 'change'
+                ? '#d3f9d8'
+                : row.kind === 'del'
+                  ? '#f1f3f5'
+                  : undefined,
+            )}
           </Group>
         ))}
       </Box>

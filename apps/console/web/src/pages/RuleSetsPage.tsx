@@ -255,6 +255,27 @@ function RuleSetDetail({ workflow, onSaved }: { workflow: string; onSaved: () =>
     }
   };
 
+  const activate = async () => {
+    if (!current) return;
+    try {
+      const r = await cp<{ version: number; previousActiveVersion: number | null }>(
+        `${B}/rulesets/${enc(workflow)}/${current.version}/activate`,
+        {
+          method: 'POST',
+          body: { detail: changeDescription || `activated v${current.version} in the console` },
+        },
+      );
+      setMessage({
+        colour: 'green',
+        text: `Version ${r.version} is active${r.previousActiveVersion ? ` (was v${r.previousActiveVersion})` : ''}.`,
+      });
+      onSaved();
+      await loadVersions();
+    } catch (e) {
+      setMessage({ colour: 'red', text: errorText(e) });
+    }
+  };
+
   return (
     <Stack>
       <Group justify="space-between">
@@ -313,6 +334,11 @@ function RuleSetDetail({ workflow, onSaved }: { workflow: string; onSaved: () =>
               <Button onClick={() => void save()} disabled={!parsed}>
                 Save new version
               </Button>
+              {current && current.status.toLowerCase() === 'approved' && (
+                <Button color="green" onClick={() => void activate()}>
+                  Activate v{current.version}
+                </Button>
+              )}
               {current && ['draft'].includes(current.status.toLowerCase()) && (
                 <Button color="yellow" onClick={() => void submit()}>
                   Submit for approval
