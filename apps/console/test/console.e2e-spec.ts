@@ -240,11 +240,7 @@ describeWithBrowser('operator console in Chromium', () => {
     // the approved version is activated by its maker (activation is the approver policy's, not four-eyes)
     await a.getByRole('button', { name: 'Activate v1' }).click();
     await a.getByTestId('ruleset-message').filter({ hasText: 'Version 1 is active' }).waitFor();
-    await a
-      .getByTestId('ruleset-list')
-      .filter({ hasText: 'loan-approval' })
-      .getByRole('cell', { name: '1', exact: true })
-      .waitFor();
+    await a.getByTestId('active-loan-approval').filter({ hasText: /^1$/ }).waitFor();
     const editor = a.getByTestId('ruleset-editor');
     await expect(editor.inputValue()).resolves.toContain('"adult"');
     await editor.fill(

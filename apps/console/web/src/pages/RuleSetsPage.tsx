@@ -109,7 +109,7 @@ export function RuleSetsPage() {
                           {r.workflowName}
                         </Button>
                       </Table.Td>
-                      <Table.Td>{r.activeVersion ?? '—'}</Table.Td>
+                      <Table.Td data-testid={`active-${r.workflowName}`}>{r.activeVersion ?? '—'}</Table.Td>
                       <Table.Td>{r.totalVersions}</Table.Td>
                     </Table.Tr>
                   ))}
