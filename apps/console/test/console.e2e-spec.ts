@@ -358,6 +358,41 @@ describeWithBrowser('operator console in Chromium', () => {
     await expect(a.getByLabel('risk of row r2').inputValue()).resolves.toBe('minor');
   });
 
+  it('refreshes the session silently before the access token expires (page clock fast-forwarded)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.clock.install();
+    await page.goto(consoleUrl);
+    await page.locator('input[name=userName]').fill(BOB.userName);
+    await page.locator('input[name=password]').fill(BOB.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('current-user').filter({ hasText: 'bob' }).waitFor();
+    const stored = () =>
+      page.evaluate(() =>
+        JSON.parse((globalThis as any).sessionStorage.getItem('arbiter.console.session') ?? 'null'),
+      );
+    const before = await stored();
+    // a 15-minute token is refreshed a minute ahead: move the page's clock past that point
+    await page.clock.fastForward('14:30');
+    let after = await stored();
+    for (let i = 0; i < 100 && after?.refreshToken === before.refreshToken; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await stored();
+    }
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.userName).toBe('bob');
+    // the old refresh token was spent: identity refuses it (reuse detection)
+    const reused = await fetch(`${identityUrl}/api/v1/auth/refresh-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${before.accessToken}` },
+      body: JSON.stringify({ refreshToken: before.refreshToken }),
+    });
+    expect(reused.status).toBe(401);
+    await context.close();
+  });
+
   it('logs out: the refresh token no longer works and the sign-in form is back', async () => {
     const session = JSON.parse(
       (await a.evaluate(() => (globalThis as any).sessionStorage.getItem('arbiter.console.session'))) ??

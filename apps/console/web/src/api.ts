@@ -15,6 +15,8 @@ export interface Session {
   refreshToken: string;
   /** epoch ms at which the access token expires */
   expiresAt: number;
+  /** epoch ms at which it was issued */
+  issuedAt: number;
   userName: string;
   tenantId: string;
 }
@@ -71,6 +73,7 @@ function sessionFrom(answer: TokenAnswer, fallbackUser: string): Session {
     accessToken: answer.AccessToken,
     refreshToken: answer.RefreshToken,
     expiresAt: exp,
+    issuedAt: typeof claims.iat === 'number' ? claims.iat * 1000 : Date.now(),
     userName: String(claims.name ?? claims.preferred_username ?? claims.unique_name ?? fallbackUser),
     tenantId: String(claims.tenant_id ?? 'default'),
   };
@@ -83,8 +86,10 @@ function setSession(next: Session | null): void {
   clearTimeout(refreshTimer);
   if (next) {
     // silent refresh: identity refreshes an access token once it has expired (or within its early window)
-    // (or within its early window): try a minute ahead, else just after expiry
-    scheduleRefresh(next.expiresAt - 60_000);
+    // (or within its early window): try ahead by a fifth of its lifetime, at most a minute, else just
+    // after expiry
+    const lead = Math.min(60_000, Math.max(0, (next.expiresAt - next.issuedAt) / 5));
+    scheduleRefresh(next.expiresAt - lead);
   }
   for (const listener of listeners) listener(next);
 }
