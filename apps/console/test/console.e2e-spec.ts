@@ -257,6 +257,9 @@ describeWithBrowser('operator console in Chromium', () => {
     expect(await seriousViolations(a)).toEqual([]);
     await a.screenshot({ path: join(screenshots, 'rule-set-diff.png') });
 
+    // the checker watches the rule-set list while the maker saves a new rule set
+    await b.goto(`${consoleUrl}/#/rulesets`);
+    await b.getByTestId('ruleset-list').waitFor();
     await a.getByLabel('New rule set').fill('onboarding-flow');
     await a.getByRole('button', { name: 'Open' }).click();
     await a.getByTestId('ruleset-editor').fill(
@@ -297,6 +300,7 @@ describeWithBrowser('operator console in Chromium', () => {
     expect(await a.locator('.react-flow__edge').count()).toBe(2);
     await a.getByRole('button', { name: 'Save new version' }).click();
     await a.getByTestId('ruleset-message').filter({ hasText: 'Saved version 1' }).waitFor();
+    await b.getByTestId('ruleset-list').getByRole('button', { name: 'onboarding-flow' }).waitFor();
     await a.evaluate(() => (globalThis as any).scrollTo(0, 0));
     await a.screenshot({ path: join(screenshots, 'flow-graph.png') });
 
