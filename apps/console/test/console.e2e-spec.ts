@@ -257,6 +257,23 @@ describeWithBrowser('operator console in Chromium', () => {
     expect(await seriousViolations(a)).toEqual([]);
     await a.screenshot({ path: join(screenshots, 'rule-set-diff.png') });
 
+    // v2 submitted and rejected by the checker: a reason is required (the server's 400), then recorded
+    await a.getByRole('tab', { name: 'Document' }).click();
+    await a.getByRole('button', { name: 'Submit for approval' }).click();
+    await a.getByTestId('ruleset-message').filter({ hasText: 'Version 2 submitted' }).waitFor();
+    await b.goto(`${consoleUrl}/#/approvals`);
+    const pending = b.getByTestId('pending-loan-approval@2');
+    await pending.getByRole('button', { name: 'Reject' }).click();
+    await expect(pending.getByRole('status').textContent()).resolves.toContain('REJECTION_REASON_REQUIRED');
+    await pending.getByLabel('Reason for loan-approval@2').fill('keep 18 as the threshold');
+    await pending.getByRole('button', { name: 'Reject' }).click();
+    await pending.waitFor({ state: 'detached' });
+    await a.getByRole('tab', { name: /Versions/ }).click();
+    await a
+      .getByTestId('version-list')
+      .filter({ hasText: 'bob: keep 18 as the threshold' })
+      .waitFor({ timeout: 15_000 });
+
     // the checker watches the rule-set list while the maker saves a new rule set
     await b.goto(`${consoleUrl}/#/rulesets`);
     await b.getByTestId('ruleset-list').waitFor();
