@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Fastify, { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
@@ -38,8 +38,11 @@ export const CONSOLE_PROXY_PREFIXES = {
   identity: '/svc/identity',
 } as const;
 
+/** The package's `dist/web` (what `vite build` writes), found from this file in `src/` or `dist/server/`. */
 export function defaultWebRoot(): string {
-  return resolve(__dirname, '..', 'web');
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return resolve(dir, 'dist', 'web');
 }
 
 /** Whether `npm run build` has produced the web app this server serves. */
@@ -63,6 +66,15 @@ export async function startConsole(options: ConsoleServerOptions): Promise<Runni
       rewritePrefix: '',
       websocket: key === 'controlPlane',
       http: { requestOptions: { timeout: 60_000 } },
+      // the services see the browser's address (as any reverse proxy reports it); whether they trust
+      // X-Forwarded-For is their own configuration
+      replyOptions: {
+        rewriteRequestHeaders: (request, headers) => ({
+          ...headers,
+          'x-forwarded-for': [headers['x-forwarded-for'], request.ip].filter(Boolean).join(', '),
+          'x-forwarded-proto': request.protocol,
+        }),
+      },
     });
   }
   const runtime = {
