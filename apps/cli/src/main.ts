@@ -16,8 +16,10 @@ program.name('arbiter').description('Arbiter rules platform command line');
 
 program
   .command('start')
-  .description('Start control-plane (:3000), decisions (:3001) and identity (:3002) in one process')
-  .option('--only <services>', 'comma-separated subset: control-plane,decisions,identity')
+  .description(
+    'Start control-plane (:3000), decisions (:3001), identity (:3002) and the operator console (:3003) in one process',
+  )
+  .option('--only <services>', 'comma-separated subset: control-plane,decisions,identity,console')
   .option('--host <host>', 'interface to bind', '0.0.0.0')
   .action(async (options) => {
     await runStartCommand(options);

@@ -43,6 +43,7 @@ describe('arbiter start: every log line names its own service', () => {
         ARBITER_CONTROL_PLANE_PORT: String(ports['control-plane']),
         ARBITER_DECISIONS_PORT: String(ports.decisions),
         ARBITER_IDENTITY_PORT: String(ports.identity),
+        ARBITER_CONSOLE_PORT: String(await freePort()),
         ConnectionStrings__RuleControlPlaneDb: await db(),
         ConnectionStrings__DecisionTablesDb: await db(),
         ConnectionStrings__LicenseDb: await db(),

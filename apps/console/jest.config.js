@@ -1,0 +1,5 @@
+module.exports = {
+  ...require('../../jest.preset'),
+  rootDir: '.',
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+};
