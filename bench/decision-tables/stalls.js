@@ -4,7 +4,8 @@
  * (as `npm start` does: one event loop), then for each request below measures the largest event-loop
  * delay (`perf_hooks.monitorEventLoopDelay`) and the p99 / max wait of a `/health/live` probe sent every
  * 20 ms while it runs: a 10,000-row table created, validated, first evaluated, analysed and updated; and
- * each hostile dry-run of issue 28 (FEEL loop, `while(true){}`, an allocation loop, a native loop).
+ * each hostile dry-run of issue 28 (FEEL loop, `while(true){}`, an allocation loop, a native loop), a saved
+ * FEEL loop executed, and a 10,000-rule rule set saved, activated and executed for the first time.
  *   npm run bench:decision-tables:stalls       (ROWS=10000 override)
  * The machine is shared: an idle line ("idle 2 s") is printed first as the floor of that run.
  */
@@ -77,6 +78,7 @@ async function main() {
     overrides: {
       'ConnectionStrings:RuleControlPlaneDb': 'pglite://memory',
       'RuleControlPlane:RequireApproval': false,
+      'Http:BodyLimitBytes': 64 * 2 ** 20,
       ...silent,
     },
   });
@@ -171,6 +173,32 @@ async function main() {
       });
       return `HTTP ${r.status} ${(r.json?.errors ?? []).map((e) => e.code).join(',')}`;
     });
+  // saved content: a FEEL loop saved and activated, then executed; a 10,000-rule rule set saved, activated
+  // and executed for the first time
+  const cpPost = (path, body) => post(cp.url, path, body);
+  await cpPost('/api/v1/rule-engine/rulesets/loop', { ruleSet: hostile[0][1], activateAfterSave: true });
+  await measure('execute a saved FEEL loop (activated)', cp.url, async () => {
+    const r = await cpPost('/api/v1/rule-engine/execute/loop', { facts: { amount: 1 } });
+    return `HTTP ${r.status} ${(r.json?.errors ?? []).map((e) => e.code).join(',')}`;
+  });
+  const rules = Array.from({ length: 10_000 }, (_, i) => ({
+    id: `r${i}`,
+    name: `Rule ${i}`,
+    condition: `amount > ${i} and country = "NL"`,
+    output: { [`band${i % 50}`]: i },
+  }));
+  await measure('save a 10,000-rule rule set', cp.url, async () => {
+    const r = await cpPost('/api/v1/rule-engine/rulesets/big', { ruleSet: { rules } });
+    return `HTTP ${r.status}`;
+  });
+  await measure('activate it', cp.url, async () => {
+    const r = await cpPost('/api/v1/rule-engine/rulesets/big/activate/1', {});
+    return `HTTP ${r.status}`;
+  });
+  await measure('first execute of it', cp.url, async () => {
+    const r = await cpPost('/api/v1/rule-engine/execute/big', { facts: { amount: 5000, country: 'NL' } });
+    return `HTTP ${r.status} ${r.json?.status}`;
+  });
   await cp.stop?.();
   await decisions.stop?.();
   process.exit(0);
