@@ -94,9 +94,10 @@ async function describeUnrouted(
 ): Promise<OpenAPIObject> {
   @Module({ controllers })
   class UnroutedDocumentation {}
+  // no logger: Nest's preview mode would print its "PREVIEW mode!" banner into the service's log at start
   const app = await NestFactory.create(UnroutedDocumentation, new FastifyAdapter(), {
     preview: true,
-    logger: options.logger ?? false,
+    logger: false,
     abortOnError: false,
   });
   try {
