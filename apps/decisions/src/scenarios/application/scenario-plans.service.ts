@@ -6,8 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { DecisionTableAuthoringService } from '../../decision-tables';
 import { ScenarioErrors as E } from '../errors';
-import { ScenarioEntity, ScenarioPlanEntity } from '../persistence/entities';
+import { ScenarioPlanEntity } from '../persistence/entities';
 import { ScenarioRepository } from '../persistence/scenario.repository';
+import { storeGeneratedPlan } from './plan-scenarios';
 import { ScenariosSettings } from '../scenarios.settings';
 import { PlanView, ScenarioView, planView, scenarioView } from './scenario-views';
 import { loadTable, requireUuid } from './stored-table';
@@ -77,34 +78,8 @@ export class ScenarioPlansService {
         createdAt: existing?.createdAt ?? now,
         modifiedAt: now,
       });
-      await this.repo.savePlan(m, plan);
-      const confirmed = existing ? (await this.repo.scenarios(m, plan.id)).filter((s) => s.confirmed) : [];
-      if (existing) await this.repo.deleteUnconfirmed(m, plan.id);
-      const kept = new Set(confirmed.map((s) => s.inputHash));
-      let position = confirmed.reduce((max, s) => Math.max(max, s.position), 0);
-      const fresh = generated.scenarios
-        .filter((s) => !kept.has(s.hash))
-        .map((s): ScenarioEntity => ({
-          id: randomUUID(),
-          tenantId: plan.tenantId,
-          planId: plan.id,
-          position: ++position,
-          seedRuleCode: generated.seedRuleCode,
-          scenarioName: s.scenarioName.slice(0, 500),
-          type: s.type,
-          scope: s.scope,
-          inputFacts: s.inputFacts,
-          inputHash: s.hash,
-          expectedBehavior: s.expectedBehavior,
-          origin: s.origin,
-          status: 'Pending',
-          confirmed: false,
-          confirmedBy: null,
-          confirmedAt: null,
-          createdAt: now,
-        }));
-      await this.repo.insertScenarios(m, fresh);
-      return this.view(m, plan, confirmed.length);
+      const kept = await storeGeneratedPlan(this.repo, m, plan, !!existing, generated, now);
+      return this.view(m, plan, kept);
     });
   }
 
