@@ -93,6 +93,9 @@ describeWithBrowser('operator console in Chromium', () => {
         ARBITER_IDENTITY_PORT: String(ports.id),
         ARBITER_CONSOLE_PORT: String(ports.console),
         RuleControlPlane__RequireApproval: 'true',
+        // the silent-refresh test moves the page's clock, not identity's: identity must take a refresh at
+        // any point of the 15-minute token's life (default 0: only once it has expired, the spec's rule)
+        IdentityAuth__RefreshEarlySeconds: '900',
         ConnectionStrings__RuleControlPlaneDb: await db(),
         ConnectionStrings__DecisionTablesDb: await db(),
         ConnectionStrings__LicenseDb: await db(),
