@@ -94,10 +94,9 @@ async function describeUnrouted(
 ): Promise<OpenAPIObject> {
   @Module({ controllers })
   class UnroutedDocumentation {}
-  // no logger: Nest's preview mode would print its "PREVIEW mode!" banner into the service's log at start
   const app = await NestFactory.create(UnroutedDocumentation, new FastifyAdapter(), {
     preview: true,
-    logger: false,
+    logger: options.logger ?? false,
     abortOnError: false,
   });
   try {
