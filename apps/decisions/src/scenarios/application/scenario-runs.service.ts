@@ -4,7 +4,6 @@ import {
   buildTableModel,
   mutationRun,
   runTableScenarios,
-  type FailureFinding,
   type MutationReport,
   type TableCoverage,
   type TableModel,
@@ -17,10 +16,16 @@ import { ScenarioPlanEntity, ScenarioResultEntity, ScenarioRunEntity } from '../
 import { ScenarioRepository, TenantStatistics } from '../persistence/scenario.repository';
 import { ScenariosSettings } from '../scenarios.settings';
 import { ScenarioPlansService } from './scenario-plans.service';
-import { RunView, ScenarioResultView, resultView, runView } from './scenario-views';
+import {
+  FailureView,
+  RunView,
+  ScenarioResultView,
+  failureViews,
+  resultView,
+  runView,
+} from './scenario-views';
+export type { FailureView } from './scenario-views';
 import { loadTable, requireUuid } from './stored-table';
-
-const REPORTED_FAILURES = 100;
 
 export interface GateRequest {
   tableId: string;
@@ -34,16 +39,6 @@ export interface GateRequest {
   minMutationScore?: number;
   /** seed when the table has no plan yet and one is generated */
   seed?: number;
-}
-
-export interface FailureView {
-  scenarioId: string;
-  scenarioName: string;
-  status: string;
-  inputFacts: Record<string, unknown>;
-  expected: { matchedRows: string[]; outputs: Record<string, unknown> | null; errorCode: string | null };
-  actual: { matchedRows: string[]; outputs: Record<string, unknown> | null; errors: string[] };
-  analysis: FailureFinding[];
 }
 
 /** The CI run result (spec 2): the gate's verdict with the coverage thresholds. */
@@ -133,24 +128,7 @@ export class ScenarioRunsService {
         },
       );
     const duration = Math.round((performance.now() - started) * 1000) / 1000;
-    const failures: FailureView[] = [];
-    report.results.forEach((r, i) => {
-      if (r.status === 'Passed' || failures.length >= REPORTED_FAILURES) return;
-      const s = scenarios[i];
-      failures.push({
-        scenarioId: s.id,
-        scenarioName: s.scenarioName,
-        status: r.status,
-        inputFacts: s.inputFacts,
-        expected: {
-          matchedRows: s.expectedBehavior.matchedRows,
-          outputs: s.expectedBehavior.outputs,
-          errorCode: s.expectedBehavior.errorCode ?? null,
-        },
-        actual: { matchedRows: r.matchedRows, outputs: r.outputFacts, errors: r.errors },
-        analysis: r.analysis,
-      });
-    });
+    const failures = failureViews(report.results, scenarios);
     let gateResult: CiRunResult['gate'] | null = null;
     if (kind === 'Gate') {
       const minCoverage = gate?.minCoverage ?? 90;

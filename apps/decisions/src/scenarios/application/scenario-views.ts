@@ -1,3 +1,4 @@
+import type { FailureFinding } from '@arbiter/scenarios';
 import type { CiRunResult } from './scenario-runs.service';
 import {
   ScenarioEntity,
@@ -162,4 +163,50 @@ export function runView(r: ScenarioRunEntity): RunView {
     createdBy: r.createdBy,
     createdAt: r.createdAt.toISOString(),
   };
+}
+
+/** How many failed scenarios a run reports (the counts cover all of them). */
+export const REPORTED_FAILURES = 100;
+
+/** A failed scenario as a run reports it: what was expected, what happened, and why (`A`: the finding). */
+export interface FailureView<A = FailureFinding> {
+  scenarioId: string;
+  scenarioName: string;
+  status: string;
+  inputFacts: Record<string, unknown>;
+  expected: { matchedRows: string[]; outputs: Record<string, unknown> | null; errorCode: string | null };
+  actual: { matchedRows: string[]; outputs: Record<string, unknown> | null; errors: string[] };
+  analysis: A[];
+}
+
+/** The first `REPORTED_FAILURES` failed scenarios of a run (`results[i]` is `scenarios[i]`'s), a table's or a workflow's. */
+export function failureViews<A>(
+  results: readonly {
+    status: string;
+    matchedRows: string[];
+    outputFacts: Record<string, unknown> | null;
+    errors: string[];
+    analysis: A[];
+  }[],
+  scenarios: readonly ScenarioEntity[],
+): FailureView<A>[] {
+  const failures: FailureView<A>[] = [];
+  results.forEach((r, i) => {
+    if (r.status === 'Passed' || failures.length >= REPORTED_FAILURES) return;
+    const s = scenarios[i];
+    failures.push({
+      scenarioId: s.id,
+      scenarioName: s.scenarioName,
+      status: r.status,
+      inputFacts: s.inputFacts,
+      expected: {
+        matchedRows: s.expectedBehavior.matchedRows,
+        outputs: s.expectedBehavior.outputs,
+        errorCode: s.expectedBehavior.errorCode ?? null,
+      },
+      actual: { matchedRows: r.matchedRows, outputs: r.outputFacts, errors: r.errors },
+      analysis: r.analysis,
+    });
+  });
+  return failures;
 }

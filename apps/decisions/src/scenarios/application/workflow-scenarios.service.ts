@@ -37,11 +37,10 @@ import { ScenarioPlanEntity, ScenarioResultEntity, ScenarioRunEntity } from '../
 import { ScenarioRepository } from '../persistence/scenario.repository';
 import { storeGeneratedPlan } from './plan-scenarios';
 import { ScenariosSettings } from '../scenarios.settings';
-import { ScenarioView, scenarioView } from './scenario-views';
+import { FailureView, ScenarioView, failureViews, scenarioView } from './scenario-views';
 
 const WORKFLOW_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 const FIRST_SCENARIOS = 200;
-const REPORTED_FAILURES = 100;
 
 export interface WorkflowPlanView {
   id: string;
@@ -61,15 +60,8 @@ export interface WorkflowPlanView {
   scenarios: ScenarioView[];
 }
 
-export interface WorkflowFailureView {
-  scenarioId: string;
-  scenarioName: string;
-  status: string;
-  inputFacts: Record<string, unknown>;
-  expected: { matchedRows: string[]; outputs: Record<string, unknown> | null; errorCode: string | null };
-  actual: { matchedRows: string[]; outputs: Record<string, unknown> | null; errors: string[] };
-  analysis: { rowId: string; column: string | null; message: string }[];
-}
+/** A failed scenario of a workflow run. */
+export type WorkflowFailureView = FailureView<{ rowId: string; column: string | null; message: string }>;
 
 export interface WorkflowRunReport {
   runId: string;
@@ -340,24 +332,7 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
         },
       );
     const duration = Math.round((performance.now() - started) * 1000) / 1000;
-    const failures: WorkflowFailureView[] = [];
-    report.results.forEach((r, i) => {
-      if (r.status === 'Passed' || failures.length >= REPORTED_FAILURES) return;
-      const s = scenarios[i];
-      failures.push({
-        scenarioId: s.id,
-        scenarioName: s.scenarioName,
-        status: r.status,
-        inputFacts: s.inputFacts,
-        expected: {
-          matchedRows: s.expectedBehavior.matchedRows,
-          outputs: s.expectedBehavior.outputs,
-          errorCode: s.expectedBehavior.errorCode ?? null,
-        },
-        actual: { matchedRows: r.matchedRows, outputs: r.outputFacts, errors: r.errors },
-        analysis: r.analysis,
-      });
-    });
+    const failures = failureViews(report.results, scenarios);
     let gate: WorkflowRunReport['gate'] = null;
     if (kind === 'Gate') {
       const reasons: string[] = [];
