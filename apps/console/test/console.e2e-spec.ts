@@ -317,6 +317,8 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByTestId('flow-graph').waitFor();
     await a.locator('.react-flow__node').nth(2).waitFor();
     expect(await a.locator('.react-flow__node').count()).toBe(3);
+    // React Flow draws the edges after it has measured the nodes: wait for them, then count
+    await a.locator('.react-flow__edge').nth(1).waitFor();
     expect(await a.locator('.react-flow__edge').count()).toBe(2);
     await a.getByRole('button', { name: 'Save new version' }).click();
     await a.getByTestId('ruleset-message').filter({ hasText: 'Saved version 1' }).waitFor();
