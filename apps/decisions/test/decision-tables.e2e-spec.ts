@@ -243,4 +243,38 @@ describe('decision tables API', () => {
     const evaluated = await api.post(`/${body.id}/evaluate`, { input: { income: 24000 } });
     expect(evaluated.body.outputValues).toEqual({ band: 'high' });
   });
+
+  it('compares a date input with a date fact sent as a JSON string, as the DMN input data would type it', async () => {
+    const { body } = await api.post('', {
+      name: 'Compare dates',
+      hitPolicy: 'Unique',
+      inputColumns: [{ name: 'Another Date', type: 'date' }],
+      outputColumns: [{ name: 'Compare Date', type: 'string' }],
+      rows: [
+        {
+          id: 'same',
+          inputConditions: { 'Another Date': 'Complex.aDate' },
+          outputs: { 'Compare Date': 'Same' },
+        },
+        {
+          id: 'future',
+          inputConditions: { 'Another Date': '> Complex.aDate' },
+          outputs: { 'Compare Date': 'Future' },
+        },
+        {
+          id: 'past',
+          inputConditions: { 'Another Date': '< Complex.aDate' },
+          outputs: { 'Compare Date': 'Past' },
+        },
+      ],
+    });
+    const compare = async (day: string, fact: unknown) =>
+      (await api.post(`/${body.id}/evaluate`, { input: { 'Another Date': day, Complex: { aDate: fact } } }))
+        .body;
+    expect((await compare('2024-05-01', '2024-05-01')).matchedRows).toEqual(['same']);
+    expect((await compare('2024-05-02', '2024-05-01')).matchedRows).toEqual(['future']);
+    expect((await compare('2024-04-30', '2024-05-01')).matchedRows).toEqual(['past']);
+    // not a date: compared as sent (FEEL null), so nothing matches, and the service says no more
+    expect(await compare('2024-05-01', 'tomorrow')).toMatchObject({ matchedRows: [], outputValues: null });
+  });
 });

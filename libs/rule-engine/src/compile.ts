@@ -39,6 +39,7 @@ import {
   outputRank,
   selectRule,
 } from './hit-policy';
+import { FactTyping, factTypingOf, withTypedFacts } from './fact-types';
 import { coerceInput, outputFits } from './input-types';
 import { RowMatcher } from './matcher';
 import { JSON_VALUES } from './output-values';
@@ -99,6 +100,8 @@ export class CompiledDecisionTable {
    * evaluated without FEEL, or, on the index's rare fallback, with FEEL that cannot loop.
    */
   private readonly runsFeel: boolean;
+  /** facts the cells read that JSON cannot type: read as their column's type (fact-types.ts) */
+  private readonly typing: FactTyping;
   /**
    * The FEEL evaluation context of this table's evaluations, restarted by each (no allocation): one step
    * budget and deadline for every cell and computed column of one evaluation.
@@ -132,6 +135,7 @@ export class CompiledDecisionTable {
       r.tests.map((t, c) => (this.shapes[i][c].kind === 'opaque' ? t : null)),
     );
     this.inheritedNames = this.names.some(isInheritedName);
+    this.typing = factTypingOf(this.names, this.types, this.tests);
     this.outputTypes = table.outputs.map((o) => o.type);
     this.dynamic = table.rows.some((r) => r.expressions?.length);
     this.outputExpressions = this.dynamic
@@ -178,9 +182,21 @@ export class CompiledDecisionTable {
     // keyed by the facts object: an evaluation nested in this one (with other facts) cannot mix them up
     if (this.scopeFacts !== input) {
       this.scopeFacts = input;
-      this.scopeOfFacts = new Scope(input, null);
+      this.scopeOfFacts = new Scope(this.typedScope(input), null);
     }
     return this.scopeOfFacts!;
+  }
+
+  /** The facts as the cells read them: typed facts and read temporal columns as values (fact-types.ts). */
+  private typedScope(input: Input): Input {
+    const { facts, columns } = this.typing;
+    if (facts.length === 0 && columns.length === 0) return input;
+    let scope = withTypedFacts(input, facts);
+    if (columns.length) {
+      if (scope === input) scope = { ...input };
+      for (const c of columns) setOwn(scope, this.names[c], this.values[c]);
+    }
+    return scope;
   }
 
   private readonly testCell = (row: number, column: number, value: unknown, input: Input): boolean | null => {
@@ -193,6 +209,8 @@ export class CompiledDecisionTable {
 
   /** Reads, checks and converts the inputs into the reused value slots. */
   private bind(input: Input): void {
+    // a typed scope copies values bound here: made again for each evaluation, even of the same object
+    if (this.typing.facts.length || this.typing.columns.length) this.scopeFacts = null;
     let feelInput: Input | undefined; // the input as FEEL values, converted once for every computed column
     for (let c = 0; c < this.names.length; c++) {
       const expr = this.expressions[c];

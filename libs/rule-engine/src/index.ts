@@ -15,6 +15,7 @@ export * from './matcher';
 export * from './output-values';
 export * from './hit-policy';
 export * from './input-types';
+export * from './fact-types';
 export * from './definition';
 export * from './compile';
 export * from './analysis';

@@ -10,7 +10,10 @@ import {
   DEFAULT_LIMITS,
   TableCompileError,
   coerceInput,
+  factTypingOf,
   normalizeDefinition,
+  withTypedFacts,
+  type TypedFact,
   type CompileOptions,
 } from '@arbiter/rule-engine';
 import { Probe, probesOf } from './probes';
@@ -42,6 +45,8 @@ export interface TableModel {
   cells: ModelCell[][];
   /** a string no cell of the column lists */
   unlisted: string[];
+  /** facts the cells compare temporal inputs with, typed as the engine types them (rule-engine fact-types) */
+  typedFacts: TypedFact[];
 }
 
 function namePath(node: Node): string[] | null {
@@ -141,7 +146,12 @@ export function buildTableModel(definition: unknown, options: CompileOptions = {
       refs: cell.ast && cell.usesNames ? referencedPaths(cell.ast) : [],
     })),
   );
-  return { compiled, columns, rowIds: table.rows.map((r) => r.id), cells, unlisted };
+  const { facts: typedFacts } = factTypingOf(
+    scope,
+    columns.map((col) => col.type),
+    cells.map((row) => row.map((cell) => cell.test)),
+  );
+  return { compiled, columns, rowIds: table.rows.map((r) => r.id), cells, unlisted, typedFacts };
 }
 
 /** The FEEL value of a JSON input for a column (undefined when the column's type refuses it). */
@@ -168,7 +178,7 @@ export function cellAccepts(
   let context: Record<string, unknown> | null = null;
   if (cell.usesNames) {
     // the engine's scope of a cell is the facts (names beyond the columns included), columns as bound
-    context = { ...facts };
+    context = { ...withTypedFacts(facts, model.typedFacts) };
     for (const other of model.columns) {
       const v = coerceFor(other, facts[other.name]);
       context[other.name] = v === undefined ? null : v;
