@@ -1,6 +1,16 @@
+import {
+  ActivationProofPayload,
+  generateSigningKey,
+  privateKeyFromPem,
+  PROOF_TYPE,
+  signDocument,
+} from '@arbiter/licensing';
 import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { decisionsService } from '../src';
 import { client } from './helpers';
 
@@ -24,6 +34,36 @@ const loanTable = (name = 'Loan scenarios') => ({
     { id: 'r3', inputConditions: { amount: '< 1000' }, outputs: { decision: 'fast-track' } },
   ],
 });
+
+/** A proof as the license server signs it (the same library, a key of the test's own), and its key set. */
+function writeProof(dir: string, features: string[]): string {
+  const key = generateSigningKey();
+  const now = Date.now();
+  const payload: ActivationProofPayload = {
+    typ: PROOF_TYPE,
+    proofId: '5b0e8c0e-4a43-4d6e-9d0f-6a1d8b1f2c3d',
+    licenseId: '0f4e2b9a-1c3d-4e5f-8a7b-6c5d4e3f2a1b',
+    licenseKeyHint: 'ARB-AAAAA-…-00',
+    organizationId: 'org',
+    organizationName: 'Org',
+    tier: 'Licensed',
+    allowedFeatures: features,
+    machineFingerprint: 'decisions-1',
+    fingerprintScope: 'MachineAndProject',
+    environment: 'Production',
+    productVersion: '1.0.0',
+    manifestHash: null,
+    issuedAt: new Date(now - 60_000).toISOString(),
+    expiresAt: new Date(now + 86_400_000).toISOString(),
+    nonce: 'n'.repeat(32),
+    serverTime: new Date(now - 60_000).toISOString(),
+    counter: 1,
+  };
+  const file = join(dir, 'proof.json');
+  writeFileSync(file, JSON.stringify(signDocument(payload, key.kid, privateKeyFromPem(key.privatePem))));
+  writeFileSync(`${file}.keys.json`, JSON.stringify({ keys: [key.publicJwk] }));
+  return file;
+}
 
 function scenariosApi(base: string, tenant = 'tenant-a') {
   const call = async (method: string, path: string, body?: unknown) => {
@@ -298,5 +338,124 @@ describe('scenarios API with an AI model endpoint', () => {
     const refused = await api.post(`/plans/${plan.id}/ai-proposals`, {});
     expect(refused.status).toBe(502);
     expect(refused.body.code).toBe('AI_MODEL_FAILED');
+  });
+});
+
+describe('near duplicates through the configured embeddings endpoint, and the AI license gate', () => {
+  let sut: ServiceUnderTest;
+  let stub: Server;
+  const embedded: string[][] = [];
+  let embeddingsUp = true;
+  let answer = '';
+  beforeAll(async () => {
+    // the test's own OpenAI-compatible stub: every text embeds to one of two vectors, by its risk
+    stub = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const request = JSON.parse(body);
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/v1/embeddings') {
+          if (!embeddingsUp) {
+            res.statusCode = 500;
+            res.end('{"error":"down"}');
+            return;
+          }
+          embedded.push(request.input);
+          res.end(
+            JSON.stringify({
+              data: request.input.map((text: string, index: number) => ({
+                index,
+                embedding: text.includes('"risk":"high"') ? [1, 0, 0] : [0, 3, 4],
+              })),
+            }),
+          );
+          return;
+        }
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: answer } }] }));
+      });
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    const port = (stub.address() as AddressInfo).port;
+    sut = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
+      overrides: {
+        'Scenarios:SimilarityThreshold': 0.99,
+        'Scenarios:EmbeddingBaseUrl': `http://127.0.0.1:${port}/v1`,
+        'Scenarios:EmbeddingModel': 'stub-embed',
+        'Scenarios:Ai:Endpoint': `http://127.0.0.1:${port}/v1`,
+        'Scenarios:Ai:Model': 'stub-model',
+      },
+    });
+  });
+  afterAll(async () => {
+    await sut?.stop();
+    await new Promise((resolve) => stub.close(resolve));
+  });
+
+  it("removes near-duplicate combinations by the model's vectors and says which embedding answered", async () => {
+    const tables = client(sut.url);
+    const api = scenariosApi(sut.url);
+    const tableId = (await tables.post('', loanTable('Near duplicates'))).body.id;
+    const plan = await api.post('/plans', { tableId });
+    expect(plan.status).toBe(201);
+    // two vectors in all: one pairwise combination of each kind survives
+    expect(plan.body).toMatchObject({ embeddingModelUsed: 'openai:stub-embed' });
+    expect(plan.body.nearDuplicatesRemoved).toBeGreaterThan(0);
+    const all = (await api.get(`/plans/${plan.body.id}/scenarios?pageSize=200`)).body;
+    const pairwise = all.filter((s: any) => s.type === 'Pairwise');
+    expect(pairwise.length).toBeLessThanOrEqual(2);
+    // boundary scenarios are near each other on purpose: none was dropped (both sides of >= 5000 remain)
+    const amounts = new Set(all.map((s: any) => s.inputFacts.amount));
+    for (const a of [4999, 5000]) expect([...amounts].some((x: any) => Math.abs(x - a) <= 1)).toBe(true);
+    // the embeddings were asked with the canonical JSON of the facts
+    expect(embedded.flat().every((t) => t.startsWith('{') && JSON.parse(t))).toBe(true);
+
+    // AI proposals go through the same pass: a proposal like a kept scenario is a near duplicate
+    answer = JSON.stringify([
+      { scenarioName: 'high risk again', inputFacts: { amount: 77_777, risk: 'high', since: '2001-02-03' } },
+    ]);
+    const proposed = await api.post(`/plans/${plan.body.id}/ai-proposals`, { count: 1 });
+    expect(proposed.status).toBe(201);
+    expect(proposed.body).toMatchObject({ proposed: 1, duplicates: 0, nearDuplicates: 1, added: [] });
+
+    // a configured endpoint that fails is named, and nothing is replaced
+    embeddingsUp = false;
+    const failed = await api.post('/plans', { tableId });
+    expect(failed.status).toBe(502);
+    expect(failed.body.code).toBe('EMBEDDING_MODEL_FAILED');
+    embeddingsUp = true;
+    const after = (await api.get(`/plans/${plan.body.id}`)).body;
+    expect(after.scenarioCount).toBe(plan.body.scenarioCount);
+  });
+
+  it('refuses to start with an embeddings endpoint but no model', async () => {
+    await expect(
+      startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
+        overrides: { 'Scenarios:EmbeddingBaseUrl': 'http://127.0.0.1:9/v1' },
+      }),
+    ).rejects.toThrow(/Scenarios:EmbeddingModel/);
+  });
+});
+
+describe('AI proposals under an enforced license', () => {
+  it('need the scenarios.ai capability (403 LICENSE_FEATURE_REQUIRED without it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-scenarios-license-'));
+    const sut = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
+      overrides: {
+        'License:EnforceOnMiddleware': true,
+        'License:FilePath': writeProof(dir, ['api.validate']),
+      },
+    });
+    try {
+      const api = scenariosApi(sut.url);
+      const tableId = (await client(sut.url).post('', loanTable('Licensed'))).body.id;
+      const plan = (await api.post('/plans', { tableId })).body;
+      expect(plan.embeddingModelUsed).toBeNull();
+      const refused = await api.post(`/plans/${plan.id}/ai-proposals`, { count: 1 });
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('LICENSE_FEATURE_REQUIRED');
+    } finally {
+      await sut.stop();
+    }
   });
 });

@@ -12,3 +12,4 @@ export * from './tool-protocol';
 export * from './openapi';
 export * from './workers';
 export * from './license';
+export * from './models';

@@ -10,6 +10,8 @@
 export type Embed = (facts: Record<string, unknown>) => Float64Array;
 
 export const LOCAL_EMBEDDING_DIMENSIONS = 128;
+/** the name plans record for the local embedding (no model) */
+export const LOCAL_EMBEDDING_NAME = 'local-facts-hash-v1';
 
 function fnv1a(text: string): number {
   let h = 0x811c9dc5;
@@ -57,7 +59,7 @@ export function localEmbedding(
   return v;
 }
 
-export function cosine(a: Float64Array, b: Float64Array): number {
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
@@ -70,6 +72,27 @@ export function cosine(a: Float64Array, b: Float64Array): number {
 }
 
 /**
+ * Indexes of the vectors to keep, in order: a vector is dropped when its cosine with one kept before it,
+ * or with one of `against` (vectors already kept elsewhere), reaches `threshold` (0 < threshold ≤ 1).
+ * Deterministic: the first of a group of near duplicates stays.
+ */
+export function keepDistinct(
+  vectors: readonly ArrayLike<number>[],
+  threshold: number,
+  against: readonly ArrayLike<number>[] = [],
+): number[] {
+  if (!(threshold > 0 && threshold <= 1)) throw new RangeError('similarity threshold must be in (0, 1]');
+  const kept: number[] = [];
+  const seen: ArrayLike<number>[] = [...against];
+  vectors.forEach((v, i) => {
+    if (seen.some((k) => cosine(k, v) >= threshold)) return;
+    kept.push(i);
+    seen.push(v);
+  });
+  return kept;
+}
+
+/**
  * Indexes of the facts to keep, in order: a fact set is dropped when its cosine with one kept before it
  * reaches `threshold` (0 < threshold ≤ 1). Deterministic: the first of a group of near duplicates stays.
  */
@@ -79,13 +102,5 @@ export function dedupBySimilarity(
   embed: Embed = (f) => localEmbedding(f),
 ): number[] {
   if (!(threshold > 0 && threshold <= 1)) throw new RangeError('similarity threshold must be in (0, 1]');
-  const kept: number[] = [];
-  const vectors: Float64Array[] = [];
-  facts.forEach((f, i) => {
-    const v = embed(f);
-    if (vectors.some((k) => cosine(k, v) >= threshold)) return;
-    kept.push(i);
-    vectors.push(v);
-  });
-  return kept;
+  return keepDistinct(facts.map(embed), threshold);
 }

@@ -542,6 +542,20 @@ function expectationOf(
   };
 }
 
+/**
+ * What the rule set does with these facts, as an expectation: how a scenario made outside the generator
+ * (an AI proposal) gets its expectation, exactly as generated ones get theirs.
+ */
+export async function workflowExpectation(
+  model: WorkflowModel,
+  facts: Record<string, unknown>,
+  description: string,
+  timeoutMs = 2000,
+): Promise<ExpectedBehavior> {
+  const { evaluation, thrown } = await evaluate(model, facts, timeoutMs);
+  return expectationOf(evaluation, thrown, null, description);
+}
+
 /** The scenario plan of a rule set or flow (scope `Workflow`, pairwise ones `CrossRule`). */
 export async function generateWorkflowScenarios(
   input: WorkflowModel | Record<string, unknown>,

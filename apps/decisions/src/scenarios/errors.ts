@@ -23,12 +23,14 @@ export const ScenarioErrors = {
   InvalidWorkflow: 'WORKFLOW_NOT_COMPILABLE',
   /** 503: the control plane did not answer over the bus (`rpc.control-plane.ruleset-version`) */
   ControlPlaneUnavailable: 'CONTROL_PLANE_UNAVAILABLE',
-  /** 422: the route works on decision-table plans only (AI proposals) */
+  /** 422: the route works on decision-table plans only (a table run of a workflow's plan) */
   NotATablePlan: 'NOT_A_TABLE_PLAN',
   /** 503: no OpenAI-compatible endpoint is configured (`Scenarios:Ai:Endpoint`): no proposals are made up */
   AiModelNotConfigured: 'AI_MODEL_NOT_CONFIGURED',
   /** 502: the configured model endpoint failed or answered something that is not a list of scenarios */
   AiModelFailed: 'AI_MODEL_FAILED',
+  /** 502: the configured embeddings endpoint (`Scenarios:EmbeddingBaseUrl`) failed: nothing is stored */
+  EmbeddingModelFailed: 'EMBEDDING_MODEL_FAILED',
 } as const;
 
 export const ScenarioErrorFamily = defineErrorFamily({

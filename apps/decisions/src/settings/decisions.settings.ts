@@ -1,6 +1,7 @@
 import { ApiKeyEntry, parseApiKeyConfig, parseServiceApiKeys } from '@arbiter/auth';
 import { ConfigKey, ConfigurationError, EnvironmentName, StartupRules } from '@arbiter/platform';
 import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import { ScenariosSettings } from './scenarios.settings';
 
 /**
  * `ConnectionStrings:*`. The spec names no key for the decision-table store; this service uses
@@ -133,4 +134,4 @@ export class JwtAuthenticationSettings implements StartupRules {
   }
 }
 
-export const DECISIONS_SETTINGS = [DecisionsConnectionStrings, JwtAuthenticationSettings];
+export const DECISIONS_SETTINGS = [DecisionsConnectionStrings, JwtAuthenticationSettings, ScenariosSettings];

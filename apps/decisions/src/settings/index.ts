@@ -1,2 +1,3 @@
 export * from './decisions.settings';
 export * from './decision-tables.settings';
+export * from './scenarios.settings';

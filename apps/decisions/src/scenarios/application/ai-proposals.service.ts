@@ -1,14 +1,23 @@
 import { AppError, UnitOfWork } from '@arbiter/platform';
-import { buildTableModel, expectationFor, hashFacts } from '@arbiter/scenarios';
+import {
+  buildTableModel,
+  canonicalJson,
+  expectationFor,
+  hashFacts,
+  workflowExpectation,
+  type ExpectedBehavior,
+} from '@arbiter/scenarios';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DecisionTableAuthoringService } from '../../decision-tables';
 import { ScenarioErrors as E } from '../errors';
-import { ScenarioEntity } from '../persistence/entities';
+import { ScenarioEntity, ScenarioPlanEntity } from '../persistence/entities';
 import { ScenarioRepository } from '../persistence/scenario.repository';
-import { ScenariosSettings } from '../scenarios.settings';
+import { ScenariosSettings } from '../../settings';
 import { ScenarioView, scenarioView } from './scenario-views';
+import { ScenarioSimilarity } from './scenario-similarity';
 import { loadTable, requireUuid } from './stored-table';
+import { WorkflowScenariosService } from './workflow-scenarios.service';
 
 export interface AiProposalsView {
   aiModelUsed: string;
@@ -16,18 +25,39 @@ export interface AiProposalsView {
   proposed: number;
   /** proposals whose input facts the plan already holds (same canonical hash) */
   duplicates: number;
+  /** proposals too close to a scenario of the plan (`Scenarios:SimilarityThreshold`; 0 when off) */
+  nearDuplicates: number;
   /** proposals that were not objects of input facts */
   rejected: number;
   added: ScenarioView[];
 }
 
 const MAX_PROPOSALS = 200;
+/** a proposal's facts larger than this (canonical JSON) are rejected */
+const MAX_FACTS_CHARS = 16_384;
+/** existing scenarios a proposal is compared with for near duplicates (the plan's first, by position) */
+const MAX_COMPARED = 5_000;
+
+type Facts = Record<string, unknown>;
+
+/** What a plan's expectations come from: a stored table version, or a workflow version. */
+interface Subject {
+  kind: 'table' | 'workflow';
+  /** what the model is shown */
+  document: unknown;
+  /** the facts of a proposal this subject reads (a table: its input columns; a workflow: any) */
+  factsOf(facts: Facts): Facts;
+  expect(facts: Facts, description: string): Promise<ExpectedBehavior>;
+  scope: string;
+}
 
 /**
- * Further scenarios proposed by an OpenAI-compatible chat model from the table's text
- * (`Scenarios:Ai:Endpoint`, `Scenarios:Ai:Model`). Proposals go through the same dedup (canonical hash)
- * and get their expectation from the table like generated ones; runs and coverage then treat them alike.
- * Without a configured endpoint the route answers 503 AI_MODEL_NOT_CONFIGURED: nothing is made up.
+ * Further scenarios proposed by an OpenAI-compatible chat model from the table's or the workflow's text
+ * (`Scenarios:Ai:Endpoint`, `Scenarios:Ai:Model`), for decision-table and workflow plans alike. Proposals
+ * go through the same dedup (canonical hash, then vector similarity when `Scenarios:SimilarityThreshold` is
+ * set) and get their expectation from the same engine as generated ones; runs and coverage then treat them
+ * alike. Without a configured endpoint the route answers 503 AI_MODEL_NOT_CONFIGURED: nothing is made up.
+ * The route is gated by the license capability `scenarios.ai` when licenses are enforced (controller).
  */
 @Injectable()
 export class AiProposalsService {
@@ -36,7 +66,32 @@ export class AiProposalsService {
     @Inject(ScenarioRepository) private readonly repo: ScenarioRepository,
     @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
     @Inject(ScenariosSettings) private readonly settings: ScenariosSettings,
+    @Inject(WorkflowScenariosService) private readonly workflows: WorkflowScenariosService,
+    @Inject(ScenarioSimilarity) private readonly similarity: ScenarioSimilarity,
   ) {}
+
+  private async subjectOf(plan: ScenarioPlanEntity): Promise<Subject> {
+    if (plan.tableId) {
+      const { definition } = await loadTable(this.tables, plan.tableId);
+      const model = buildTableModel(definition);
+      const columns = new Set(definition.inputColumns.map((c) => c.name));
+      return {
+        kind: 'table',
+        document: definition,
+        factsOf: (facts) => Object.fromEntries(Object.entries(facts).filter(([k]) => columns.has(k))),
+        expect: async (facts, description) => expectationFor(model, facts, null, description),
+        scope: 'Rule',
+      };
+    }
+    const { model, document } = await this.workflows.versionOfPlan(plan);
+    return {
+      kind: 'workflow',
+      document,
+      factsOf: (facts) => facts,
+      expect: (facts, description) => workflowExpectation(model, facts, description),
+      scope: 'Workflow',
+    };
+  }
 
   async propose(planId: string, count: number): Promise<AiProposalsView> {
     requireUuid(planId, E.PlanNotFound, 'Scenario plan');
@@ -50,51 +105,71 @@ export class AiProposalsService {
       );
     const plan = await this.uow.run((m) => this.repo.plan(m, planId));
     if (!plan) throw AppError.notFound(E.PlanNotFound, `Scenario plan '${planId}' does not exist`);
-    if (!plan.tableId)
-      throw AppError.unprocessable(
-        E.NotATablePlan,
-        `Plan '${planId}' is the plan of workflow '${plan.workflowName}': AI proposals are made for decision-table plans`,
-      );
-    const { definition } = await loadTable(this.tables, plan.tableId);
-    const proposals = await this.ask(endpoint, modelName, definition, count);
-    const model = buildTableModel(definition);
-    const columns = new Set(definition.inputColumns.map((c) => c.name));
+    const subject = await this.subjectOf(plan);
+    const proposals = await this.ask(endpoint, modelName, subject, count);
+    const existing = await this.uow.run((m) => this.repo.scenarios(m, plan.id));
+    const hashes = new Set(existing.map((s) => s.inputHash));
+
+    // shape and hash first, then near duplicates against the plan (one embeddings pass), then expectations
+    let duplicates = 0;
+    let rejected = 0;
+    const fresh: { name: string; facts: Facts; hash: string }[] = [];
+    for (const p of proposals.slice(0, MAX_PROPOSALS)) {
+      const raw = p && typeof p === 'object' ? (p as { inputFacts?: unknown }).inputFacts : undefined;
+      if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+        rejected++;
+        continue;
+      }
+      const facts = subject.factsOf(raw as Facts);
+      if (canonicalJson(facts).length > MAX_FACTS_CHARS) {
+        rejected++;
+        continue;
+      }
+      const hash = hashFacts(facts);
+      if (hashes.has(hash)) {
+        duplicates++;
+        continue;
+      }
+      hashes.add(hash);
+      const name = (p as { scenarioName?: unknown }).scenarioName;
+      fresh.push({
+        name: (typeof name === 'string' && name.trim() ? name : `AI proposal ${fresh.length + 1}`).slice(
+          0,
+          500,
+        ),
+        facts,
+        hash,
+      });
+    }
+    const distinct = await this.similarity.distinctProposals(
+      existing.slice(0, MAX_COMPARED).map((s) => s.inputFacts),
+      fresh.map((f) => f.facts),
+    );
+    const nearDuplicates = distinct.filter((d) => !d).length;
+    const kept = fresh.filter((_, i) => distinct[i]);
+    const expectations: ExpectedBehavior[] = [];
+    for (const f of kept) expectations.push(await subject.expect(f.facts, `proposed by ${modelName}`));
+
     return this.uow.run(async (m) => {
-      const existing = await this.repo.scenarios(m, plan.id);
-      const hashes = new Set(existing.map((s) => s.inputHash));
-      let position = existing.reduce((max, s) => Math.max(max, s.position), 0);
-      let duplicates = 0;
-      let rejected = 0;
+      // positions after whatever the plan holds now (a generation may have run meanwhile)
+      const now = await this.repo.scenarios(m, plan.id);
+      let position = now.reduce((max, s) => Math.max(max, s.position), 0);
+      const present = new Set(now.map((s) => s.inputHash));
       const added: ScenarioEntity[] = [];
-      for (const p of proposals.slice(0, MAX_PROPOSALS)) {
-        const facts = p && typeof p === 'object' ? (p as { inputFacts?: unknown }).inputFacts : undefined;
-        if (!facts || typeof facts !== 'object' || Array.isArray(facts)) {
-          rejected++;
-          continue;
-        }
-        const inputFacts = Object.fromEntries(Object.entries(facts).filter(([k]) => columns.has(k)));
-        const hash = hashFacts(inputFacts);
-        if (hashes.has(hash)) {
-          duplicates++;
-          continue;
-        }
-        hashes.add(hash);
-        const name = (p as { scenarioName?: unknown }).scenarioName;
+      kept.forEach((f, i) => {
+        if (present.has(f.hash)) return;
         added.push({
           id: randomUUID(),
           tenantId: plan.tenantId,
           planId: plan.id,
           position: ++position,
           seedRuleCode: plan.seedRuleCode,
-          scenarioName: (typeof name === 'string' && name.trim()
-            ? name
-            : `AI proposal ${added.length + 1}`
-          ).slice(0, 500),
+          scenarioName: f.name,
           type: 'AiProposed',
-          scope: 'Rule',
-          inputFacts,
-          inputHash: hash,
-          expectedBehavior: expectationFor(model, inputFacts, null, `proposed by ${modelName}`),
+          scope: subject.scope,
+          inputFacts: f.facts,
+          inputHash: f.hash,
+          expectedBehavior: expectations[i],
           origin: { probe: 'ai' },
           status: 'Pending',
           confirmed: false,
@@ -102,13 +177,14 @@ export class AiProposalsService {
           confirmedAt: null,
           createdAt: new Date(),
         });
-      }
+      });
       await this.repo.insertScenarios(m, added);
       await this.repo.savePlan(m, { ...plan, aiModelUsed: modelName, modifiedAt: new Date() });
       return {
         aiModelUsed: modelName,
         proposed: proposals.length,
         duplicates,
+        nearDuplicates,
         rejected,
         added: added.map((s) => scenarioView(s)),
       };
@@ -116,7 +192,7 @@ export class AiProposalsService {
   }
 
   /** One chat completion asking for a JSON array of `{ scenarioName, inputFacts }`. */
-  private async ask(endpoint: string, model: string, definition: unknown, count: number): Promise<unknown[]> {
+  private async ask(endpoint: string, model: string, subject: Subject, count: number): Promise<unknown[]> {
     const url = `${endpoint.replace(/\/+$/, '')}/chat/completions`;
     const key = this.settings.aiApiKey.trim();
     let content: unknown;
@@ -131,13 +207,18 @@ export class AiProposalsService {
             {
               role: 'system',
               content:
-                'You write test scenarios for DMN decision tables. Answer only with a JSON array of objects ' +
-                '{"scenarioName": string, "inputFacts": {<input column>: value}}: inputs a tester would try ' +
-                '(edge cases, boundaries, unusual combinations). Dates and durations are ISO strings.',
+                subject.kind === 'table'
+                  ? 'You write test scenarios for DMN decision tables. Answer only with a JSON array of objects ' +
+                    '{"scenarioName": string, "inputFacts": {<input column>: value}}: inputs a tester would try ' +
+                    '(edge cases, boundaries, unusual combinations). Dates and durations are ISO strings.'
+                  : 'You write test scenarios for business rule sets and decision flows. Answer only with a JSON ' +
+                    'array of objects {"scenarioName": string, "inputFacts": {<fact>: value}} whose facts are ' +
+                    'the ones the conditions read (nested objects where the paths are nested): inputs a tester ' +
+                    'would try (edge cases, boundaries, each branch, errors). Dates and durations are ISO strings.',
             },
             {
               role: 'user',
-              content: `Propose ${count} scenarios for this decision table:\n${JSON.stringify(definition)}`,
+              content: `Propose ${count} scenarios for this ${subject.kind === 'table' ? 'decision table' : 'rule set'}:\n${JSON.stringify(subject.document)}`,
             },
           ],
         }),

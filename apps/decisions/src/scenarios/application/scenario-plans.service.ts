@@ -9,7 +9,8 @@ import { ScenarioErrors as E } from '../errors';
 import { ScenarioPlanEntity } from '../persistence/entities';
 import { ScenarioRepository } from '../persistence/scenario.repository';
 import { storeGeneratedPlan } from './plan-scenarios';
-import { ScenariosSettings } from '../scenarios.settings';
+import { ScenarioSimilarity } from './scenario-similarity';
+import { ScenariosSettings } from '../../settings';
 import { PlanView, ScenarioView, planView, scenarioView } from './scenario-views';
 import { loadTable, requireUuid } from './stored-table';
 import { WorkflowScenariosService } from './workflow-scenarios.service';
@@ -42,6 +43,7 @@ export class ScenarioPlansService {
     @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
     @Inject(ScenariosSettings) private readonly settings: ScenariosSettings,
     @Inject(WorkflowScenariosService) private readonly workflows: WorkflowScenariosService,
+    @Inject(ScenarioSimilarity) private readonly similarity: ScenarioSimilarity,
   ) {}
 
   async generate(request: GenerateRequest): Promise<PlanView> {
@@ -58,6 +60,7 @@ export class ScenarioPlansService {
         throw AppError.unprocessable(E.InvalidTable, `The stored table does not compile: ${e.message}`);
       throw e;
     }
+    const thinned = await this.similarity.thinGenerated(generated.scenarios);
     const actor = RequestContext.actor();
     return this.uow.run(async (m) => {
       const now = new Date();
@@ -73,12 +76,21 @@ export class ScenarioPlansService {
         aiModelUsed: null,
         generationDuration: generated.generationDuration,
         candidates: generated.candidates,
-        duplicatesRemoved: generated.duplicatesRemoved,
+        duplicatesRemoved: generated.duplicatesRemoved + thinned.removed,
+        nearDuplicatesRemoved: thinned.removed,
+        embeddingModelUsed: this.similarity.embeddingName,
         createdBy: existing?.createdBy ?? actor,
         createdAt: existing?.createdAt ?? now,
         modifiedAt: now,
       });
-      const kept = await storeGeneratedPlan(this.repo, m, plan, !!existing, generated, now);
+      const kept = await storeGeneratedPlan(
+        this.repo,
+        m,
+        plan,
+        !!existing,
+        { ...generated, scenarios: thinned.scenarios },
+        now,
+      );
       return this.view(m, plan, kept);
     });
   }

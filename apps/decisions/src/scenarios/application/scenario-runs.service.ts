@@ -14,7 +14,7 @@ import { DecisionTableAuthoringService } from '../../decision-tables';
 import { ScenarioErrors as E } from '../errors';
 import { ScenarioPlanEntity, ScenarioResultEntity, ScenarioRunEntity } from '../persistence/entities';
 import { ScenarioRepository, TenantStatistics } from '../persistence/scenario.repository';
-import { ScenariosSettings } from '../scenarios.settings';
+import { ScenariosSettings } from '../../settings';
 import { ScenarioPlansService } from './scenario-plans.service';
 import {
   FailureView,

@@ -57,6 +57,10 @@ export interface PlanView {
   generationDuration: number;
   candidates: number;
   duplicatesRemoved: number;
+  /** of `duplicatesRemoved`, the near duplicates (vector similarity) */
+  nearDuplicatesRemoved: number;
+  /** the embedding that judged near duplicates (`openai:<model>`, `local-facts-hash-v1`; null: hash only) */
+  embeddingModelUsed: string | null;
   scenarioCount: number;
   /** scenarios confirmed by a person, kept as they were by this generation */
   confirmedKept: number;
@@ -138,6 +142,8 @@ export function planView(
     generationDuration: p.generationDuration,
     candidates: p.candidates,
     duplicatesRemoved: p.duplicatesRemoved,
+    nearDuplicatesRemoved: p.nearDuplicatesRemoved ?? 0,
+    embeddingModelUsed: p.embeddingModelUsed ?? null,
     scenarioCount: count,
     confirmedKept,
     scenarios: first.map((s) => scenarioView(s)),

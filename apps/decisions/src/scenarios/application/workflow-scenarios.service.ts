@@ -36,7 +36,8 @@ import { ScenarioErrors as E } from '../errors';
 import { ScenarioPlanEntity, ScenarioResultEntity, ScenarioRunEntity } from '../persistence/entities';
 import { ScenarioRepository } from '../persistence/scenario.repository';
 import { storeGeneratedPlan } from './plan-scenarios';
-import { ScenariosSettings } from '../scenarios.settings';
+import { ScenarioSimilarity } from './scenario-similarity';
+import { ScenariosSettings } from '../../settings';
 import { FailureView, ScenarioView, failureViews, scenarioView } from './scenario-views';
 
 const WORKFLOW_NAME = /^[A-Za-z0-9._-]{1,128}$/;
@@ -55,6 +56,8 @@ export interface WorkflowPlanView {
   generationDuration: number;
   candidates: number;
   duplicatesRemoved: number;
+  nearDuplicatesRemoved: number;
+  embeddingModelUsed: string | null;
   scenarioCount: number;
   confirmedKept: number;
   scenarios: ScenarioView[];
@@ -125,6 +128,7 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
     @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
     @Inject(ScenariosSettings) private readonly settings: ScenariosSettings,
     @Inject(EventBus) private readonly bus: EventBus,
+    @Inject(ScenarioSimilarity) private readonly similarity: ScenarioSimilarity,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -211,9 +215,9 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
       seedRuleCode: reply.workflowName,
       seed: request.seed ?? 1,
       maxScenarios: this.settings.maxScenariosPerPlan,
-      similarityThreshold:
-        this.settings.similarityThreshold > 0 ? this.settings.similarityThreshold : undefined,
     });
+    // near duplicates: the same pass as a table's (the configured embeddings, else the local one)
+    const thinned = await this.similarity.thinGenerated(generated.scenarios);
     const actor = RequestContext.actor();
     return this.uow.run(async (m) => {
       const now = new Date();
@@ -231,12 +235,21 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
         aiModelUsed: null,
         generationDuration: generated.generationDuration,
         candidates: generated.candidates,
-        duplicatesRemoved: generated.duplicatesRemoved,
+        duplicatesRemoved: generated.duplicatesRemoved + thinned.removed,
+        nearDuplicatesRemoved: thinned.removed,
+        embeddingModelUsed: this.similarity.embeddingName,
         createdBy: existing?.createdBy ?? actor,
         createdAt: existing?.createdAt ?? now,
         modifiedAt: now,
       });
-      const kept = await storeGeneratedPlan(this.repo, m, plan, !!existing, generated, now);
+      const kept = await storeGeneratedPlan(
+        this.repo,
+        m,
+        plan,
+        !!existing,
+        { ...generated, scenarios: thinned.scenarios },
+        now,
+      );
       return this.view(m, plan, reply.shape, kept);
     });
   }
@@ -270,6 +283,8 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
       generationDuration: plan.generationDuration,
       candidates: plan.candidates,
       duplicatesRemoved: plan.duplicatesRemoved,
+      nearDuplicatesRemoved: plan.nearDuplicatesRemoved ?? 0,
+      embeddingModelUsed: plan.embeddingModelUsed ?? null,
       scenarioCount: count,
       confirmedKept,
       scenarios: first.map((s) => scenarioView(s)),
@@ -284,6 +299,14 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
         `Workflow '${workflowName}' has no scenario plan; generate one first`,
       );
     return plan;
+  }
+
+  /** The compiled workflow version a plan's expectations come from, and its document. */
+  async versionOfPlan(
+    plan: ScenarioPlanEntity,
+  ): Promise<{ model: WorkflowModel; document: Record<string, unknown> }> {
+    const reply = await this.fetch(plan.workflowName!, plan.workflowVersion!);
+    return { model: await this.model(reply), document: reply.ruleSet };
   }
 
   /** The rule names / node ids of the plan's workflow version (an edited expectation may name only these). */

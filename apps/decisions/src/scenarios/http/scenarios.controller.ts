@@ -1,4 +1,4 @@
-import { ApiErrorFamily, ApiErrors, AppError, readPage } from '@arbiter/platform';
+import { ApiErrorFamily, ApiErrors, AppError, readPage, RequireLicenseFeature } from '@arbiter/platform';
 import { SCENARIO_STATUSES, SCENARIO_TYPES } from '@arbiter/scenarios';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import {
@@ -83,7 +83,7 @@ export class ScenariosController {
   })
   @ApiParam({ name: 'workflow', schema: { type: 'string' } })
   @ApiCreatedResponse({ type: WorkflowPlanRecordView })
-  @ApiErrors(400, 404, 422, 503)
+  @ApiErrors(400, 404, 422, 502, 503)
   generateWorkflowPlan(@Param('workflow') workflow: string, @Body() body: WorkflowPlanBody) {
     return this.workflows.generate(workflow, { version: body.version, seed: body.seed });
   }
@@ -123,7 +123,7 @@ export class ScenariosController {
   })
   @ApiParam({ name: 'workflow', schema: { type: 'string' } })
   @ApiOkResponse({ type: WorkflowRunRecordView })
-  @ApiErrors(400, 404, 422, 503)
+  @ApiErrors(400, 404, 422, 502, 503)
   gateWorkflow(@Param('workflow') workflow: string, @Body() body: WorkflowGateBody) {
     return this.workflows.gate(workflow, body);
   }
@@ -146,12 +146,14 @@ export class ScenariosController {
     summary: 'Generate the scenario plan of a table',
     description:
       'Deterministic (no AI): boundary values and equivalence classes of every condition, MC/DC pairs, missing and ' +
-      'null inputs, pairwise cross-row combinations; duplicates removed by the canonical hash of the input facts. ' +
+      'null inputs, pairwise cross-row combinations; duplicates removed by the canonical hash of the input facts, ' +
+      'and near-duplicate combinations by vector similarity when `Scenarios:SimilarityThreshold` is set (502 ' +
+      '`EMBEDDING_MODEL_FAILED` when the configured embeddings endpoint fails). ' +
       'Each expectation is what the table version does. Generating again replaces every scenario except those a ' +
       'person confirmed.',
   })
   @ApiCreatedResponse({ type: PlanRecordView })
-  @ApiErrors(404, 422)
+  @ApiErrors(404, 422, 502)
   generate(@Body() body: GeneratePlanBody) {
     return this.plans.generate(body);
   }
@@ -217,16 +219,20 @@ export class ScenariosController {
 
   @Post('plans/:planId/ai-proposals')
   @HttpCode(201)
+  @RequireLicenseFeature('scenarios.ai')
   @ApiOperation({
     summary: 'Ask the configured AI model for further scenarios',
     description:
       'An OpenAI-compatible chat endpoint (`Scenarios:Ai:Endpoint`, `Scenarios:Ai:Model`) proposes scenarios from the ' +
-      "table's text; they go through the same dedup and get their expectation from the table. Without a configured " +
-      'model: 503 `AI_MODEL_NOT_CONFIGURED` (nothing is made up); a failing model: 502 `AI_MODEL_FAILED`.',
+      "text of the plan's table or workflow version; they go through the same dedup (hash, then vector similarity " +
+      'when `Scenarios:SimilarityThreshold` is set) and get their expectation from the same engine. Without a ' +
+      'configured model: 503 `AI_MODEL_NOT_CONFIGURED` (nothing is made up); a failing model: 502 `AI_MODEL_FAILED`. ' +
+      'With `License:EnforceOnMiddleware` the license must grant `scenarios.ai` (Enterprise `*` does): else 403 ' +
+      '`LICENSE_FEATURE_REQUIRED`.',
   })
   @id('planId', 'Plan')
   @ApiCreatedResponse({ type: AiProposalsRecordView })
-  @ApiErrors(404, 502, 503)
+  @ApiErrors(403, 404, 502, 503)
   propose(@Param('planId') planId: string, @Body() body: AiProposalsBody) {
     return this.ai.propose(planId, body.count ?? 20);
   }
@@ -267,7 +273,7 @@ export class ScenariosController {
       'score `minMutationScore` when given). A failing gate is still a 200: `passed` says it.',
   })
   @ApiOkResponse({ type: CiRunResultView })
-  @ApiErrors(404, 422)
+  @ApiErrors(404, 422, 502)
   gate(@Body() body: GateBody) {
     return this.runs.gate(body);
   }

@@ -186,6 +186,18 @@ export class PlanRecordView implements PlanView {
   @ApiProperty({ description: 'Milliseconds.', example: 3.2 }) generationDuration!: number;
   @ApiProperty({ description: 'Scenarios built before duplicates were removed.' }) candidates!: number;
   @ApiProperty() duplicatesRemoved!: number;
+  @ApiProperty({
+    description: 'Of `duplicatesRemoved`, those dropped as near duplicates (vector similarity).',
+  })
+  nearDuplicatesRemoved!: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The embedding that judged near duplicates: `openai:<model>` (`Scenarios:EmbeddingBaseUrl`), ' +
+      '`local-facts-hash-v1` (no model), or null when only the hash removes duplicates.',
+  })
+  embeddingModelUsed!: string | null;
   @ApiProperty() scenarioCount!: number;
   @ApiProperty({ description: 'Scenarios confirmed by a person, kept as they were.' }) confirmedKept!: number;
   @ApiProperty({
@@ -361,6 +373,11 @@ export class AiProposalsRecordView implements AiProposalsView {
   @ApiProperty({ example: 'gpt-4o-mini' }) aiModelUsed!: string;
   @ApiProperty() proposed!: number;
   @ApiProperty() duplicates!: number;
+  @ApiProperty({
+    description:
+      'Proposals too close to a scenario of the plan (`Scenarios:SimilarityThreshold`; 0 when off).',
+  })
+  nearDuplicates!: number;
   @ApiProperty() rejected!: number;
   @ApiProperty({ type: [ScenarioRecordView] }) added!: ScenarioRecordView[];
 }
@@ -383,6 +400,18 @@ export class WorkflowPlanRecordView implements WorkflowPlanView {
   @ApiProperty({ description: 'Milliseconds.' }) generationDuration!: number;
   @ApiProperty() candidates!: number;
   @ApiProperty() duplicatesRemoved!: number;
+  @ApiProperty({
+    description: 'Of `duplicatesRemoved`, those dropped as near duplicates (vector similarity).',
+  })
+  nearDuplicatesRemoved!: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The embedding that judged near duplicates: `openai:<model>` (`Scenarios:EmbeddingBaseUrl`), ' +
+      '`local-facts-hash-v1` (no model), or null when only the hash removes duplicates.',
+  })
+  embeddingModelUsed!: string | null;
   @ApiProperty() scenarioCount!: number;
   @ApiProperty() confirmedKept!: number;
   @ApiProperty({ type: [ScenarioRecordView], description: 'The first 200 scenarios by position.' })

@@ -22,6 +22,10 @@ export class ScenarioPlanEntity {
   @Column({ name: 'generation_duration', type: 'double precision' }) generationDuration!: number;
   @Column({ type: 'int' }) candidates!: number;
   @Column({ name: 'duplicates_removed', type: 'int' }) duplicatesRemoved!: number;
+  /** of `duplicatesRemoved`, those dropped as near duplicates (vector similarity) */
+  @Column({ name: 'near_duplicates_removed', type: 'int', default: 0 }) nearDuplicatesRemoved!: number;
+  /** the embedding that judged near duplicates (`openai:<model>`, `local-facts-hash-v1`; null: hash only) */
+  @Column({ name: 'embedding_model_used', type: 'text', nullable: true }) embeddingModelUsed!: string | null;
   @Column({ name: 'created_by', type: 'text' }) createdBy!: string;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'modified_at', type: 'timestamptz' }) modifiedAt!: Date;

@@ -601,7 +601,7 @@ export class DecisionsSdk extends HeyApiClient {
     /**
      * Generate the scenario plan of a table
      *
-     * Deterministic (no AI): boundary values and equivalence classes of every condition, MC/DC pairs, missing and null inputs, pairwise cross-row combinations; duplicates removed by the canonical hash of the input facts. Each expectation is what the table version does. Generating again replaces every scenario except those a person confirmed.
+     * Deterministic (no AI): boundary values and equivalence classes of every condition, MC/DC pairs, missing and null inputs, pairwise cross-row combinations; duplicates removed by the canonical hash of the input facts, and near-duplicate combinations by vector similarity when `Scenarios:SimilarityThreshold` is set (502 `EMBEDDING_MODEL_FAILED` when the configured embeddings endpoint fails). Each expectation is what the table version does. Generating again replaces every scenario except those a person confirmed.
      */
     public scenariosGenerate<ThrowOnError extends boolean = false>(options: Options<ScenariosGenerateData, ThrowOnError>): RequestResult<ScenariosGenerateResponses, ScenariosGenerateErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ScenariosGenerateResponses, ScenariosGenerateErrors, ThrowOnError>({
@@ -657,7 +657,7 @@ export class DecisionsSdk extends HeyApiClient {
     /**
      * Ask the configured AI model for further scenarios
      *
-     * An OpenAI-compatible chat endpoint (`Scenarios:Ai:Endpoint`, `Scenarios:Ai:Model`) proposes scenarios from the table's text; they go through the same dedup and get their expectation from the table. Without a configured model: 503 `AI_MODEL_NOT_CONFIGURED` (nothing is made up); a failing model: 502 `AI_MODEL_FAILED`.
+     * An OpenAI-compatible chat endpoint (`Scenarios:Ai:Endpoint`, `Scenarios:Ai:Model`) proposes scenarios from the text of the plan's table or workflow version; they go through the same dedup (hash, then vector similarity when `Scenarios:SimilarityThreshold` is set) and get their expectation from the same engine. Without a configured model: 503 `AI_MODEL_NOT_CONFIGURED` (nothing is made up); a failing model: 502 `AI_MODEL_FAILED`. With `License:EnforceOnMiddleware` the license must grant `scenarios.ai` (Enterprise `*` does): else 403 `LICENSE_FEATURE_REQUIRED`.
      */
     public scenariosPropose<ThrowOnError extends boolean = false>(options: Options<ScenariosProposeData, ThrowOnError>): RequestResult<ScenariosProposeResponses, ScenariosProposeErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ScenariosProposeResponses, ScenariosProposeErrors, ThrowOnError>({

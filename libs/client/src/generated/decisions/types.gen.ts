@@ -1073,6 +1073,14 @@ export type WorkflowPlanRecordView = {
     generationDuration: number;
     candidates: number;
     duplicatesRemoved: number;
+    /**
+     * Of `duplicatesRemoved`, those dropped as near duplicates (vector similarity).
+     */
+    nearDuplicatesRemoved: number;
+    /**
+     * The embedding that judged near duplicates: `openai:<model>` (`Scenarios:EmbeddingBaseUrl`), `local-facts-hash-v1` (no model), or null when only the hash removes duplicates.
+     */
+    embeddingModelUsed: string | null;
     scenarioCount: number;
     confirmedKept: number;
     /**
@@ -1253,6 +1261,14 @@ export type PlanRecordView = {
      */
     candidates: number;
     duplicatesRemoved: number;
+    /**
+     * Of `duplicatesRemoved`, those dropped as near duplicates (vector similarity).
+     */
+    nearDuplicatesRemoved: number;
+    /**
+     * The embedding that judged near duplicates: `openai:<model>` (`Scenarios:EmbeddingBaseUrl`), `local-facts-hash-v1` (no model), or null when only the hash removes duplicates.
+     */
+    embeddingModelUsed: string | null;
     scenarioCount: number;
     /**
      * Scenarios confirmed by a person, kept as they were.
@@ -1362,6 +1378,10 @@ export type AiProposalsRecordView = {
     aiModelUsed: string;
     proposed: number;
     duplicates: number;
+    /**
+     * Proposals too close to a scenario of the plan (`Scenarios:SimilarityThreshold`; 0 when off).
+     */
+    nearDuplicates: number;
     rejected: number;
     added: Array<ScenarioRecordView>;
 };
@@ -1686,7 +1706,7 @@ export type ScenarioError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'ACTOR_MISMATCH' | 'AI_MODEL_FAILED' | 'AI_MODEL_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'CONTROL_PLANE_UNAVAILABLE' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_TABLE_PLAN' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SCENARIO_NOT_FOUND' | 'SCENARIO_PLAN_NOT_FOUND' | 'SCENARIO_RUN_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_ROW' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_COMPILABLE' | 'WORKFLOW_NOT_FOUND';
+    code: 'ACTOR_MISMATCH' | 'AI_MODEL_FAILED' | 'AI_MODEL_NOT_CONFIGURED' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'CONTROL_PLANE_UNAVAILABLE' | 'EMBEDDING_MODEL_FAILED' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_TABLE' | 'INVALID_TENANT_ID' | 'INVALID_URL' | 'INVALID_VERSION' | 'INVALID_WORKFLOW_NAME' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_A_TABLE_PLAN' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SCENARIO_NOT_FOUND' | 'SCENARIO_PLAN_NOT_FOUND' | 'SCENARIO_RUN_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TABLE_NOT_FOUND' | 'TENANT_CLAIM_REQUIRED' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNKNOWN_ROW' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'VERSION_NOT_FOUND' | 'WORKFLOW_NOT_COMPILABLE' | 'WORKFLOW_NOT_FOUND';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -3836,6 +3856,10 @@ export type ScenariosGenerateWorkflowPlanErrors = {
      */
     500: ScenarioError;
     /**
+     * An upstream service failed
+     */
+    502: ScenarioError;
+    /**
      * A dependency is unavailable
      */
     503: ScenarioError;
@@ -3975,6 +3999,10 @@ export type ScenariosGateWorkflowErrors = {
      * Unexpected failure (logged with the trace id)
      */
     500: ScenarioError;
+    /**
+     * An upstream service failed
+     */
+    502: ScenarioError;
     /**
      * A dependency is unavailable
      */
@@ -4141,6 +4169,10 @@ export type ScenariosGenerateErrors = {
      * Unexpected failure (logged with the trace id)
      */
     500: ScenarioError;
+    /**
+     * An upstream service failed
+     */
+    502: ScenarioError;
 };
 
 export type ScenariosGenerateError = ScenariosGenerateErrors[keyof ScenariosGenerateErrors];
@@ -4623,6 +4655,10 @@ export type ScenariosGateErrors = {
      * Unexpected failure (logged with the trace id)
      */
     500: ScenarioError;
+    /**
+     * An upstream service failed
+     */
+    502: ScenarioError;
 };
 
 export type ScenariosGateError = ScenariosGateErrors[keyof ScenariosGateErrors];
