@@ -8,6 +8,8 @@ import { ApprovalsPage } from './pages/ApprovalsPage';
 import { TablesPage } from './pages/TablesPage';
 import { RolloutPage } from './pages/RolloutPage';
 import { AuditPage } from './pages/AuditPage';
+import { EventWindowsPage } from './pages/EventWindowsPage';
+import { ScenariosPage } from './pages/ScenariosPage';
 import { pageAllowed } from './license-model';
 
 export interface RuntimeInfo {
@@ -26,6 +28,8 @@ const PAGES = [
   { id: 'rollout', label: 'Rollout', feature: 'pdf.canary' },
   { id: 'audit', label: 'Audit' },
   { id: 'tables', label: 'Decision tables' },
+  { id: 'event-windows', label: 'Event windows' },
+  { id: 'scenarios', label: 'Scenarios' },
 ] as const satisfies readonly { id: string; label: string; feature?: string }[];
 type PageId = (typeof PAGES)[number]['id'];
 
@@ -152,6 +156,8 @@ export function App() {
         {allowed && page === 'rollout' && <RolloutPage />}
         {allowed && page === 'audit' && <AuditPage />}
         {allowed && page === 'tables' && <TablesPage />}
+        {allowed && page === 'event-windows' && <EventWindowsPage />}
+        {allowed && page === 'scenarios' && <ScenariosPage />}
       </AppShell.Main>
     </AppShell>
   );

@@ -41,7 +41,7 @@ export function severityColour(severity: string | undefined): string {
     case 'none':
       return 'green.9';
     case 'medium':
-      return 'yellow';
+      return 'yellow.5';
     case 'high':
       return 'red.9';
     default:

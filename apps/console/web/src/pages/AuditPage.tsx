@@ -175,7 +175,7 @@ function ChangeAudit({ workflow }: { workflow: string }) {
                 <Table.Td>{e.action}</Table.Td>
                 <Table.Td>{e.version ?? ''}</Table.Td>
                 <Table.Td>{e.detail ?? ''}</Table.Td>
-                <Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <Tooltip label={`hash ${e.hash.slice(0, 16)}… · key ${e.keyId ?? 'none'}`}>
                     <Badge color={verdict.colour}>{verdict.label}</Badge>
                   </Tooltip>

@@ -163,9 +163,16 @@ export function RolloutPage() {
         data={[{ value: '', label: 'choose a rule set' }, ...names.map((n) => ({ value: n, label: n }))]}
       />
       {message && (
-        <Text c={message.colour === 'red' ? 'red.8' : 'green.9'} role="status" data-testid="rollout-message">
+        <Alert
+          color={message.colour}
+          role="status"
+          data-testid="rollout-message"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setMessage(null)}
+        >
           {message.text}
-        </Text>
+        </Alert>
       )}
       {state && (
         <>
@@ -230,7 +237,7 @@ export function RolloutPage() {
                     value={reason}
                     onChange={(e) => setReason(e.currentTarget.value)}
                   />
-                  <Button color="red" variant="light" onClick={() => void rollback()}>
+                  <Button color="red.9" variant="outline" onClick={() => void rollback()}>
                     Roll back
                   </Button>
                 </Group>
