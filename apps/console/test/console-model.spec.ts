@@ -77,7 +77,13 @@ describe('FEEL completion options', () => {
     const options = completionOptions('>= da', [
       { label: 'date', kind: 'function', detail: 'date(from)', insertText: 'date(', from: 3 },
       { label: 'date', kind: 'function', detail: 'date(y, m, d)', insertText: 'date(', from: 3 },
-      { label: 'day of week', kind: 'function', detail: 'day of week(date)', insertText: 'day of week(', from: 3 },
+      {
+        label: 'day of week',
+        kind: 'function',
+        detail: 'day of week(date)',
+        insertText: 'day of week(',
+        from: 3,
+      },
     ]);
     expect(options).toEqual([
       { value: '>= date(', label: 'date(from) · function' },
@@ -86,7 +92,9 @@ describe('FEEL completion options', () => {
   });
 
   it('drops a suggestion that changes nothing and clamps a from outside the text', () => {
-    expect(completionOptions('age', [{ label: 'age', kind: 'variable', insertText: 'age', from: 0 }])).toEqual([]);
+    expect(
+      completionOptions('age', [{ label: 'age', kind: 'variable', insertText: 'age', from: 0 }]),
+    ).toEqual([]);
     expect(completionOptions('a', [{ label: 'age', kind: 'variable', insertText: 'age', from: 9 }])).toEqual([
       { value: 'aage', label: 'age · variable' },
     ]);

@@ -21,6 +21,7 @@ import {
  */
 const ADMIN = { userName: 'admin', password: 'admin-password-for-tests' };
 const BOB = { userName: 'bob', password: 'bob-the-checker-2026' };
+const LICENSE_ADMIN_KEY = 'console-e2e-license-admin';
 
 jest.setTimeout(60_000);
 
@@ -42,6 +43,8 @@ describeWithBrowser('operator console in Chromium', () => {
       // the silent-refresh test moves the page's clock, not identity's: identity must take a refresh at
       // any point of the 15-minute token's life (default 0: only once it has expired, the spec's rule)
       IdentityAuth__RefreshEarlySeconds: '900',
+      // the license test issues a key through identity's admin route
+      LicenseServer__AdminApiKey: LICENSE_ADMIN_KEY,
     });
     consoleUrl = arbiter.consoleUrl;
     identityUrl = arbiter.identityUrl;
@@ -292,7 +295,9 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.locator('input[type=file]').setInputFiles(file);
     await a.getByTestId('import-message').filter({ hasText: 'Imported 1' }).waitFor();
     await a.getByTestId('table-list').getByRole('button', { name: 'Risk copy' }).click();
-    await expect(a.getByRole('textbox', { name: 'risk of row r2', exact: true }).inputValue()).resolves.toBe('minor');
+    await expect(a.getByRole('textbox', { name: 'risk of row r2', exact: true }).inputValue()).resolves.toBe(
+      'minor',
+    );
   });
 
   it('decision table: analysis on the grid, FEEL autocomplete, versions diffed, XLSX and DMN by upload', async () => {
@@ -312,7 +317,10 @@ describeWithBrowser('operator console in Chromium', () => {
     const gaps = a.getByTestId('table-gaps');
     await expect(gaps.textContent()).resolves.toMatch(/No row matches age/);
     // the counter-example evaluated against the saved version: no row matches it
-    await gaps.getByRole('button', { name: /^Evaluate/ }).first().click();
+    await gaps
+      .getByRole('button', { name: /^Evaluate/ })
+      .first()
+      .click();
     await a.getByTestId('evaluate-result').filter({ hasText: 'Matched rows: none' }).waitFor();
     expect(await seriousViolations(a)).toEqual([]);
     await shot(a, 'decision-table-analysis.png');
@@ -367,7 +375,9 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.locator('input[type=file]').setInputFiles(dmnFile);
     await a.getByTestId('import-message').filter({ hasText: 'Imported 1' }).waitFor();
     await a.getByTestId('table-list').getByRole('button', { name: 'Risk DMN' }).click();
-    await expect(a.getByRole('textbox', { name: 'risk of row r3', exact: true }).inputValue()).resolves.toBe('senior');
+    await expect(a.getByRole('textbox', { name: 'risk of row r3', exact: true }).inputValue()).resolves.toBe(
+      'senior',
+    );
   });
 
   it('decision table: typing in a 1,000-row table stays fast (virtualised grid; latency printed)', async () => {
@@ -414,7 +424,9 @@ describeWithBrowser('operator console in Chromium', () => {
           'input',
           () => {
             const started = down;
-            g.requestAnimationFrame(() => setTimeout(() => g.__latencies.push(g.performance.now() - started), 0));
+            g.requestAnimationFrame(() =>
+              setTimeout(() => g.__latencies.push(g.performance.now() - started), 0),
+            );
           },
           { capture: true },
         );
@@ -431,12 +443,16 @@ describeWithBrowser('operator console in Chromium', () => {
     const output = summary(await typingLatency('risk of row r500', ' edited in place'));
     await expect(target.inputValue()).resolves.toBe('band 500 edited in place');
     const feel = summary(await typingLatency('age of row r500', ' or 700'));
-    await expect(a.getByRole('textbox', { name: 'age of row r500', exact: true }).inputValue()).resolves.toBe('[499..500) or 700');
+    await expect(a.getByRole('textbox', { name: 'age of row r500', exact: true }).inputValue()).resolves.toBe(
+      '[499..500) or 700',
+    );
     const { loadavg } = await import('node:os');
     console.log(
       `typing latency in a 1,000-row table (key down → next frame; load ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')}): output cell median ${output.median.toFixed(1)} ms, p95 ${output.p95.toFixed(1)} ms, max ${output.max.toFixed(1)} ms; ` +
+        .join(
+          ' ',
+        )}): output cell median ${output.median.toFixed(1)} ms, p95 ${output.p95.toFixed(1)} ms, max ${output.max.toFixed(1)} ms; ` +
         `FEEL cell (autocomplete) median ${feel.median.toFixed(1)} ms, p95 ${feel.p95.toFixed(1)} ms, max ${feel.max.toFixed(1)} ms; ${inDom} of 1,000 rows in the DOM`,
     );
     // the target is 50 ms on an idle machine; the bound here only catches a grid that renders every row
@@ -483,6 +499,61 @@ describeWithBrowser('operator console in Chromium', () => {
     await shot(a, 'scenarios.png');
   });
 
+  it('license: the runtime state, and a key checked online before and after its activation', async () => {
+    const identity = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const r = await fetch(`${identityUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      expect(r.status).toBeLessThan(300);
+      const answer: any = await r.json();
+      return answer.result ?? answer;
+    };
+    const { licenseKey } = await identity(
+      '/api/v1/keys/generate',
+      {
+        organizationId: 'org-console',
+        organizationName: 'Console e2e',
+        tier: 'Licensed',
+        validDays: 30,
+        maxActivations: 2,
+      },
+      { 'x-admin-api-key': LICENSE_ADMIN_KEY },
+    );
+    await a.goto(`${consoleUrl}/#/license`);
+    await a.getByTestId('runtime-license').filter({ hasText: 'Free' }).waitFor();
+    await a.getByRole('textbox', { name: 'License key' }).fill(licenseKey);
+    await a.getByRole('button', { name: 'Check' }).click();
+    const check = a.getByTestId('license-check');
+    await check.filter({ hasText: 'MACHINE_NOT_ACTIVATED' }).waitFor();
+    await expect(check.textContent()).resolves.toContain('cp.publish');
+    await identity('/api/v1/activate', {
+      licenseKey,
+      machineFingerprint: 'console',
+      productVersion: '0.1.0',
+      environment: 'test',
+    });
+    await a.getByRole('button', { name: 'Check' }).click();
+    await check.filter({ hasText: 'allowed' }).waitFor();
+    expect(await seriousViolations(a)).toEqual([]);
+    await shot(a, 'license.png');
+  });
+
+  it('experience: the lesson store figures and a topic timeline', async () => {
+    const stats: any = await fetch(`${identityUrl}/api/stats`, {
+      headers: { 'x-tenant-id': 'default' },
+    }).then((r) => r.json());
+    await a.goto(`${consoleUrl}/#/experience`);
+    const figures = a.getByTestId('experience-stats');
+    await figures.filter({ hasText: 'Interceptions' }).waitFor();
+    await expect(figures.textContent()).resolves.toContain(`Interceptions${stats.totalInterceptions}`);
+    await a.getByRole('textbox', { name: 'Topic' }).fill('deploy');
+    await a.getByRole('button', { name: 'Timeline' }).click();
+    await a.getByTestId('experience-timeline').waitFor();
+    expect(await seriousViolations(a)).toEqual([]);
+  });
+
   /** The control plane's API as an operator would call it with authorization off (X-Actor names them). */
   async function cpApi(path: string, actor: string, body?: unknown): Promise<any> {
     const response = await fetch(`${consoleUrl}/svc/control-plane${path}`, {
@@ -501,7 +572,9 @@ describeWithBrowser('operator console in Chromium', () => {
       detail: 'canary candidate',
       ruleSet: {
         type: 'rules',
-        rules: [{ id: 'adult', name: 'Adult', condition: 'age >= 18', output: { eligible: true, tier: 'b' } }],
+        rules: [
+          { id: 'adult', name: 'Adult', condition: 'age >= 18', output: { eligible: true, tier: 'b' } },
+        ],
       },
     });
     await cpApi(`/api/v1/control-plane/approvals/loan-approval/${saved.version}/submit`, 'admin', {
@@ -518,9 +591,15 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByLabel('Version').selectOption(String(saved.version));
     await a.getByRole('textbox', { name: 'Percentage' }).fill('50');
     await a.getByRole('button', { name: 'Start canary' }).click();
-    await a.getByTestId('rollout-message').filter({ hasText: `Canary of v${saved.version} started` }).waitFor();
+    await a
+      .getByTestId('rollout-message')
+      .filter({ hasText: `Canary of v${saved.version} started` })
+      .waitFor();
     // the checker's open page shows the canary without a reload (CanaryStateChanged over the hub)
-    await b.getByTestId('canary-running').filter({ hasText: `Canary v${saved.version}` }).waitFor();
+    await b
+      .getByTestId('canary-running')
+      .filter({ hasText: `Canary v${saved.version}` })
+      .waitFor();
 
     // traffic: 40 bucket keys split between the arms by the murmur3 bucket
     for (let i = 0; i < 40; i++) {
@@ -532,7 +611,11 @@ describeWithBrowser('operator console in Chromium', () => {
       expect(r.status).toBe(200);
     }
     const figure = async (arm: string) => Number(await a.getByTestId(`arm-${arm}-executions`).textContent());
-    for (let i = 0; i < 60 && (await figure('canary').catch(() => 0)) + (await figure('active').catch(() => 0)) < 40; i++)
+    for (
+      let i = 0;
+      i < 60 && (await figure('canary').catch(() => 0)) + (await figure('active').catch(() => 0)) < 40;
+      i++
+    )
       await a.waitForTimeout(250);
     expect((await figure('canary')) + (await figure('active'))).toBe(40);
     expect(await figure('canary')).toBeGreaterThan(0);
@@ -543,7 +626,10 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByRole('button', { name: 'Promote' }).click();
     await a.getByTestId('rollout-message').filter({ hasText: 'promoted' }).waitFor();
     // the other operator's page: the canary is gone, the promoted version active, the history says so
-    await b.getByTestId('rollout-active').filter({ hasText: `Active version: ${saved.version}` }).waitFor();
+    await b
+      .getByTestId('rollout-active')
+      .filter({ hasText: `Active version: ${saved.version}` })
+      .waitFor();
     await b.getByTestId('rollout-history').filter({ hasText: 'Promoted' }).waitFor();
     await b.getByTestId('canary-start').waitFor();
   });

@@ -92,7 +92,12 @@ export async function startArbiter(env: Record<string, string>): Promise<Running
     databases.push(d);
     return d.url;
   };
-  const ports = { cp: await freePort(), dt: await freePort(), id: await freePort(), console: await freePort() };
+  const ports = {
+    cp: await freePort(),
+    dt: await freePort(),
+    id: await freePort(),
+    console: await freePort(),
+  };
   const child: ChildProcess = spawn(process.execPath, [main, 'start', '--host', '127.0.0.1'], {
     env: {
       PATH: process.env.PATH,

@@ -10,6 +10,8 @@ import { RolloutPage } from './pages/RolloutPage';
 import { AuditPage } from './pages/AuditPage';
 import { EventWindowsPage } from './pages/EventWindowsPage';
 import { ScenariosPage } from './pages/ScenariosPage';
+import { LicensePage } from './pages/LicensePage';
+import { ExperiencePage } from './pages/ExperiencePage';
 import { pageAllowed } from './license-model';
 
 export interface RuntimeInfo {
@@ -30,6 +32,8 @@ const PAGES = [
   { id: 'tables', label: 'Decision tables' },
   { id: 'event-windows', label: 'Event windows' },
   { id: 'scenarios', label: 'Scenarios' },
+  { id: 'license', label: 'License' },
+  { id: 'experience', label: 'Experience' },
 ] as const satisfies readonly { id: string; label: string; feature?: string }[];
 type PageId = (typeof PAGES)[number]['id'];
 
@@ -158,6 +162,8 @@ export function App() {
         {allowed && page === 'tables' && <TablesPage />}
         {allowed && page === 'event-windows' && <EventWindowsPage />}
         {allowed && page === 'scenarios' && <ScenariosPage />}
+        {allowed && page === 'license' && <LicensePage info={info} />}
+        {allowed && page === 'experience' && <ExperiencePage />}
       </AppShell.Main>
     </AppShell>
   );

@@ -13,7 +13,10 @@ export interface Suggestion {
  * (the word from `from` to the cursor at the end replaced by `insertText`), labelled with its signature.
  * Overloads that insert the same text are one option; the order of the service is kept.
  */
-export function completionOptions(text: string, suggestions: Suggestion[]): { value: string; label: string }[] {
+export function completionOptions(
+  text: string,
+  suggestions: Suggestion[],
+): { value: string; label: string }[] {
   const seen = new Set<string>();
   const options: { value: string; label: string }[] = [];
   for (const s of suggestions) {

@@ -23,6 +23,7 @@ export const FeelCell = memo(function FeelCell({ label, value, error, tableId, o
   const [options, setOptions] = useState<{ value: string; label: string }[]>([]);
   const [focused, setFocused] = useState(false);
   const asked = useRef(0);
+  const descriptions = new Map(options.map((o) => [o.value, o.label]));
 
   useEffect(() => {
     if (!focused) return;
@@ -44,7 +45,10 @@ export const FeelCell = memo(function FeelCell({ label, value, error, tableId, o
       aria-label={label}
       value={value}
       error={error}
-      data={focused ? options : []}
+      // Autocomplete writes an option's label into the input: the label is the whole new text, and the
+      // signature is what the option shows
+      data={focused ? options.map((o) => o.value) : []}
+      renderOption={({ option }) => descriptions.get(option.value) ?? option.value}
       filter={({ options: all }) => all}
       limit={12}
       onChange={onChange}

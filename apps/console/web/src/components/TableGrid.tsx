@@ -2,7 +2,16 @@ import { ActionIcon, Badge, Group, Paper, Stack, Table, Text, TextInput } from '
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Dispatch, memo, SetStateAction, useCallback, useRef } from 'react';
 import { RowMarks } from '../feel-completion';
-import { Column, deleteColumn, deleteRow, display, moveRow, Row, setCell, TableDefinition } from '../table-model';
+import {
+  Column,
+  deleteColumn,
+  deleteRow,
+  display,
+  moveRow,
+  Row,
+  setCell,
+  TableDefinition,
+} from '../table-model';
 import { FeelCell } from './FeelCell';
 
 interface Props {
@@ -49,7 +58,10 @@ export function TableGrid({ table, setTable, tableId, cellErrors, marks }: Props
   );
 
   const header = (c: Column, side: 'input' | 'output') => (
-    <Table.Th key={`${side}-${c.name}`} bg={`var(--mantine-color-${side === 'input' ? 'blue' : 'green'}-light)`}>
+    <Table.Th
+      key={`${side}-${c.name}`}
+      bg={`var(--mantine-color-${side === 'input' ? 'blue' : 'green'}-light)`}
+    >
       <Group gap={4} wrap="nowrap">
         <span>{c.name}</span>
         <Text size="xs" c="gray.8">
@@ -196,7 +208,12 @@ const GridRow = memo(function GridRow({
       ))}
       <Table.Td>
         <Group gap={2} wrap="nowrap">
-          <ActionIcon size="sm" variant="subtle" aria-label={`Move row ${index + 1} up`} onClick={() => onRow(index, 'up')}>
+          <ActionIcon
+            size="sm"
+            variant="subtle"
+            aria-label={`Move row ${index + 1} up`}
+            onClick={() => onRow(index, 'up')}
+          >
             ↑
           </ActionIcon>
           <ActionIcon

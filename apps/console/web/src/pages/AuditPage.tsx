@@ -115,14 +115,12 @@ function ChangeAudit({ workflow }: { workflow: string }) {
       .catch((e) => setError(errorText(e)));
   }, [workflow, page]);
   useEffect(reload, [reload]);
-  useEffect(
-    () => onHubEvent((e) => e.payload?.workflowName === workflow && reload()),
-    [reload, workflow],
-  );
+  useEffect(() => onHubEvent((e) => e.payload?.workflowName === workflow && reload()), [reload, workflow]);
 
   const entries = (data?.entries ?? []).filter(
     (e) =>
-      (!action || e.action === action) && (!actor || e.actor.toLowerCase().includes(actor.trim().toLowerCase())),
+      (!action || e.action === action) &&
+      (!actor || e.actor.toLowerCase().includes(actor.trim().toLowerCase())),
   );
   const actions = [...new Set((data?.entries ?? []).map((e) => e.action))].sort();
 
@@ -304,7 +302,9 @@ function ExecutionAudit({ workflow }: { workflow: string }) {
           ))}
           {items.length === 0 && (
             <Table.Tr>
-              <Table.Td colSpan={6}>No executions recorded{arm || severity ? ' match the filters' : ''}.</Table.Td>
+              <Table.Td colSpan={6}>
+                No executions recorded{arm || severity ? ' match the filters' : ''}.
+              </Table.Td>
             </Table.Tr>
           )}
         </Table.Tbody>

@@ -166,7 +166,11 @@ export function EventWindowsPage() {
           <Stack>
             <Group align="end" grow>
               <TextInput label="Id" value={form.Id} onChange={(e) => set('Id')(e.currentTarget.value)} />
-              <TextInput label="Name" value={form.Name} onChange={(e) => set('Name')(e.currentTarget.value)} />
+              <TextInput
+                label="Name"
+                value={form.Name}
+                onChange={(e) => set('Name')(e.currentTarget.value)}
+              />
               <NativeSelect
                 label="Window type"
                 value={form.WindowType}
@@ -221,7 +225,13 @@ export function EventWindowsPage() {
                 <Title order={3} size="h4" mb="xs">
                   Simulate
                 </Title>
-                <JsonEditor label="Events" value={events} onChange={setEvents} testId="cep-events" minRows={6} />
+                <JsonEditor
+                  label="Events"
+                  value={events}
+                  onChange={setEvents}
+                  testId="cep-events"
+                  minRows={6}
+                />
                 <Button mt="xs" onClick={() => void simulate()}>
                   Simulate
                 </Button>

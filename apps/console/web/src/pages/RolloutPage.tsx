@@ -69,7 +69,9 @@ export const ROLLOUT_COLOURS: Record<Rollout['status'], string> = {
 };
 
 const targets = (r: Rollout) =>
-  r.targetTenantIds?.length ? `tenants ${r.targetTenantIds.join(', ')}` : `${r.targetPercentage ?? 1} % of traffic`;
+  r.targetTenantIds?.length
+    ? `tenants ${r.targetTenantIds.join(', ')}`
+    : `${r.targetPercentage ?? 1} % of traffic`;
 
 /** Rollout: the active version, a canary (percentage or tenants) with per-arm figures, promote, rollback. */
 export function RolloutPage() {
@@ -256,7 +258,10 @@ export function RolloutPage() {
                     onChange={(e) => setVersion(e.currentTarget.value)}
                     data={[
                       { value: '', label: 'choose' },
-                      ...candidates.map((v) => ({ value: String(v.version), label: `v${v.version} (${v.status})` })),
+                      ...candidates.map((v) => ({
+                        value: String(v.version),
+                        label: `v${v.version} (${v.status})`,
+                      })),
                     ]}
                   />
                   <SegmentedControl
@@ -313,7 +318,8 @@ export function RolloutPage() {
                   </Table.Td>
                   <Table.Td>
                     {r.promotedAt && `promoted ${new Date(r.promotedAt).toLocaleString()}`}
-                    {r.rolledBackAt && `rolled back ${new Date(r.rolledBackAt).toLocaleString()}: ${r.reason}`}
+                    {r.rolledBackAt &&
+                      `rolled back ${new Date(r.rolledBackAt).toLocaleString()}: ${r.reason}`}
                   </Table.Td>
                 </Table.Tr>
               ))}

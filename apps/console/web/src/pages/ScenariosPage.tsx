@@ -1,4 +1,16 @@
-import { Alert, Badge, Button, Group, NativeSelect, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  NativeSelect,
+  Paper,
+  Progress,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { dt, errorText } from '../api';
 
@@ -38,7 +50,12 @@ interface Statistics {
 }
 
 const S = '/api/v1/scenarios';
-const STATUS_COLOURS: Record<string, string> = { Passed: 'green.9', Failed: 'red.9', Error: 'red.9', Pending: 'gray' };
+const STATUS_COLOURS: Record<string, string> = {
+  Passed: 'green.9',
+  Failed: 'red.9',
+  Error: 'red.9',
+  Pending: 'gray',
+};
 
 /** Scenarios: a decision table's generated plan, a run with its coverage, and the tenant's statistics. */
 export function ScenariosPage() {
@@ -87,9 +104,10 @@ export function ScenariosPage() {
       {error && <Alert color="red">{error}</Alert>}
       {stats && (
         <Text size="sm" data-testid="scenario-statistics">
-          This tenant: {stats.plans} plan(s), {stats.scenarios} scenario(s), {stats.runs} run(s), {stats.passed}{' '}
-          passed, {stats.failed} failed; mean row coverage {stats.coverage.meanRowCoverage ?? '—'} %, condition
-          coverage {stats.coverage.meanConditionCoverage ?? '—'} %.
+          This tenant: {stats.plans} plan(s), {stats.scenarios} scenario(s), {stats.runs} run(s),{' '}
+          {stats.passed} passed, {stats.failed} failed; mean row coverage{' '}
+          {stats.coverage.meanRowCoverage ?? '—'} %, condition coverage{' '}
+          {stats.coverage.meanConditionCoverage ?? '—'} %.
         </Text>
       )}
       <Group align="end">
@@ -101,7 +119,10 @@ export function ScenariosPage() {
             setPlan(null);
             setRun(null);
           }}
-          data={[{ value: '', label: 'choose a table' }, ...tables.map((t) => ({ value: t.id, label: t.name }))]}
+          data={[
+            { value: '', label: 'choose a table' },
+            ...tables.map((t) => ({ value: t.id, label: t.name })),
+          ]}
         />
         <Button disabled={!tableId} onClick={() => void generate()}>
           Generate plan
@@ -113,7 +134,8 @@ export function ScenariosPage() {
       {run && (
         <Paper withBorder p="sm" data-testid="scenario-run">
           <Text fw={600}>
-            Run on v{run.tableVersion}: {run.passed} of {run.total} passed, {run.failed} failed, {run.errored} errors
+            Run on v{run.tableVersion}: {run.passed} of {run.total} passed, {run.failed} failed, {run.errored}{' '}
+            errors
           </Text>
           <Group mt="xs" grow>
             <Stack gap={2}>

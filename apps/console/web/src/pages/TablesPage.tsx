@@ -257,7 +257,10 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
   };
 
   const download = async (format: string, ext: string) => {
-    const response = await request<Response>('decisions', `${T}/${id}/export`, { query: { format }, raw: true });
+    const response = await request<Response>('decisions', `${T}/${id}/export`, {
+      query: { format },
+      raw: true,
+    });
     const url = URL.createObjectURL(await response.blob());
     const a = document.createElement('a');
     a.href = url;
@@ -334,14 +337,20 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
               <Button
                 variant="default"
                 disabled={!newColumn.trim()}
-                onClick={() => (setTable((t) => t && addColumn(t, 'input', newColumn.trim())), setNewColumn(''))}
+                onClick={() => (
+                  setTable((t) => t && addColumn(t, 'input', newColumn.trim())),
+                  setNewColumn('')
+                )}
               >
                 Add input column
               </Button>
               <Button
                 variant="default"
                 disabled={!newColumn.trim()}
-                onClick={() => (setTable((t) => t && addColumn(t, 'output', newColumn.trim())), setNewColumn(''))}
+                onClick={() => (
+                  setTable((t) => t && addColumn(t, 'output', newColumn.trim())),
+                  setNewColumn('')
+                )}
               >
                 Add output column
               </Button>
@@ -474,7 +483,12 @@ function TableVersions({ id, current }: { id: string; current: number }) {
         </Table.Tbody>
       </Table>
       <Group align="end">
-        <NativeSelect label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} data={options} />
+        <NativeSelect
+          label="From"
+          value={from}
+          onChange={(e) => setFrom(e.currentTarget.value)}
+          data={options}
+        />
         <NativeSelect label="To" value={to} onChange={(e) => setTo(e.currentTarget.value)} data={options} />
         <Button variant="default" disabled={!from || !to} onClick={() => void compare()}>
           Compare
@@ -483,8 +497,8 @@ function TableVersions({ id, current }: { id: string; current: number }) {
       {diff && (
         <Stack gap={4} data-testid="table-diff">
           <Text fw={600}>
-            v{diff.fromVersion} → v{diff.toVersion}: {diff.addedRows.length} added, {diff.removedRows.length} removed,{' '}
-            {diff.modifiedRows.length} modified row(s)
+            v{diff.fromVersion} → v{diff.toVersion}: {diff.addedRows.length} added, {diff.removedRows.length}{' '}
+            removed, {diff.modifiedRows.length} modified row(s)
           </Text>
           {Object.entries(diff.changes).map(([field, c]) => (
             <Text key={field} size="sm">
@@ -505,9 +519,16 @@ function TableVersions({ id, current }: { id: string; current: number }) {
             Object.entries(r.changes).flatMap(([part, fields]) =>
               // `{ outputs: { risk: { from, to } } }`, or a row field itself: `{ priority: { from, to } }`
               Object.entries(
-                'from' in fields || 'to' in fields ? { '': fields as unknown as { from: unknown; to: unknown } } : fields,
+                'from' in fields || 'to' in fields
+                  ? { '': fields as unknown as { from: unknown; to: unknown } }
+                  : fields,
               ).map(([field, c]) => (
-                <Text key={`m-${r.rowId}-${part}-${field}`} size="sm" bg="var(--mantine-color-yellow-light)" px={4}>
+                <Text
+                  key={`m-${r.rowId}-${part}-${field}`}
+                  size="sm"
+                  bg="var(--mantine-color-yellow-light)"
+                  px={4}
+                >
                   ~ {r.rowId} {field ? `${part}.${field}` : part}: {json(c.from)} → {json(c.to)}
                 </Text>
               )),
