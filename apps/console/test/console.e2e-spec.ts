@@ -1,64 +1,32 @@
-import { createTestDatabase, TestDatabase } from '@arbiter/testing';
-import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  describeWithBrowser,
+  launchBrowser,
+  RunningArbiter,
+  seriousViolations,
+  shot,
+  startArbiter,
+} from './e2e-support';
 
 /**
  * The built console in Debian's Chromium against the platform as `npm start` runs it (`arbiter start`
- * from the build, all services and the console in one process): two operators in two browser contexts,
- * maker-checker with a live second page, a flow graph drawn, a diff, a dry-run, and a decision table
- * edited, validated, saved, evaluated, exported and re-imported. axe-core on every page.
+ * from the build, all services and the console in one process; authorization off, the default): two
+ * operators in two browser contexts, maker-checker with a live second page, a flow graph drawn, a diff,
+ * a dry-run, a canary with per-arm figures promoted live, the signed audit verified, and decision tables
+ * (grid, validation, analysis, autocomplete, versions, JSON/XLSX/DMN, a 1,000-row table). axe-core on
+ * every page. `console-auth.e2e-spec.ts` runs the console with the control plane's authorization on.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const main = join(__dirname, '..', '..', 'cli', 'dist', 'main.js');
-const screenshots = join(__dirname, '..', 'docs', 'screenshots');
 const ADMIN = { userName: 'admin', password: 'admin-password-for-tests' };
 const BOB = { userName: 'bob', password: 'bob-the-checker-2026' };
-
-if (!hasChromium) {
-  // a clear message, not a failure: the machine has no browser to drive
-  console.warn(`console e2e skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
-}
-const describeWithBrowser = hasChromium ? describe : describe.skip;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** axe-core injected into the page: the serious and critical violations. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  const violations = await page.evaluate(async () => {
-    const page = globalThis as any;
-    const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
-    return result.violations.map((v: any) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      targets: v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')),
-    }));
-  });
-  return violations
-    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: any) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
-}
+const LICENSE_ADMIN_KEY = 'console-e2e-license-admin';
 
 jest.setTimeout(60_000);
 
 describeWithBrowser('operator console in Chromium', () => {
-  let child: ChildProcess;
-  let output = '';
-  const databases: TestDatabase[] = [];
+  let arbiter: RunningArbiter;
   let consoleUrl = '';
   let identityUrl = '';
   let browser: Browser;
@@ -70,49 +38,16 @@ describeWithBrowser('operator console in Chromium', () => {
   const firstPage: number[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
-    mkdirSync(screenshots, { recursive: true });
-    const db = async () => {
-      const d = await createTestDatabase();
-      databases.push(d);
-      return d.url;
-    };
-    const ports = {
-      cp: await freePort(),
-      dt: await freePort(),
-      id: await freePort(),
-      console: await freePort(),
-    };
-    identityUrl = `http://127.0.0.1:${ports.id}`;
-    child = spawn(process.execPath, [main, 'start', '--host', '127.0.0.1'], {
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'test',
-        ARBITER_CONTROL_PLANE_PORT: String(ports.cp),
-        ARBITER_DECISIONS_PORT: String(ports.dt),
-        ARBITER_IDENTITY_PORT: String(ports.id),
-        ARBITER_CONSOLE_PORT: String(ports.console),
-        RuleControlPlane__RequireApproval: 'true',
-        // the silent-refresh test moves the page's clock, not identity's: identity must take a refresh at
-        // any point of the 15-minute token's life (default 0: only once it has expired, the spec's rule)
-        IdentityAuth__RefreshEarlySeconds: '900',
-        ConnectionStrings__RuleControlPlaneDb: await db(),
-        ConnectionStrings__DecisionTablesDb: await db(),
-        ConnectionStrings__LicenseDb: await db(),
-        ...(process.env.TEST_NATS_URL ? { ConnectionStrings__Cache: process.env.TEST_NATS_URL } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    arbiter = await startArbiter({
+      RuleControlPlane__RequireApproval: 'true',
+      // the silent-refresh test moves the page's clock, not identity's: identity must take a refresh at
+      // any point of the 15-minute token's life (default 0: only once it has expired, the spec's rule)
+      IdentityAuth__RefreshEarlySeconds: '900',
+      // the license test issues a key through identity's admin route
+      LicenseServer__AdminApiKey: LICENSE_ADMIN_KEY,
     });
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const deadline = Date.now() + 90_000;
-    while (!output.includes('Arbiter is running')) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`did not start:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const line = output.split('\n').find((l) => /^\s+console\s/.test(l));
-    expect(line).toContain(`http://localhost:${ports.console}`);
-    consoleUrl = `http://127.0.0.1:${ports.console}`;
+    consoleUrl = arbiter.consoleUrl;
+    identityUrl = arbiter.identityUrl;
 
     // the second operator registers through identity's public API (self-registration is open in Testing)
     const registered = await fetch(`${identityUrl}/api/v1/auth/register`, {
@@ -122,22 +57,9 @@ describeWithBrowser('operator console in Chromium', () => {
     });
     expect(registered.status).toBe(201);
 
-    const { chromium } = await import('playwright-core');
     // Playwright gives the browser a fresh profile of its own; this folder holds the test's files
     userDataDir = mkdtempSync(join(tmpdir(), 'arbiter-console-e2e-'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-quic',
-      ],
-    });
+    browser = await launchBrowser();
     admin = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
     checker = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     a = await admin.newPage();
@@ -147,16 +69,8 @@ describeWithBrowser('operator console in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
-    child?.stdout?.destroy();
-    child?.stderr?.destroy();
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
-    if (child && child.exitCode === null) {
-      const exit = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exit, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    for (const d of databases) await d.drop();
+    await arbiter?.stop();
   });
 
   async function signIn(page: Page, who: { userName: string; password: string }) {
@@ -176,7 +90,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByRole('button', { name: 'Sign in' }).waitFor();
     await expect(a.getByTestId('license-state').textContent()).resolves.toMatch(/license (valid|invalid)/);
     expect(await seriousViolations(a)).toEqual([]);
-    await a.screenshot({ path: join(screenshots, 'login.png') });
+    await shot(a, 'login.png');
 
     await a.locator('input[name=userName]').fill('admin');
     await a.locator('input[name=password]').fill('not-the-password');
@@ -209,7 +123,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByRole('button', { name: 'Submit for approval' }).click();
     await a.getByTestId('ruleset-message').filter({ hasText: 'submitted for approval' }).waitFor();
     expect(await seriousViolations(a)).toEqual([]);
-    await a.screenshot({ path: join(screenshots, 'rule-sets.png') });
+    await shot(a, 'rule-sets.png');
 
     // bob's open approvals page shows the submission without a reload (SignalR hub through the proxy)
     const row = b.getByTestId('pending-loan-approval@1');
@@ -221,10 +135,10 @@ describeWithBrowser('operator console in Chromium', () => {
     const own = a.getByTestId('pending-loan-approval@1');
     await own.getByRole('button', { name: 'Approve' }).click();
     await expect(own.getByRole('status').textContent()).resolves.toContain('SELF_APPROVAL');
-    await a.screenshot({ path: join(screenshots, 'approvals-self-approval.png') });
+    await shot(a, 'approvals-self-approval.png');
 
     await row.getByLabel('Reason for loan-approval@1').fill('four eyes: looks right');
-    await b.screenshot({ path: join(screenshots, 'approvals.png') });
+    await shot(b, 'approvals.png');
     await row.getByRole('button', { name: 'Approve' }).click();
     await row.waitFor({ state: 'detached' });
     // the maker's page drops the row live and names who approved
@@ -258,7 +172,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByTestId('diff-summary').filter({ hasText: 'modified 1' }).waitFor();
     await a.getByTestId('side-by-side-diff').filter({ hasText: '>= 21' }).waitFor();
     expect(await seriousViolations(a)).toEqual([]);
-    await a.screenshot({ path: join(screenshots, 'rule-set-diff.png') });
+    await shot(a, 'rule-set-diff.png');
 
     // v2 submitted and rejected by the checker: a reason is required (the server's 400), then recorded
     await a.getByRole('tab', { name: 'Document' }).click();
@@ -324,7 +238,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByTestId('ruleset-message').filter({ hasText: 'Saved version 1' }).waitFor();
     await b.getByTestId('ruleset-list').getByRole('button', { name: 'onboarding-flow' }).waitFor();
     await a.evaluate(() => (globalThis as any).scrollTo(0, 0));
-    await a.screenshot({ path: join(screenshots, 'flow-graph.png') });
+    await shot(a, 'flow-graph.png');
 
     await a.getByRole('tab', { name: 'Dry-run' }).click();
     await a.getByTestId('facts-editor').fill('{ "age": 30, "name": "Ada" }');
@@ -334,7 +248,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await expect(result.textContent()).resolves.toContain('hello Ada');
     await expect(result.textContent()).resolves.toContain('adult');
     expect(await seriousViolations(a)).toEqual([]);
-    await a.screenshot({ path: join(screenshots, 'dry-run.png') });
+    await shot(a, 'dry-run.png');
   });
 
   it('decision table: edited in the grid, validated, saved, evaluated, exported and re-imported', async () => {
@@ -344,14 +258,14 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByTestId('table-grid').waitFor();
 
     await a.getByRole('button', { name: 'Add row' }).click();
-    await a.getByLabel('age of row r2').fill('< 18');
-    await a.getByLabel('risk of row r2').fill('minor');
+    await a.getByRole('textbox', { name: 'age of row r2', exact: true }).fill('< 18');
+    await a.getByRole('textbox', { name: 'risk of row r2', exact: true }).fill('minor');
     await a.getByLabel('Hit policy').selectOption('Unique');
     // a bad condition is reported on its cell by the service's validation
-    await a.getByLabel('age of row r1').fill('>> 18');
+    await a.getByRole('textbox', { name: 'age of row r1', exact: true }).fill('>> 18');
     await a.getByRole('button', { name: 'Validate' }).click();
     await a.getByTestId('table-message').filter({ hasText: 'Invalid' }).waitFor();
-    await a.getByLabel('age of row r1').fill('>= 18');
+    await a.getByRole('textbox', { name: 'age of row r1', exact: true }).fill('>= 18');
     await a.getByRole('button', { name: 'Validate' }).click();
     await a.getByTestId('table-message').filter({ hasText: 'The table is valid.' }).waitFor();
     await a.getByRole('button', { name: 'Save new version' }).click();
@@ -365,7 +279,7 @@ describeWithBrowser('operator console in Chromium', () => {
     await (await evaluateWith('12')).filter({ hasText: '"risk":"minor"' }).waitFor();
     await (await evaluateWith('40')).filter({ hasText: '"risk":"low"' }).waitFor();
     expect(await seriousViolations(a)).toEqual([]);
-    await a.screenshot({ path: join(screenshots, 'decision-table.png') });
+    await shot(a, 'decision-table.png');
 
     const [download] = await Promise.all([
       a.waitForEvent('download'),
@@ -381,7 +295,376 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.locator('input[type=file]').setInputFiles(file);
     await a.getByTestId('import-message').filter({ hasText: 'Imported 1' }).waitFor();
     await a.getByTestId('table-list').getByRole('button', { name: 'Risk copy' }).click();
-    await expect(a.getByLabel('risk of row r2').inputValue()).resolves.toBe('minor');
+    await expect(a.getByRole('textbox', { name: 'risk of row r2', exact: true }).inputValue()).resolves.toBe(
+      'minor',
+    );
+  });
+
+  it('decision table: analysis on the grid, FEEL autocomplete, versions diffed, XLSX and DMN by upload', async () => {
+    await a.getByTestId('table-list').getByRole('button', { name: 'Risk', exact: true }).click();
+    await a.getByRole('textbox', { name: 'age of row r1', exact: true }).waitFor();
+    // a third row overlapping the first, and a gap between 16 and 18
+    await a.getByRole('button', { name: 'Add row' }).click();
+    await a.getByRole('textbox', { name: 'age of row r3', exact: true }).fill('>= 65');
+    await a.getByRole('textbox', { name: 'risk of row r3', exact: true }).fill('senior');
+    await a.getByRole('textbox', { name: 'age of row r2', exact: true }).fill('< 16');
+    await a.getByRole('button', { name: 'Save new version' }).click();
+    await a.getByTestId('table-message').filter({ hasText: 'Saved version 3' }).waitFor();
+    await a.getByRole('button', { name: 'Analyze' }).click();
+    await a.getByTestId('table-message').filter({ hasText: '1 overlapping pair(s), 2 gap(s)' }).waitFor();
+    await a.getByTestId('overlap-r3').filter({ hasText: 'overlaps r1' }).waitFor();
+    await a.getByTestId('overlap-r1').filter({ hasText: 'overlaps r3' }).waitFor();
+    const gaps = a.getByTestId('table-gaps');
+    await expect(gaps.textContent()).resolves.toMatch(/No row matches age/);
+    // the counter-example evaluated against the saved version: no row matches it
+    await gaps
+      .getByRole('button', { name: /^Evaluate/ })
+      .first()
+      .click();
+    await a.getByTestId('evaluate-result').filter({ hasText: 'Matched rows: none' }).waitFor();
+    expect(await seriousViolations(a)).toEqual([]);
+    await shot(a, 'decision-table-analysis.png');
+
+    // FEEL autocomplete from the service as you type: the column and the functions
+    const cell = a.getByRole('textbox', { name: 'age of row r3', exact: true });
+    await cell.fill('');
+    await cell.pressSequentially('>= da', { delay: 20 });
+    const option = a.getByRole('option', { name: /^date\(from\)/ });
+    await option.waitFor();
+    await option.click();
+    await expect(cell.inputValue()).resolves.toBe('>= date(');
+    await cell.fill('');
+    await cell.pressSequentially('a', { delay: 20 });
+    await a.getByRole('option', { name: /^age · variable/ }).waitFor();
+    await shot(a, 'decision-table-autocomplete.png');
+    await cell.fill('>= 65');
+    await a.keyboard.press('Escape');
+
+    await a.getByRole('tab', { name: 'Versions and diff' }).click();
+    await a.getByTestId('table-versions').filter({ hasText: 'v3' }).waitFor();
+    await a.getByRole('button', { name: 'Compare' }).click();
+    const diff = a.getByTestId('table-diff');
+    await diff.filter({ hasText: 'v2 → v3: 1 added, 0 removed, 1 modified' }).waitFor();
+    await expect(diff.textContent()).resolves.toContain('+ r3');
+    await expect(diff.textContent()).resolves.toContain('~ r2 inputConditions.age: "< 18" → "< 16"');
+    expect(await seriousViolations(a)).toEqual([]);
+    await shot(a, 'decision-table-diff.png');
+    await a.getByRole('tab', { name: 'Grid' }).click();
+
+    // XLSX: downloaded, uploaded again: the service reads it (same name: skipped as a duplicate)
+    const [xlsx] = await Promise.all([
+      a.waitForEvent('download'),
+      a.getByRole('button', { name: 'Export XLSX' }).click(),
+    ]);
+    expect(xlsx.suggestedFilename()).toBe('Risk.xlsx');
+    const xlsxFile = join(userDataDir, 'Risk.xlsx');
+    await xlsx.saveAs(xlsxFile);
+    expect(readFileSync(xlsxFile).subarray(0, 2).toString()).toBe('PK');
+    await a.locator('input[type=file]').setInputFiles(xlsxFile);
+    await a.getByTestId('import-message').filter({ hasText: 'Risk: skipped' }).waitFor();
+
+    // DMN: downloaded, renamed, uploaded: a new table with the same rows
+    const [dmn] = await Promise.all([
+      a.waitForEvent('download'),
+      a.getByRole('button', { name: 'Export DMN' }).click(),
+    ]);
+    const xml = readFileSync((await dmn.path())!, 'utf8');
+    expect(xml).toContain('<decisionTable');
+    const dmnFile = join(userDataDir, 'risk-dmn.dmn');
+    writeFileSync(dmnFile, xml.replace(/name="Risk"/g, 'name="Risk DMN"'));
+    await a.locator('input[type=file]').setInputFiles(dmnFile);
+    await a.getByTestId('import-message').filter({ hasText: 'Imported 1' }).waitFor();
+    await a.getByTestId('table-list').getByRole('button', { name: 'Risk DMN' }).click();
+    await expect(a.getByRole('textbox', { name: 'risk of row r3', exact: true }).inputValue()).resolves.toBe(
+      'senior',
+    );
+  });
+
+  it('decision table: typing in a 1,000-row table stays fast (virtualised grid; latency printed)', async () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      id: `r${i + 1}`,
+      inputConditions: { age: `[${i}..${i + 1})` },
+      outputs: { risk: `band ${i + 1}` },
+    }));
+    const created = await fetch(`${consoleUrl}/svc/decisions/api/v1/decision-tables`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant-id': 'default' },
+      body: JSON.stringify({
+        name: 'Bands',
+        hitPolicy: 'First',
+        inputColumns: [{ name: 'age', type: 'number' }],
+        outputColumns: [{ name: 'risk', type: 'string' }],
+        rows,
+      }),
+    });
+    expect(created.status).toBe(201);
+    await a.goto(`${consoleUrl}/#/tables`);
+    await a.reload();
+    await a.getByTestId('table-list').getByRole('button', { name: 'Bands' }).click();
+    await a.getByRole('textbox', { name: 'risk of row r1', exact: true }).waitFor();
+    // only a window of the rows is in the page
+    const inDom = await a.getByTestId('table-grid').locator('tbody tr[data-index]').count();
+    expect(inDom).toBeLessThan(60);
+    await a.getByTestId('table-grid-scroller').evaluate((el) => (el.scrollTop = 499 * 46));
+    const target = a.getByRole('textbox', { name: 'risk of row r500', exact: true });
+    await target.waitFor();
+
+    /** key down → the frame after the input event has been handled (what the operator sees) */
+    const typingLatency = async (label: string, text: string): Promise<number[]> => {
+      const input = a.getByRole('textbox', { name: label, exact: true });
+      await input.click();
+      await a.evaluate(() => {
+        const g = globalThis as any;
+        g.__latencies = [];
+        if (g.__measuring) return;
+        g.__measuring = true;
+        let down = 0;
+        g.document.addEventListener('keydown', () => (down = g.performance.now()), { capture: true });
+        g.document.addEventListener(
+          'input',
+          () => {
+            const started = down;
+            g.requestAnimationFrame(() =>
+              setTimeout(() => g.__latencies.push(g.performance.now() - started), 0),
+            );
+          },
+          { capture: true },
+        );
+      });
+      await a.keyboard.type(text, { delay: 40 });
+      await a.waitForTimeout(100);
+      return a.evaluate(() => (globalThis as any).__latencies as number[]);
+    };
+    const summary = (xs: number[]) => {
+      const sorted = [...xs].sort((x, y) => x - y);
+      const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+      return { median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] };
+    };
+    const output = summary(await typingLatency('risk of row r500', ' edited in place'));
+    await expect(target.inputValue()).resolves.toBe('band 500 edited in place');
+    const feel = summary(await typingLatency('age of row r500', ' or 700'));
+    await expect(a.getByRole('textbox', { name: 'age of row r500', exact: true }).inputValue()).resolves.toBe(
+      '[499..500) or 700',
+    );
+    const { loadavg } = await import('node:os');
+    console.log(
+      `typing latency in a 1,000-row table (key down → next frame; load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(
+          ' ',
+        )}): output cell median ${output.median.toFixed(1)} ms, p95 ${output.p95.toFixed(1)} ms, max ${output.max.toFixed(1)} ms; ` +
+        `FEEL cell (autocomplete) median ${feel.median.toFixed(1)} ms, p95 ${feel.p95.toFixed(1)} ms, max ${feel.max.toFixed(1)} ms; ${inDom} of 1,000 rows in the DOM`,
+    );
+    // the target is 50 ms on an idle machine; the bound here only catches a grid that renders every row
+    expect(output.median).toBeLessThan(250);
+    expect(feel.median).toBeLessThan(250);
+    await shot(a, 'decision-table-1000-rows.png');
+  });
+
+  it('event windows: a sliding window saved, then simulated: accepted and late events with their aggregates', async () => {
+    await a.goto(`${consoleUrl}/#/event-windows`);
+    await a.getByRole('button', { name: 'New event window' }).click();
+    await a.getByRole('textbox', { name: 'Id', exact: true }).fill('failed-logins');
+    await a.getByRole('textbox', { name: 'Name', exact: true }).fill('Failed logins');
+    // a bad duration is the service's 400 naming the field
+    await a.getByRole('textbox', { name: 'Window size' }).fill('ten minutes');
+    await a.getByRole('button', { name: 'Save event window' }).click();
+    await a.getByTestId('cep-message').filter({ hasText: 'INVALID_DURATION' }).waitFor();
+    await a.getByRole('textbox', { name: 'Window size' }).fill('PT10M');
+    await a.getByRole('button', { name: 'Save event window' }).click();
+    await a.getByTestId('cep-message').filter({ hasText: 'Saved failed-logins (version 1)' }).waitFor();
+    await a.getByTestId('cep-list').getByRole('button', { name: 'failed-logins' }).waitFor();
+    await a.getByRole('button', { name: 'Simulate', exact: true }).click();
+    const result = a.getByTestId('cep-result');
+    await result.filter({ hasText: 'Processed 3, accepted 2, late 1' }).waitFor();
+    await expect(result.textContent()).resolves.toContain('{"count":2,"max":3}');
+    expect(await seriousViolations(a)).toEqual([]);
+    await shot(a, 'event-windows.png');
+  });
+
+  it('scenarios: a plan generated for a table, run, its coverage and the statistics shown', async () => {
+    await a.goto(`${consoleUrl}/#/scenarios`);
+    await a.getByTestId('scenario-statistics').waitFor();
+    await a.getByLabel('Decision table').selectOption({ label: 'Risk' });
+    await a.getByRole('button', { name: 'Generate plan' }).click();
+    const plan = a.getByTestId('scenario-plan');
+    await plan.filter({ hasText: 'r1: all conditions true' }).waitFor();
+    await a.getByRole('button', { name: 'Run plan' }).click();
+    const run = a.getByTestId('scenario-run');
+    await run.filter({ hasText: 'Row coverage' }).waitFor();
+    await expect(run.textContent()).resolves.toMatch(/Run on v3: (\d+) of \1 passed, 0 failed/);
+    await plan.getByText('Passed').first().waitFor();
+    await a.getByTestId('scenario-statistics').filter({ hasText: '1 run(s)' }).waitFor();
+    expect(await seriousViolations(a)).toEqual([]);
+    await shot(a, 'scenarios.png');
+  });
+
+  it('license: the runtime state, and a key checked online before and after its activation', async () => {
+    const identity = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const r = await fetch(`${identityUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      expect(r.status).toBeLessThan(300);
+      const answer: any = await r.json();
+      return answer.result ?? answer;
+    };
+    const { licenseKey } = await identity(
+      '/api/v1/keys/generate',
+      {
+        organizationId: 'org-console',
+        organizationName: 'Console e2e',
+        tier: 'Licensed',
+        validDays: 30,
+        maxActivations: 2,
+      },
+      { 'x-admin-api-key': LICENSE_ADMIN_KEY },
+    );
+    await a.goto(`${consoleUrl}/#/license`);
+    await a.getByTestId('runtime-license').filter({ hasText: 'Free' }).waitFor();
+    await a.getByRole('textbox', { name: 'License key' }).fill(licenseKey);
+    await a.getByRole('button', { name: 'Check' }).click();
+    const check = a.getByTestId('license-check');
+    await check.filter({ hasText: 'MACHINE_NOT_ACTIVATED' }).waitFor();
+    await expect(check.textContent()).resolves.toContain('cp.publish');
+    await identity('/api/v1/activate', {
+      licenseKey,
+      machineFingerprint: 'console',
+      productVersion: '0.1.0',
+      environment: 'test',
+    });
+    await a.getByRole('button', { name: 'Check' }).click();
+    await check.filter({ hasText: 'allowed' }).waitFor();
+    expect(await seriousViolations(a)).toEqual([]);
+    await shot(a, 'license.png');
+  });
+
+  it('experience: the lesson store figures and a topic timeline', async () => {
+    const stats: any = await fetch(`${identityUrl}/api/stats`, {
+      headers: { 'x-tenant-id': 'default' },
+    }).then((r) => r.json());
+    await a.goto(`${consoleUrl}/#/experience`);
+    const figures = a.getByTestId('experience-stats');
+    await figures.filter({ hasText: 'Interceptions' }).waitFor();
+    await expect(figures.textContent()).resolves.toContain(`Interceptions${stats.totalInterceptions}`);
+    await a.getByRole('textbox', { name: 'Topic' }).fill('deploy');
+    await a.getByRole('button', { name: 'Timeline' }).click();
+    await a.getByTestId('experience-timeline').waitFor();
+    expect(await seriousViolations(a)).toEqual([]);
+  });
+
+  /** The control plane's API as an operator would call it with authorization off (X-Actor names them). */
+  async function cpApi(path: string, actor: string, body?: unknown): Promise<any> {
+    const response = await fetch(`${consoleUrl}/svc/control-plane${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant-id': 'default', 'x-actor': actor },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = await response.json().catch(() => undefined);
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  }
+
+  it('rollout: a canary started on one page shows live on the other, per-arm figures fill in, promote ends it everywhere', async () => {
+    // v3 made ready through the API (the pages for saving and approving are covered above)
+    const saved = await cpApi('/api/v1/control-plane/rulesets/loan-approval', 'admin', {
+      detail: 'canary candidate',
+      ruleSet: {
+        type: 'rules',
+        rules: [
+          { id: 'adult', name: 'Adult', condition: 'age >= 18', output: { eligible: true, tier: 'b' } },
+        ],
+      },
+    });
+    await cpApi(`/api/v1/control-plane/approvals/loan-approval/${saved.version}/submit`, 'admin', {
+      detail: 'canary candidate',
+    });
+    await cpApi(`/api/v1/control-plane/approvals/loan-approval/${saved.version}/approve`, 'bob', {
+      detail: 'fine for a canary',
+    });
+
+    await b.goto(`${consoleUrl}/#/rollout/loan-approval`);
+    await b.getByTestId('canary-start').waitFor();
+    await a.goto(`${consoleUrl}/#/rollout/loan-approval`);
+    await a.getByTestId('rollout-active').filter({ hasText: 'Active version: 1' }).waitFor();
+    await a.getByLabel('Version').selectOption(String(saved.version));
+    await a.getByRole('textbox', { name: 'Percentage' }).fill('50');
+    await a.getByRole('button', { name: 'Start canary' }).click();
+    await a
+      .getByTestId('rollout-message')
+      .filter({ hasText: `Canary of v${saved.version} started` })
+      .waitFor();
+    // the checker's open page shows the canary without a reload (CanaryStateChanged over the hub)
+    await b
+      .getByTestId('canary-running')
+      .filter({ hasText: `Canary v${saved.version}` })
+      .waitFor();
+
+    // traffic: 40 bucket keys split between the arms by the murmur3 bucket
+    for (let i = 0; i < 40; i++) {
+      const r = await fetch(`${consoleUrl}/svc/control-plane/api/v1/rule-engine/execute/loan-approval`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tenant-id': 'default' },
+        body: JSON.stringify({ facts: { age: 20 + (i % 30) }, bucketKey: `customer-${i}` }),
+      });
+      expect(r.status).toBe(200);
+    }
+    const figure = async (arm: string) => Number(await a.getByTestId(`arm-${arm}-executions`).textContent());
+    for (
+      let i = 0;
+      i < 60 && (await figure('canary').catch(() => 0)) + (await figure('active').catch(() => 0)) < 40;
+      i++
+    )
+      await a.waitForTimeout(250);
+    expect((await figure('canary')) + (await figure('active'))).toBe(40);
+    expect(await figure('canary')).toBeGreaterThan(0);
+    expect(await figure('active')).toBeGreaterThan(0);
+    expect(await seriousViolations(a)).toEqual([]);
+    await shot(a, 'rollout-canary.png');
+
+    await a.getByRole('button', { name: 'Promote' }).click();
+    await a.getByTestId('rollout-message').filter({ hasText: 'promoted' }).waitFor();
+    // the other operator's page: the canary is gone, the promoted version active, the history says so
+    await b
+      .getByTestId('rollout-active')
+      .filter({ hasText: `Active version: ${saved.version}` })
+      .waitFor();
+    await b.getByTestId('rollout-history').filter({ hasText: 'Promoted' }).waitFor();
+    await b.getByTestId('canary-start').waitFor();
+  });
+
+  it('audit: the signed change audit with its chain verified per entry, filters, the execution audit by arm', async () => {
+    await a.goto(`${consoleUrl}/#/audit/loan-approval`);
+    await a.getByTestId('audit-verification').filter({ hasText: 'Chain verified' }).waitFor();
+    const rows = a.getByTestId('change-audit').locator('tbody tr');
+    await rows.first().waitFor();
+    const count = await rows.count();
+    expect(count).toBeGreaterThanOrEqual(8);
+    expect(await a.getByTestId('change-audit').getByText('signature ✓ chain ✓').count()).toBe(count);
+    await a.getByLabel('Action').selectOption('CANARY_PROMOTE');
+    expect(await rows.count()).toBe(1);
+    await expect(rows.first().textContent()).resolves.toContain('admin');
+    await a.getByLabel('Action').selectOption('');
+    await a.getByRole('textbox', { name: 'Actor' }).fill('bob');
+    await expect(rows.allTextContents()).resolves.toEqual(
+      expect.arrayContaining([expect.stringContaining('bob')]),
+    );
+    for (const text of await rows.allTextContents()) expect(text).toContain('bob');
+    expect(await seriousViolations(a)).toEqual([]);
+    await shot(a, 'audit.png');
+
+    await a.getByRole('tab', { name: 'Executions and shadow' }).click();
+    const executions = a.getByTestId('execution-audit').getByTestId('execution-entry');
+    await executions.nth(19).waitFor();
+    expect(await executions.count()).toBe(20);
+    await a.getByRole('button', { name: 'Older executions' }).click();
+    await executions.nth(39).waitFor();
+    await a.getByLabel('Arm').selectOption('canary');
+    const canaryRows = await executions.count();
+    expect(canaryRows).toBeGreaterThan(0);
+    expect(canaryRows).toBeLessThan(40);
+    expect(await seriousViolations(a)).toEqual([]);
   });
 
   it('refreshes the session silently before the access token expires (page clock fast-forwarded)', async () => {

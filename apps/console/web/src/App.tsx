@@ -6,20 +6,35 @@ import { LoginPage } from './pages/LoginPage';
 import { RuleSetsPage } from './pages/RuleSetsPage';
 import { ApprovalsPage } from './pages/ApprovalsPage';
 import { TablesPage } from './pages/TablesPage';
+import { RolloutPage } from './pages/RolloutPage';
+import { AuditPage } from './pages/AuditPage';
+import { EventWindowsPage } from './pages/EventWindowsPage';
+import { ScenariosPage } from './pages/ScenariosPage';
+import { LicensePage } from './pages/LicensePage';
+import { ExperiencePage } from './pages/ExperiencePage';
+import { pageAllowed } from './license-model';
 
 export interface RuntimeInfo {
   version: string | null;
   tier: string | null;
   isValid: boolean;
   licenseId: string | null;
+  activationProof: unknown;
   allowedFeatures: string[] | null;
 }
 
+/** `feature`: the license feature a page needs (`/api/v1/info` `allowedFeatures`); none: always shown. */
 const PAGES = [
   { id: 'rulesets', label: 'Rule sets' },
   { id: 'approvals', label: 'Approvals' },
+  { id: 'rollout', label: 'Rollout', feature: 'pdf.canary' },
+  { id: 'audit', label: 'Audit' },
   { id: 'tables', label: 'Decision tables' },
-] as const;
+  { id: 'event-windows', label: 'Event windows' },
+  { id: 'scenarios', label: 'Scenarios' },
+  { id: 'license', label: 'License' },
+  { id: 'experience', label: 'Experience' },
+] as const satisfies readonly { id: string; label: string; feature?: string }[];
 type PageId = (typeof PAGES)[number]['id'];
 
 function pageFromHash(): PageId {
@@ -69,6 +84,9 @@ export function App() {
     </Tooltip>
   ) : null;
 
+  const visible = PAGES.filter((p) => pageAllowed('feature' in p ? p.feature : undefined, info));
+  const allowed = visible.some((p) => p.id === page);
+
   if (!session) {
     return (
       <main>
@@ -110,7 +128,7 @@ export function App() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Pages">
-        {PAGES.map((p) => (
+        {visible.map((p) => (
           <NavLink
             key={p.id}
             href={`#/${p.id}`}
@@ -131,9 +149,21 @@ export function App() {
             The license is not valid (tier {info.tier ?? 'none'}); the services decide what it allows.
           </Alert>
         )}
-        {page === 'rulesets' && <RuleSetsPage />}
-        {page === 'approvals' && <ApprovalsPage />}
-        {page === 'tables' && <TablesPage />}
+        {!allowed && info && (
+          <Alert color="yellow" title="Not in the license" data-testid="page-not-licensed">
+            This page needs a license feature the control plane's license does not list (
+            {(info.allowedFeatures ?? []).join(', ') || 'none'}).
+          </Alert>
+        )}
+        {allowed && page === 'rulesets' && <RuleSetsPage />}
+        {allowed && page === 'approvals' && <ApprovalsPage />}
+        {allowed && page === 'rollout' && <RolloutPage />}
+        {allowed && page === 'audit' && <AuditPage />}
+        {allowed && page === 'tables' && <TablesPage />}
+        {allowed && page === 'event-windows' && <EventWindowsPage />}
+        {allowed && page === 'scenarios' && <ScenariosPage />}
+        {allowed && page === 'license' && <LicensePage info={info} />}
+        {allowed && page === 'experience' && <ExperiencePage />}
       </AppShell.Main>
     </AppShell>
   );

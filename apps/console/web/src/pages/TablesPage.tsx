@@ -1,8 +1,8 @@
 import {
-  ActionIcon,
   Alert,
   Badge,
   Button,
+  Code,
   FileButton,
   Grid,
   Group,
@@ -10,25 +10,17 @@ import {
   Paper,
   Stack,
   Table,
+  Tabs,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { dt, errorText, request } from '../api';
-import {
-  addColumn,
-  addRow,
-  coerce,
-  deleteColumn,
-  deleteRow,
-  display,
-  HIT_POLICIES,
-  moveRow,
-  setCell,
-  TableDefinition,
-  toBody,
-} from '../table-model';
+import { TableGrid } from '../components/TableGrid';
+import { Analysis, rowMarks } from '../feel-completion';
+import { addColumn, addRow, coerce, HIT_POLICIES, TableDefinition, toBody } from '../table-model';
+import { EXPORT_FORMATS, importFormat } from '../table-files';
 
 const T = '/api/v1/decision-tables';
 
@@ -74,17 +66,27 @@ export function TablesPage() {
     }
   };
 
-  const importJson = async (file: File | null) => {
+  /** JSON as an array body; XLSX, DMN and CSV as a multipart upload (the service reads the file). */
+  const importFile = async (file: File | null) => {
     if (!file) return;
+    const format = importFormat(file.name);
+    if (!format) {
+      setImportMessage(`${file.name}: choose a .json, .xlsx, .dmn, .xml or .csv file`);
+      return;
+    }
     try {
-      const parsed = JSON.parse(await file.text());
+      let options;
+      if (format === 'json') {
+        const parsed = JSON.parse(await file.text());
+        options = { body: Array.isArray(parsed) ? parsed : [parsed] };
+      } else {
+        const form = new FormData();
+        form.append('file', file, file.name);
+        options = { rawBody: form };
+      }
       const r = await dt<{ imported: number; skipped: number; failed: number; results: any[] }>(
         `${T}/import`,
-        {
-          method: 'POST',
-          query: { format: 'json' },
-          body: Array.isArray(parsed) ? parsed : [parsed],
-        },
+        { method: 'POST', query: { format }, ...options },
       );
       setImportMessage(
         `Imported ${r.imported}, skipped ${r.skipped}, failed ${r.failed}` +
@@ -140,10 +142,10 @@ export function TablesPage() {
               </Button>
             </Group>
             <Group mt="sm">
-              <FileButton onChange={(f) => void importJson(f)} accept="application/json,.json">
+              <FileButton onChange={(f) => void importFile(f)} accept=".json,.xlsx,.dmn,.xml,.csv">
                 {(props) => (
                   <Button variant="default" size="xs" {...props}>
-                    Import JSON…
+                    Import JSON, XLSX, DMN…
                   </Button>
                 )}
               </FileButton>
@@ -172,6 +174,7 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
   const [version, setVersion] = useState<number>(0);
   const [message, setMessage] = useState<{ colour: string; text: string } | null>(null);
   const [cellErrors, setCellErrors] = useState<Record<string, string>>({});
+  const [analysis, setAnalysis] = useState<Analysis | null>(null);
   const [input, setInput] = useState<Record<string, string>>({});
   const [result, setResult] = useState<any>(null);
   const [newColumn, setNewColumn] = useState('');
@@ -186,17 +189,20 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
     }
   }, [id]);
   useEffect(() => void load(), [load]);
+  const marks = useMemo(() => rowMarks(analysis), [analysis]);
   if (!table) return <Text>Loading…</Text>;
 
   const validate = async () => {
     try {
-      const r = await dt<{ valid: boolean; errors: { rowId: string; column: string; message: string }[] }>(
-        `${T}/validate`,
-        { method: 'POST', body: toBody(table) },
-      );
+      const r = await dt<{
+        valid: boolean;
+        errors: { rowId: string; column: string; message: string }[];
+        analysis?: Analysis;
+      }>(`${T}/validate`, { method: 'POST', body: toBody(table) });
       const errors: Record<string, string> = {};
       for (const e of r.errors ?? []) errors[`${e.rowId}:${e.column}`] = e.message;
       setCellErrors(errors);
+      if (r.analysis) setAnalysis(r.analysis);
       setMessage(
         r.valid
           ? { colour: 'green', text: 'The table is valid.' }
@@ -205,6 +211,19 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
               text: `Invalid: ${r.errors.map((e) => `${e.rowId ?? ''} ${e.column ?? ''}: ${e.message}`).join('; ')}`,
             },
       );
+    } catch (e) {
+      setMessage({ colour: 'red', text: errorText(e) });
+    }
+  };
+
+  const analyze = async () => {
+    try {
+      const r = await dt<Analysis>(`${T}/analyze`, { method: 'POST', body: toBody(table) });
+      setAnalysis(r);
+      setMessage({
+        colour: r.overlapCount || r.gaps.length || r.redundantRows.length ? 'yellow' : 'green',
+        text: `Analysis: ${r.overlapCount} overlapping pair(s), ${r.gaps.length}${r.gapsTruncated ? '+' : ''} gap(s), ${r.redundantRows.length} redundant row(s)${r.complete ? '' : ' (stopped at its budget: incomplete)'}.`,
+      });
     } catch (e) {
       setMessage({ colour: 'red', text: errorText(e) });
     }
@@ -224,44 +243,30 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
     }
   };
 
-  const evaluate = async () => {
+  const evaluate = async (facts?: Record<string, unknown>) => {
     try {
-      const facts: Record<string, unknown> = {};
-      for (const c of table.inputColumns)
-        if ((input[c.name] ?? '') !== '') facts[c.name] = coerce(input[c.name], c.type);
-      setResult(await dt(`${T}/${id}/evaluate`, { method: 'POST', body: { input: facts } }));
+      const body: Record<string, unknown> = facts ?? {};
+      if (!facts)
+        for (const c of table.inputColumns)
+          if ((input[c.name] ?? '') !== '') body[c.name] = coerce(input[c.name], c.type);
+      setResult(await dt(`${T}/${id}/evaluate`, { method: 'POST', body: { input: body } }));
     } catch (e) {
       setResult(null);
       setMessage({ colour: 'red', text: errorText(e) });
     }
   };
 
-  const exportJson = async () => {
+  const download = async (format: string, ext: string) => {
     const response = await request<Response>('decisions', `${T}/${id}/export`, {
-      query: { format: 'json' },
+      query: { format },
       raw: true,
     });
-    const blob = await response.blob();
-    const url = URL.createObjectURL(blob);
+    const url = URL.createObjectURL(await response.blob());
     const a = document.createElement('a');
     a.href = url;
-    a.download = `${table.name}.json`;
+    a.download = `${table.name}.${ext}`;
     a.click();
     URL.revokeObjectURL(url);
-  };
-
-  const cellInput = (rowId: string, column: string, value: string, onChange: (v: string) => void) => {
-    const err = cellErrors[`${rowId}:${column}`];
-    return (
-      <TextInput
-        size="xs"
-        aria-label={`${column} of row ${rowId}`}
-        value={value}
-        error={err}
-        onChange={(e) => onChange(e.currentTarget.value)}
-        styles={{ input: { fontFamily: 'monospace' } }}
-      />
-    );
   };
 
   return (
@@ -270,11 +275,15 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
         <Title order={3}>{table.name}</Title>
         <Group gap="xs">
           <Badge>v{version}</Badge>
+          <Text size="sm">{table.rows.length} rows</Text>
           <NativeSelect
             aria-label="Hit policy"
             data={HIT_POLICIES}
             value={table.hitPolicy}
-            onChange={(e) => setTable({ ...table, hitPolicy: e.currentTarget.value })}
+            onChange={(e) => {
+              const hitPolicy = e.currentTarget.value;
+              setTable((t) => t && { ...t, hitPolicy });
+            }}
           />
         </Group>
       </Group>
@@ -290,169 +299,243 @@ function TableEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
           {message.text}
         </Alert>
       )}
-      <Paper withBorder style={{ overflowX: 'auto' }}>
-        <Table data-testid="table-grid" withColumnBorders>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>#</Table.Th>
-              {table.inputColumns.map((c) => (
-                <Table.Th key={`in-${c.name}`} bg="var(--mantine-color-blue-light)">
-                  <Group gap={4} wrap="nowrap">
-                    <span>{c.name}</span>
-                    <Text size="xs" c="gray.7">
-                      in{c.type ? `: ${c.type}` : ''}
-                    </Text>
-                    <ActionIcon
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Delete input column ${c.name}`}
-                      onClick={() => setTable(deleteColumn(table, 'input', c.name))}
-                    >
-                      ×
-                    </ActionIcon>
-                  </Group>
-                </Table.Th>
+      <Tabs defaultValue="grid" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="grid">Grid</Tabs.Tab>
+          <Tabs.Tab value="versions">Versions and diff</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="grid" pt="sm">
+          <Stack>
+            <TableGrid table={table} setTable={setTable} tableId={id} cellErrors={cellErrors} marks={marks} />
+            {analysis && analysis.gaps.length > 0 && (
+              <Alert color="yellow" title="Gaps: inputs no row matches" data-testid="table-gaps">
+                <Stack gap={4}>
+                  {analysis.gaps.map((g) => (
+                    <Group key={g.description} gap="xs">
+                      <Text size="sm">{g.description}, e.g.</Text>
+                      <Code>{JSON.stringify(g.example)}</Code>
+                      <Button size="compact-xs" variant="default" onClick={() => void evaluate(g.example)}>
+                        Evaluate {JSON.stringify(g.example)} on v{version}
+                      </Button>
+                    </Group>
+                  ))}
+                  {analysis.gapsTruncated && <Text size="sm">(more gaps not listed)</Text>}
+                </Stack>
+              </Alert>
+            )}
+            <Group>
+              <Button variant="light" onClick={() => setTable((t) => t && addRow(t))}>
+                Add row
+              </Button>
+              <TextInput
+                size="sm"
+                aria-label="New column name"
+                placeholder="column name"
+                value={newColumn}
+                onChange={(e) => setNewColumn(e.currentTarget.value)}
+              />
+              <Button
+                variant="default"
+                disabled={!newColumn.trim()}
+                onClick={() => (
+                  setTable((t) => t && addColumn(t, 'input', newColumn.trim())),
+                  setNewColumn('')
+                )}
+              >
+                Add input column
+              </Button>
+              <Button
+                variant="default"
+                disabled={!newColumn.trim()}
+                onClick={() => (
+                  setTable((t) => t && addColumn(t, 'output', newColumn.trim())),
+                  setNewColumn('')
+                )}
+              >
+                Add output column
+              </Button>
+            </Group>
+            <Group>
+              <Button variant="default" onClick={() => void validate()}>
+                Validate
+              </Button>
+              <Button variant="default" onClick={() => void analyze()}>
+                Analyze
+              </Button>
+              <Button onClick={() => void save()}>Save new version</Button>
+              {EXPORT_FORMATS.map((f) => (
+                <Button
+                  key={f.format}
+                  variant="default"
+                  onClick={() => void download(f.format, f.format === 'excel' ? 'xlsx' : f.format)}
+                >
+                  Export {f.label}
+                </Button>
               ))}
-              {table.outputColumns.map((c) => (
-                <Table.Th key={`out-${c.name}`} bg="var(--mantine-color-green-light)">
-                  <Group gap={4} wrap="nowrap">
-                    <span>{c.name}</span>
-                    <Text size="xs" c="gray.7">
-                      out{c.type ? `: ${c.type}` : ''}
-                    </Text>
-                    <ActionIcon
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Delete output column ${c.name}`}
-                      onClick={() => setTable(deleteColumn(table, 'output', c.name))}
-                    >
-                      ×
-                    </ActionIcon>
-                  </Group>
-                </Table.Th>
-              ))}
-              <Table.Th>Row</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {table.rows.map((row, index) => (
-              <Table.Tr key={row.id}>
-                <Table.Td>{index + 1}</Table.Td>
+            </Group>
+            <Paper withBorder p="sm">
+              <Title order={4} mb="xs">
+                Evaluate
+              </Title>
+              <Group align="flex-end">
                 {table.inputColumns.map((c) => (
-                  <Table.Td key={c.name}>
-                    {cellInput(row.id, c.name, row.inputConditions?.[c.name] ?? '', (v) =>
-                      setTable(setCell(table, index, 'input', c.name, v)),
-                    )}
-                  </Table.Td>
+                  <TextInput
+                    key={c.name}
+                    label={c.name}
+                    value={input[c.name] ?? ''}
+                    onChange={(e) => {
+                      const value = e.currentTarget.value;
+                      setInput((i) => ({ ...i, [c.name]: value }));
+                    }}
+                  />
                 ))}
-                {table.outputColumns.map((c) => (
-                  <Table.Td key={c.name}>
-                    {cellInput(row.id, c.name, display(row.outputs?.[c.name]), (v) =>
-                      setTable(setCell(table, index, 'output', c.name, v)),
-                    )}
-                  </Table.Td>
-                ))}
-                <Table.Td>
-                  <Group gap={2} wrap="nowrap">
-                    <ActionIcon
-                      size="sm"
-                      variant="subtle"
-                      aria-label={`Move row ${index + 1} up`}
-                      onClick={() => setTable(moveRow(table, index, -1))}
-                    >
-                      ↑
-                    </ActionIcon>
-                    <ActionIcon
-                      size="sm"
-                      variant="subtle"
-                      aria-label={`Move row ${index + 1} down`}
-                      onClick={() => setTable(moveRow(table, index, 1))}
-                    >
-                      ↓
-                    </ActionIcon>
-                    <ActionIcon
-                      size="sm"
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Delete row ${index + 1}`}
-                      onClick={() => setTable(deleteRow(table, index))}
-                    >
-                      ×
-                    </ActionIcon>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Paper>
-      <Group>
-        <Button variant="light" onClick={() => setTable(addRow(table))}>
-          Add row
-        </Button>
-        <TextInput
-          size="sm"
-          aria-label="New column name"
-          placeholder="column name"
-          value={newColumn}
-          onChange={(e) => setNewColumn(e.currentTarget.value)}
-        />
-        <Button
-          variant="default"
-          disabled={!newColumn.trim()}
-          onClick={() => (setTable(addColumn(table, 'input', newColumn.trim())), setNewColumn(''))}
-        >
-          Add input column
-        </Button>
-        <Button
-          variant="default"
-          disabled={!newColumn.trim()}
-          onClick={() => (setTable(addColumn(table, 'output', newColumn.trim())), setNewColumn(''))}
-        >
-          Add output column
-        </Button>
-      </Group>
-      <Group>
-        <Button variant="default" onClick={() => void validate()}>
-          Validate
-        </Button>
-        <Button onClick={() => void save()}>Save new version</Button>
-        <Button variant="default" onClick={() => void exportJson()}>
-          Export JSON
-        </Button>
-      </Group>
-      <Paper withBorder p="sm">
-        <Title order={4} mb="xs">
-          Evaluate
-        </Title>
-        <Group align="flex-end">
-          {table.inputColumns.map((c) => (
-            <TextInput
-              key={c.name}
-              label={c.name}
-              value={input[c.name] ?? ''}
-              onChange={(e) => {
-                const value = e.currentTarget.value;
-                setInput((i) => ({ ...i, [c.name]: value }));
-              }}
-            />
-          ))}
-          <Button onClick={() => void evaluate()}>Evaluate</Button>
-        </Group>
-        {result && (
-          <Stack mt="sm" gap={4} data-testid="evaluate-result">
-            <Text>
-              Matched rows:{' '}
-              {(result.matchedRows ?? [])
-                .map((r: any) => (typeof r === 'object' ? (r.id ?? JSON.stringify(r)) : r))
-                .join(', ') || 'none'}
-            </Text>
-            <Text>Output: {JSON.stringify(result.outputValues)}</Text>
+                <Button onClick={() => void evaluate()}>Evaluate</Button>
+              </Group>
+              {result && (
+                <Stack mt="sm" gap={4} data-testid="evaluate-result">
+                  <Text>
+                    Matched rows:{' '}
+                    {(result.matchedRows ?? [])
+                      .map((r: any) => (typeof r === 'object' ? (r.id ?? JSON.stringify(r)) : r))
+                      .join(', ') || 'none'}
+                  </Text>
+                  <Text>Output: {JSON.stringify(result.outputValues)}</Text>
+                </Stack>
+              )}
+            </Paper>
           </Stack>
-        )}
-      </Paper>
+        </Tabs.Panel>
+        <Tabs.Panel value="versions" pt="sm">
+          <TableVersions id={id} current={version} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+interface TableVersion {
+  version: number;
+  createdAt: string;
+  createdBy: string;
+  comment: string;
+}
+interface TableDiff {
+  fromVersion: number;
+  toVersion: number;
+  changes: Record<string, { from: unknown; to: unknown }>;
+  addedRows: { rowId: string; inputConditions: Record<string, unknown>; outputs: Record<string, unknown> }[];
+  removedRows: string[];
+  modifiedRows: { rowId: string; changes: Record<string, Record<string, { from: unknown; to: unknown }>> }[];
+}
+
+/** The table's versions (`GET …/{id}/versions`) and the service's diff of two of them. */
+function TableVersions({ id, current }: { id: string; current: number }) {
+  const [versions, setVersions] = useState<TableVersion[]>([]);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [diff, setDiff] = useState<TableDiff | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    dt<TableVersion[]>(`${T}/${id}/versions`, { query: { pageSize: 200 } })
+      .then((v) => {
+        setVersions(v);
+        if (v.length > 1) {
+          setFrom(String(v[1].version));
+          setTo(String(v[0].version));
+        }
+      })
+      .catch((e) => setError(errorText(e)));
+  }, [id, current]);
+
+  const compare = async () => {
+    try {
+      setDiff(await dt<TableDiff>(`${T}/${id}/versions/${from}/diff/${to}`));
+      setError(null);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  const options = versions.map((v) => ({ value: String(v.version), label: `v${v.version}` }));
+  const json = (v: unknown) => JSON.stringify(v);
+
+  return (
+    <Stack>
+      {error && <Alert color="red">{error}</Alert>}
+      <Table data-testid="table-versions">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Version</Table.Th>
+            <Table.Th>Saved</Table.Th>
+            <Table.Th>Comment</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {versions.map((v) => (
+            <Table.Tr key={v.version}>
+              <Table.Td>v{v.version}</Table.Td>
+              <Table.Td>
+                {v.createdBy}, {new Date(v.createdAt).toLocaleString()}
+              </Table.Td>
+              <Table.Td>{v.comment}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Group align="end">
+        <NativeSelect
+          label="From"
+          value={from}
+          onChange={(e) => setFrom(e.currentTarget.value)}
+          data={options}
+        />
+        <NativeSelect label="To" value={to} onChange={(e) => setTo(e.currentTarget.value)} data={options} />
+        <Button variant="default" disabled={!from || !to} onClick={() => void compare()}>
+          Compare
+        </Button>
+      </Group>
+      {diff && (
+        <Stack gap={4} data-testid="table-diff">
+          <Text fw={600}>
+            v{diff.fromVersion} → v{diff.toVersion}: {diff.addedRows.length} added, {diff.removedRows.length}{' '}
+            removed, {diff.modifiedRows.length} modified row(s)
+          </Text>
+          {Object.entries(diff.changes).map(([field, c]) => (
+            <Text key={field} size="sm">
+              table <Code>{field}</Code>: {json(c.from)} → {json(c.to)}
+            </Text>
+          ))}
+          {diff.addedRows.map((r) => (
+            <Text key={`a-${r.rowId}`} size="sm" bg="var(--mantine-color-green-light)" px={4}>
+              + {r.rowId}: {json(r.inputConditions)} → {json(r.outputs)}
+            </Text>
+          ))}
+          {diff.removedRows.map((r) => (
+            <Text key={`r-${r}`} size="sm" bg="var(--mantine-color-red-light)" px={4}>
+              − {r}
+            </Text>
+          ))}
+          {diff.modifiedRows.map((r) =>
+            Object.entries(r.changes).flatMap(([part, fields]) =>
+              // `{ outputs: { risk: { from, to } } }`, or a row field itself: `{ priority: { from, to } }`
+              Object.entries(
+                'from' in fields || 'to' in fields
+                  ? { '': fields as unknown as { from: unknown; to: unknown } }
+                  : fields,
+              ).map(([field, c]) => (
+                <Text
+                  key={`m-${r.rowId}-${part}-${field}`}
+                  size="sm"
+                  bg="var(--mantine-color-yellow-light)"
+                  px={4}
+                >
+                  ~ {r.rowId} {field ? `${part}.${field}` : part}: {json(c.from)} → {json(c.to)}
+                </Text>
+              )),
+            ),
+          )}
+        </Stack>
+      )}
     </Stack>
   );
 }
