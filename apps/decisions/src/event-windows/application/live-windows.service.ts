@@ -10,7 +10,7 @@ import { windowDefinition } from './config-model';
 import { EventBatch, readBatch } from './event-batch';
 import { EventWindowConfigService } from './event-window-config.service';
 import { EventWindowMetrics } from './metrics';
-import { windowFacts, windowView } from './window-views';
+import { iso, windowFacts, windowView } from './window-views';
 
 /** Inbound events of clients: `arbiter.events.<tenant>.<config>`, body `{ Events: [...] }`, an array or one event. */
 export const INBOUND_SUBJECTS = 'arbiter.events.*.*';
@@ -168,7 +168,7 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
       for (let i = 0; i < batch.keys.length; i++) {
         const key = batch.keys[i];
         const t = batch.timestamps[i];
-        const result: Record<string, unknown> = { Index: i, Key: key, Timestamp: new Date(t).toISOString() };
+        const result: Record<string, unknown> = { Index: i, Key: key, Timestamp: iso(t) };
         results[i] = result;
         const p = this.partitionOf(key);
         const own = this.owned.has(p);

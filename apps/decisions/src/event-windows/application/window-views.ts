@@ -1,6 +1,30 @@
 import type { WindowContents, WindowResult } from '@arbiter/event-windows';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const DAY_MS = 86_400_000;
+const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+let dayStart = NaN;
+let dayPrefix = '';
+
+/**
+ * `new Date(ms).toISOString()`, without a Date per call: the date part is cached for the current day and
+ * the time of day is built from tables (a simulate answer of 10,000 events formats ~60,000 times, and
+ * `toISOString` alone was 17 % of its CPU). The same text, for every time `toISOString` can write.
+ */
+export function iso(ms: number): string {
+  let d = ms - dayStart;
+  if (!(d >= 0 && d < DAY_MS)) {
+    const full = new Date(ms).toISOString(); // throws a RangeError for an invalid time, as before
+    dayStart = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+    dayPrefix = full.slice(0, full.indexOf('T') + 1);
+    d = ms - dayStart;
+  }
+  const h = Math.floor(d / 3_600_000);
+  const m = Math.floor(d / 60_000) % 60;
+  const s = Math.floor(d / 1000) % 60;
+  const f = Math.floor(d) % 1000;
+  return `${dayPrefix}${TWO[h]}:${TWO[m]}:${TWO[s]}.${THREE[f]}Z`;
+}
 
 /** A window as the API shows it: ISO times, and the contents (most recent first cut) when asked. */
 export function windowView(w: WindowResult, contents?: WindowContents) {
@@ -31,4 +55,23 @@ export function windowFacts(key: string, w: WindowResult | null, aggregates: rea
       ...(w ? w.aggregates : empty),
     },
   };
+}
+
+/**
+ * `windowView(w, contents)` as JSON text, written directly: a simulate answer of 10,000 events is ~4 MB of
+ * windows, and building it as objects for Fastify to stringify spent most of the request in allocation
+ * and GC. Same text as `JSON.stringify(windowView(w, contents))`.
+ */
+export function windowJson(w: WindowResult, contents?: WindowContents): string {
+  let out = `{"Key":${JSON.stringify(w.key)},"Start":"${iso(w.start)}","End":"${iso(w.end)}","Count":${w.count},"Aggregates":${JSON.stringify(w.aggregates)}`;
+  if (contents) {
+    out += ',"Events":[';
+    const events = contents.events;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      out += `${i ? ',' : ''}{"Timestamp":"${iso(e.timestamp)}","Value":${JSON.stringify(e.value ?? null)}}`;
+    }
+    out += `],"Truncated":${contents.total - events.length}`;
+  }
+  return out + '}';
 }

@@ -1,5 +1,17 @@
 import { ApiErrorFamily, ApiErrors } from '@arbiter/platform';
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Res,
+} from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -93,6 +105,7 @@ export class EventWindowsController {
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: BatchResultView })
   @ApiErrors(400, 404)
+  @Header('content-type', 'application/json; charset=utf-8') // the service writes the JSON text itself
   simulate(@Param('id') id: string, @Body() body: EventBatchBody) {
     return this.simulation.simulate(id, body);
   }
