@@ -1,30 +1,28 @@
 /**
- * JSON text written into a growing byte buffer as it is produced: a large answer (a simulate of 10,000
- * events is ~4 MB) then leaves no object, and no long string, per item alive until the end of the request —
- * each item's text is garbage as soon as it is copied, which the young-generation collector frees for free.
+ * JSON text collected as it is produced, for a large answer (a simulate of 10,000 events is ~4 MB): the
+ * small texts of a few hundred items are joined into one flat string at a time, so neither an object nor a
+ * string per item stays alive until the end of the request (the young-generation collector frees them
+ * for free), and no per-item call copies bytes (`Buffer#write` per item was 18 % of a simulate's CPU).
  */
 export class JsonTextWriter {
-  private buf: Buffer;
-  private length = 0;
-
-  constructor(initialBytes = 64 * 1024) {
-    this.buf = Buffer.allocUnsafe(initialBytes);
-  }
+  private readonly chunks: string[] = [];
+  private pending: string[] = [];
 
   write(text: string): this {
-    // UTF-16 code units → at most 3 UTF-8 bytes each
-    const needed = this.length + text.length * 3;
-    if (needed > this.buf.length) {
-      const next = Buffer.allocUnsafe(Math.max(needed, this.buf.length * 2));
-      this.buf.copy(next, 0, 0, this.length);
-      this.buf = next;
-    }
-    this.length += this.buf.write(text, this.length);
+    this.pending.push(text);
+    if (this.pending.length >= 256) this.flush();
     return this;
   }
 
-  /** The bytes written (a view of the buffer: the writer must not be used afterwards). */
-  bytes(): Buffer {
-    return this.buf.subarray(0, this.length);
+  /** Everything written, as one string (the writer must not be used afterwards). */
+  text(): string {
+    this.flush();
+    return this.chunks.join('');
+  }
+
+  private flush() {
+    if (this.pending.length === 0) return;
+    this.chunks.push(this.pending.join(''));
+    this.pending = [];
   }
 }

@@ -26,8 +26,8 @@ export class EventWindowSimulationService {
     @Inject(EventWindowMetrics) private readonly metrics: EventWindowMetrics,
   ) {}
 
-  /** The batch result (`BatchResultView`) as UTF-8 JSON text. */
-  async simulate(id: string, body: EventBatchBody): Promise<Buffer> {
+  /** The batch result (`BatchResultView`) as JSON text. */
+  async simulate(id: string, body: EventBatchBody): Promise<string> {
     const config = await this.configs.load(id);
     const batch = readBatch(body.Events, config, this.settings.maxBatchEvents);
     const now = body.Now === undefined ? undefined : isoTimestamp(body.Now);
@@ -42,7 +42,7 @@ export class EventWindowSimulationService {
     const engine = new WindowEngine(windowDefinition(config), onClose);
     const onUpdate = config.emitMode === 'OnUpdate';
     // the answer is written as JSON text as it is produced (see `JsonTextWriter`): no object per event
-    const out = new JsonTextWriter(batch.keys.length * (200 + 80 * limit) + 1024);
+    const out = new JsonTextWriter();
     out.write('{"Results":[');
     for (let i = 0; i < batch.keys.length; i++) {
       const key = batch.keys[i];
@@ -61,6 +61,6 @@ export class EventWindowSimulationService {
     this.metrics.processed('simulate', c.accepted, c.late);
     out.write(`],"Closed":[${closed.join(',')}],"Processed":${batch.keys.length},`);
     out.write(`"Accepted":${c.accepted},"Late":${c.late},"Evicted":${c.evicted}}`);
-    return out.bytes();
+    return out.text();
   }
 }

@@ -20,7 +20,9 @@ describe('iso', () => {
       // clustered (same day, as in a batch) and spread over the whole range
       samples.push(i % 2 ? Date.UTC(2026, 10, 28) + (seed % 200_000_000) : (seed / 2 ** 32) * 5e14 - 6e13);
     }
-    for (const ms of samples) expect(iso(Math.floor(ms))).toBe(new Date(Math.floor(ms)).toISOString());
+    for (let pass = 0; pass < 2; pass++)
+      // the second pass is answered from the cache
+      for (const ms of samples) expect(iso(Math.floor(ms))).toBe(new Date(Math.floor(ms)).toISOString());
   });
 
   it('throws on an invalid time, like toISOString', () => {

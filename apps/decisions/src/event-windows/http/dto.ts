@@ -131,7 +131,7 @@ export class EventBody {
 export class EventBatchBody {
   @ApiProperty({ type: [EventBody], description: 'The events, in arrival order.' })
   @IsArray()
-  @OpaqueJson('objects') // handed over as sent: class-transformer does not copy 10,000 events
+  @OpaqueJson('array') // handed over as sent (readBatch checks each item): no copy of 10,000 events
   Events!: unknown[];
 
   @StringField({
