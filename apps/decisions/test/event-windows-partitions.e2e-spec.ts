@@ -7,8 +7,9 @@ import { cep } from './cep-client';
 
 /**
  * Two replicas sharing the key space over NATS: replica A holds partitions 0-7, B 8-15 (of 16). Events
- * sent to either (HTTP or the inbound subject) end in the replica holding their key's partition. Needs a
- * real NATS (TEST_NATS_URL); the in-process bus does not cross services.
+ * sent to either (HTTP or the inbound subject) end in the replica holding their key's partition, and a
+ * key's window read on either is answered by the owner (request/reply on `rpc.cep.partition.<p>.window`).
+ * Needs a real NATS (TEST_NATS_URL); the in-process bus does not cross services.
  */
 const natsUrl = process.env.TEST_NATS_URL;
 const describeWithNats = natsUrl ? describe : describe.skip;
@@ -19,7 +20,12 @@ describeWithNats('event windows partitioned over two replicas (NATS)', () => {
   const tenant = `t-${randomUUID().slice(0, 8)}`;
   const id = `p-${randomUUID().slice(0, 8)}`;
   beforeAll(async () => {
-    const common = { 'EventWindows:Partitions': '16', 'EventWindows:ClockDelayMs': '60000' };
+    const common = {
+      'EventWindows:Partitions': '16',
+      'EventWindows:ClockDelayMs': '60000',
+      'EventWindows:ReplayMs': '60000',
+      'EventWindows:ReadTimeoutMs': '1000',
+    };
     a = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
       overrides: { ...common, 'EventWindows:OwnedPartitions': '0-7' },
     });
@@ -69,11 +75,15 @@ describeWithNats('event windows partitioned over two replicas (NATS)', () => {
 
     const onB = await windowOf(b, ownedByB[0], 2);
     expect(onB).toMatchObject({ Owned: true, Window: { Count: 2, Aggregates: { count: 2, sum: 3 } } });
+    // read on the replica that does not hold the key: answered by the owner over NATS
     const onA = (await cep(a.url, tenant).get(`/${id}/keys/${ownedByB[0]}/window`)).body;
-    expect(onA).toMatchObject({ Owned: false, Window: null });
+    expect(onA).toEqual({ ...onB, Owned: false });
     const ownedByA = keys.find((k) => partitionOf(k, 16) < 8)!;
-    expect((await windowOf(a, ownedByA, 2)).Window).toMatchObject({ Count: 2 });
-    expect((await cep(b.url, tenant).get(`/${id}/keys/${ownedByA}/window`)).body.Window).toBeNull();
+    const fromA = await windowOf(a, ownedByA, 2);
+    expect(fromA.Window).toMatchObject({ Count: 2 });
+    const fromB = (await cep(b.url, tenant).get(`/${id}/keys/${ownedByA}/window`)).body;
+    expect(fromB).toMatchObject({ Owned: false, Window: { Count: 2, Aggregates: { count: 2, sum: 3 } } });
+    expect(fromB.Facts).toEqual(fromA.Facts);
   });
 
   it('routes the inbound subject arbiter.events.<tenant>.<config> through the queue group to the owners', async () => {
@@ -87,7 +97,20 @@ describeWithNats('event windows partitioned over two replicas (NATS)', () => {
       const owner = partitionOf(key, 16) < 8 ? a : b;
       const other = owner === a ? b : a;
       expect((await windowOf(owner, key, 1)).Window).toMatchObject({ Count: 1, Aggregates: { sum: 5 } });
-      expect((await cep(other.url, tenant).get(`/${id}/keys/${key}/window`)).body.Window).toBeNull();
+      expect((await cep(other.url, tenant).get(`/${id}/keys/${key}/window`)).body).toMatchObject({
+        Owned: false,
+        Window: { Count: 1 },
+      });
     }
+  });
+
+  it("answers 503 WINDOW_PARTITION_UNAVAILABLE when the owner of a key's partition is gone, 404 for another tenant", async () => {
+    const key = Array.from({ length: 50 }, (_, i) => `gone-${i}`).find((k) => partitionOf(k, 16) >= 8)!;
+    expect((await cep(a.url, 'someone-else').get(`/${id}/keys/${key}/window`)).status).toBe(404);
+    await b.stop();
+    b = undefined as unknown as ServiceUnderTest;
+    const res = await cep(a.url, tenant).get(`/${id}/keys/${key}/window`);
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe('WINDOW_PARTITION_UNAVAILABLE');
   });
 });

@@ -151,6 +151,20 @@ describe('WindowEngine', () => {
     });
   });
 
+  it('raiseClock: later events are judged against the raised clock at once; other keys close at the next advance', () => {
+    const closed: WindowResult[] = [];
+    const e = new WindowEngine({ type: 'Tumbling', sizeMs: 10, timeToLiveMs: 100 }, (w) => closed.push(w));
+    e.add('a', 1, 1);
+    e.raiseClock(50);
+    expect(closed).toEqual([]); // no key visited
+    expect(e.add('b', 49, 1)).toBe(LATE);
+    expect(e.add('b', 50, 1)).toBe(ACCEPTED);
+    e.raiseClock(20); // never back
+    expect(e.now).toBe(50);
+    e.advance(50);
+    expect(closed.map((w) => [w.key, w.start])).toEqual([['a', tumblingStart(1, 10)]]);
+  });
+
   it('refuses a size ≤ 0 and a time-to-live below the size', () => {
     expect(() => new WindowEngine({ type: 'Sliding', sizeMs: 0, timeToLiveMs: 10 })).toThrow(RangeError);
     expect(() => new WindowEngine({ type: 'Sliding', sizeMs: 10, timeToLiveMs: 5 })).toThrow(/timeToLive/);

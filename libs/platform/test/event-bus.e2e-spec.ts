@@ -139,6 +139,52 @@ describe.each(implementations)('EventBus contract (%s)', (_name, create) => {
     await publisher.close();
     await restarted.close();
   });
+
+  it('replays what the stream holds from replayFrom, in order, calls onReplayed, then goes on live', async () => {
+    const subject = `arbiter.replay${randomUUID().slice(0, 8)}.part`;
+    const publisher = new NatsEventBus({ servers: [natsUrl!], source: 'publisher' });
+    await publisher.whenConnected();
+    for (let n = 1; n <= 3; n++) await publisher.publish(subject, { n });
+    const reader = new NatsEventBus({ servers: [natsUrl!], source: 'reader' });
+    await reader.whenConnected();
+    const got: unknown[] = [];
+    let replayedAt = -1;
+    await reader.subscribe(subject, (e) => void got.push(e.data), {
+      replayFrom: Date.now() - 60_000,
+      onReplayed: () => (replayedAt = got.length),
+    });
+    await waitFor(() => (replayedAt >= 0 ? true : undefined));
+    expect(replayedAt).toBe(3);
+    await publisher.publish(subject, { n: 4 });
+    await waitFor(() => (got.length >= 4 ? got : undefined));
+    expect(got).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+    // nothing stored for a subject: replayed at once
+    let empty = false;
+    await reader.subscribe(`${subject}.none`, () => undefined, {
+      replayFrom: Date.now() - 60_000,
+      onReplayed: () => (empty = true),
+    });
+    await waitFor(() => (empty ? true : undefined));
+    await publisher.close();
+    await reader.close();
+  });
+});
+
+describe('replayFrom in process', () => {
+  it('keeps nothing: onReplayed at once, new events only', async () => {
+    const bus = new InProcessEventBus('test');
+    let replayed = false;
+    const got: unknown[] = [];
+    await bus.subscribe('arbiter.x.y', (e) => void got.push(e.data), {
+      replayFrom: 0,
+      onReplayed: () => (replayed = true),
+    });
+    expect(replayed).toBe(true);
+    await bus.publish('arbiter.x.y', { n: 1 });
+    await waitFor(() => (got.length ? got : undefined));
+    expect(got).toEqual([{ n: 1 }]);
+    await bus.close();
+  });
 });
 
 describe('NATS outage', () => {

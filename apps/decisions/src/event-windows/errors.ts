@@ -21,6 +21,11 @@ export const EventWindowErrors = {
   InvalidEvent: 'INVALID_EVENT',
   /** 413: a batch holds more events than `EventWindows:MaxBatchEvents` */
   BatchTooLarge: 'EVENT_BATCH_TOO_LARGE',
+  /**
+   * 503: the replica holding the key's partition did not answer a window read (none serves it, or it timed
+   * out), or this replica is still rebuilding the partition's windows from the stream
+   */
+  PartitionUnavailable: 'WINDOW_PARTITION_UNAVAILABLE',
 } as const;
 
 export const EventWindowErrorFamily = defineErrorFamily({

@@ -49,6 +49,24 @@ export class EventWindowsSettings implements StartupRules {
   @Max(3_600_000)
   clockDelayMs: number = 5000;
 
+  /**
+   * At start a replica rebuilds its partitions' windows from the JetStream stream: it replays the partition
+   * messages stored from this long ago (ms, default 24 h, the `ARBITER` stream's retention). Should cover the
+   * longest `WindowSize` (or `TimeToLive` for sessions) plus `AllowedLateness` and `ClockDelayMs`.
+   */
+  @ConfigKey('EventWindows:ReplayMs')
+  @IsInt()
+  @Min(0)
+  @Max(30 * 24 * 3_600_000)
+  replayMs: number = 24 * 3_600_000;
+
+  /** How long a key-window read waits for the owner (another replica, over NATS request/reply), ms. */
+  @ConfigKey('EventWindows:ReadTimeoutMs')
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  readTimeoutMs: number = 3000;
+
   owned(): Set<number> {
     return parseOwnedPartitions(this.ownedPartitions, this.partitions);
   }

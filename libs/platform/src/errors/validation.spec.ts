@@ -1,6 +1,7 @@
 import { IsArray, IsObject } from 'class-validator';
 import { AppError } from './app-error';
 import { createValidationPipe, findUnstorableText, isUnstorableText, nestsDeeperThan } from './validation';
+import { OpaqueJson } from '../openapi/opaque-json';
 
 describe('nestsDeeperThan', () => {
   const arrays = (levels: number): unknown => {
@@ -119,5 +120,28 @@ describe('the validation pipe and user-named keys', () => {
     // a body carrying a payload keeps Nest's stripping (every `constructor` key) for the whole property
     expect(result.rows).toEqual([{ ok: {} }]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("OpaqueJson('array')", () => {
+  class BatchDto {
+    @IsArray()
+    @OpaqueJson('array')
+    items!: unknown[];
+  }
+
+  it('hands the array over as sent (the very array, not a copy) and still refuses a non-array', async () => {
+    const items = [{ a: 1 }, 'x', null, [2]];
+    const result = (await createValidationPipe().transform(
+      { items },
+      { type: 'body', metatype: BatchDto },
+    )) as BatchDto;
+    expect(result).toBeInstanceOf(BatchDto);
+    expect(result.items).toBe(items);
+    const refused = await createValidationPipe()
+      .transform({ items: 'x' }, { type: 'body', metatype: BatchDto })
+      .catch((e) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused.status).toBe(400);
   });
 });

@@ -204,6 +204,7 @@ class DepthBoundedValidationPipe extends ValidationPipe {
       if (kind === 'object' && isPlainJsonObject(original)) standIn[key] = {};
       else if (kind === 'objects' && Array.isArray(original))
         standIn[key] = original.map((item) => (isPlainJsonObject(item) ? {} : item));
+      else if (kind === 'array' && Array.isArray(original)) standIn[key] = [];
       else continue;
       sent.set(key, original);
     }

@@ -27,6 +27,18 @@ export interface SubscribeOptions {
    * was down reach the stream when the publishers' connections flush). In process: a plain subscription.
    */
   resume?: boolean;
+  /**
+   * Replay, then live: on NATS with JetStream, an ordered consumer first delivers the events the stream
+   * still holds for the subject from this time (epoch ms), then the new ones, in stream order; after a
+   * reconnect it reads on from the last event handled (like `resume`). Without JetStream, and in process,
+   * nothing is kept: a plain subscription (new events only).
+   */
+  replayFrom?: number;
+  /**
+   * With `replayFrom`: called once, when every event the stream held for the subject when the subscription
+   * started has been handled (at once when there was none, or nothing is kept).
+   */
+  onReplayed?: () => void;
 }
 
 export interface EventSubscription {

@@ -84,6 +84,8 @@ export class InProcessEventBus extends EventBus {
       inSubscriberContext: inServiceScopeOfCaller(),
     };
     this.registrations.add(registration);
+    // nothing is kept in process: a replay has nothing to deliver
+    options.onReplayed?.();
     return { unsubscribe: async () => void this.registrations.delete(registration) };
   }
 

@@ -58,6 +58,8 @@ interface Wanted {
   cancelled?: boolean;
   /** `resume`: the stream sequence of the last event handled, and the stream it belongs to. */
   cursor?: { streamCreated: string; seq: number };
+  /** `replayFrom`: `onReplayed` was called. */
+  replayed?: boolean;
 }
 
 const STREAM_SUBJECTS = 'arbiter.>';
@@ -214,7 +216,7 @@ export class NatsEventBus extends EventBus {
     }
     await this.flushHeldBack();
     for (const w of this.wanted)
-      if (w.options.resume && !w.cancelled) {
+      if ((w.options.resume || w.options.replayFrom !== undefined) && !w.cancelled) {
         const old = w.active;
         w.active = undefined;
         void old?.stop().catch(() => undefined);
@@ -443,17 +445,34 @@ export class NatsEventBus extends EventBus {
     const jsm = await jetstreamManager(this.connection!, { timeout: 5000 });
     const info = await jsm.streams.info(this.streamName);
     const created = String(info.created);
+    const replayFrom = w.options.replayFrom;
     const from =
       w.cursor && w.cursor.streamCreated === created
         ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: w.cursor.seq + 1 }
         : w.cursor
           ? { deliver_policy: DeliverPolicy.All }
-          : { deliver_policy: DeliverPolicy.New };
+          : replayFrom !== undefined
+            ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: new Date(replayFrom).toISOString() }
+            : { deliver_policy: DeliverPolicy.New };
     if (w.cursor && w.cursor.streamCreated !== created) w.cursor = { streamCreated: created, seq: 0 };
+    // a replay is over once the last event stored for the subject now (if any, and recent enough) is handled
+    let replayUntil = 0;
+    if (replayFrom !== undefined && !w.replayed) {
+      const last = await jsm.streams
+        .getMessage(this.streamName, { last_by_subj: w.subject })
+        .catch(() => null);
+      if (last && last.time.getTime() >= replayFrom) replayUntil = last.seq;
+    }
+    const replayDone = () => {
+      if (w.replayed) return;
+      w.replayed = true;
+      w.options.onReplayed?.();
+    };
     const consumer = await this.js!.consumers.get(this.streamName, { filter_subjects: w.subject, ...from });
     const messages = await consumer.consume({ max_messages: 256 });
-    w.cursor ??= { streamCreated: created, seq: info.state.last_seq };
+    w.cursor ??= { streamCreated: created, seq: replayFrom !== undefined ? 0 : info.state.last_seq };
     const cursor = w.cursor;
+    if (replayUntil === 0 || cursor.seq >= replayUntil) replayDone();
     void (async () => {
       try {
         for await (const m of messages) {
@@ -462,6 +481,7 @@ export class NatsEventBus extends EventBus {
           cursor.seq = seq;
           const event = this.decode(m.data, m.subject);
           if (event) await this.dispatch(w, event);
+          if (seq >= replayUntil) replayDone();
         }
       } catch (error) {
         this.logger.warn({ msg: 'resume subscription stopped', subject: w.subject, err: String(error) });
@@ -472,7 +492,8 @@ export class NatsEventBus extends EventBus {
 
   private async activate(w: Wanted) {
     const nc = this.connection!;
-    if (w.options.resume && this.streamReady && w.subject.startsWith('arbiter.')) {
+    const replaying = w.options.replayFrom !== undefined;
+    if ((w.options.resume || replaying) && this.streamReady && w.subject.startsWith('arbiter.')) {
       // Right after a server restart JetStream may need a moment: a resume is retried for ~5 s
       // before falling back to core NATS (the next reconnect tries again).
       const attempts = w.cursor ? 20 : 1;
@@ -522,6 +543,11 @@ export class NatsEventBus extends EventBus {
       })();
       w.active = { kind: 'durable', stop: async () => void (await messages.close()) };
       return;
+    }
+    if (replaying && !w.replayed) {
+      // no JetStream: nothing to replay
+      w.replayed = true;
+      w.options.onReplayed?.();
     }
     const sub: Subscription = nc.subscribe(w.subject, {
       queue: w.options.queue,

@@ -4,11 +4,15 @@
  * (an object; an array of objects) without having class-transformer copy every nested value, which for a
  * 10,000-row table or rule set held the event loop for 0.1–0.2 s.
  */
-export type OpaqueJsonKind = 'object' | 'objects';
+export type OpaqueJsonKind = 'object' | 'objects' | 'array';
 
 const declared = new WeakMap<object, Map<string, OpaqueJsonKind>>();
 
-/** Marks a property as open JSON (`object`: one object; `objects`: an array of objects). */
+/**
+ * Marks a property as open JSON (`object`: one object; `objects`: an array of objects; `array`: an array
+ * whose items the service checks itself — validated as an empty array, so only array-level rules such as
+ * `IsArray` apply, not `ArrayMaxSize` or per-item rules).
+ */
 export function OpaqueJson(kind: OpaqueJsonKind): PropertyDecorator {
   return (target, key) => {
     if (typeof key !== 'string') return;

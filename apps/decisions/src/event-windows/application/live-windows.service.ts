@@ -1,34 +1,53 @@
 import { Subjects } from '@arbiter/contracts';
 import { LATE, partitionOf, WindowContents, WindowEngine, WindowResult } from '@arbiter/event-windows';
-import { EventBus, EventSubscription, RequestContext } from '@arbiter/platform';
+import { AppError, BusRequestError, EventBus, EventSubscription, RequestContext } from '@arbiter/platform';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { EventWindowErrors } from '../errors';
 import { EventWindowsSettings } from '../event-windows.settings';
 import type { EventWindowConfigEntity } from '../persistence/entities';
 import { windowDefinition } from './config-model';
 import { EventBatch, readBatch } from './event-batch';
 import { EventWindowConfigService } from './event-window-config.service';
 import { EventWindowMetrics } from './metrics';
-import { windowFacts, windowView } from './window-views';
+import { iso, windowFacts, windowView } from './window-views';
 
 /** Inbound events of clients: `arbiter.events.<tenant>.<config>`, body `{ Events: [...] }`, an array or one event. */
 export const INBOUND_SUBJECTS = 'arbiter.events.*.*';
-/** Events routed to the replica holding their key's partition: `arbiter.cep.partition.<p>`. */
+/** Events routed to the replica holding their key's partition: `arbiter.cep.partition.<p>` (kept in the stream). */
 export const partitionSubject = (p: number) => `arbiter.cep.partition.${p}`;
+/** Key-window reads answered by the replica holding partition `p` (NATS request/reply). */
+export const partitionReadSubject = (p: number) => `rpc.cep.partition.${p}.window`;
 
 /** Events per partition message: well under NATS's 1 MiB message limit for ordinary values. */
 const PART_SIZE = 1000;
 
-interface PartitionMessage {
+export interface PartitionMessage {
   tenantId: string;
   configId: string;
+  /** Version of the configuration the events were sent for: a replay skips other versions' events. */
+  version: number;
+  /** The live clock when the events were sent: the owner judges lateness against it, live and on replay. */
+  at: number;
+  /** The replica that applied these events already (HTTP ingest of its own keys), else empty. */
+  origin: string;
   keys: string[];
   timestamps: number[];
   values: unknown[];
 }
 
+interface KeyWindowRead {
+  configId: string;
+  key: string;
+}
+
 interface Live {
   config: EventWindowConfigEntity;
-  engine: WindowEngine;
+  /**
+   * One engine per owned partition: a partition's events arrive in their own stream order with their own
+   * clock, so a replay of one partition rebuilds exactly its windows whatever the others do.
+   */
+  engines: Map<number, WindowEngine>;
   /** Closed windows collected while one ingest call runs. */
   sink: Record<string, unknown>[] | null;
 }
@@ -40,11 +59,16 @@ interface Live {
  * Scaling out uses NATS, not a home-made cluster: every replica subscribes to the inbound subject
  * `arbiter.events.<tenant>.<config>` in the queue group `cep-router` (each message reaches one replica),
  * which splits the batch by partition and publishes each part on `arbiter.cep.partition.<p>`; the replica
- * owning `p` subscribes to that subject and applies the events, so all events of a key meet in one engine.
- * `POST /{id}/events` does the same: owned keys are applied at once (their windows are in the answer), the
- * others forwarded. The clock (`EventWindows:ClockIntervalMs`) closes windows and expires keys; closed
- * windows of `OnClose` configurations are published on `arbiter.event-window.closed`. A configuration
- * change drops its windows on every replica (`arbiter.event-window.changed`).
+ * owning `p` reads that subject through a JetStream consumer and applies the events, so all events of a key
+ * meet in one engine. `POST /{id}/events` applies owned keys at once (their windows are in the answer) and
+ * publishes every part (the owned ones marked as applied, so the stream holds every event).
+ *
+ * Restart: each partition's consumer first replays the stream from `EventWindows:ReplayMs` ago, in order,
+ * each message at its own clock (`at`), then goes on live; reads of a partition wait for its replay.
+ * Reads of a key held by another replica go to it by request/reply on `rpc.cep.partition.<p>.window`.
+ * The clock (`EventWindows:ClockIntervalMs`) closes windows and expires keys; closed windows of `OnClose`
+ * configurations are published on `arbiter.event-window.closed`. A configuration change drops its windows on
+ * every replica (`arbiter.event-window.changed`).
  */
 @Injectable()
 export class LiveWindowsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -52,6 +76,13 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
   private readonly live = new Map<string, Live>();
   private readonly owned: Set<number>;
   private readonly subscriptions: EventSubscription[] = [];
+  /** This process: messages it applied itself (`origin`) are not applied again when they come back. */
+  readonly replicaId = randomUUID();
+  /** Owned partitions whose replay is over (ticked and read from then on). */
+  private readonly replayed = new Set<number>();
+  private readonly replayWaiters = new Map<number, (() => void)[]>();
+  /** Configurations found missing during a replay (events of deleted configurations are skipped). */
+  private readonly missing = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -70,10 +101,22 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
       }),
       await this.bus.subscribe(INBOUND_SUBJECTS, (e) => this.route(e.type, e.data), { queue: 'cep-router' }),
     );
-    for (const p of this.owned)
+    const replayFrom = Date.now() - this.settings.replayMs;
+    for (const p of this.owned) {
       this.subscriptions.push(
-        await this.bus.subscribe(partitionSubject(p), (e) => this.applyRouted(e.data as PartitionMessage)),
+        await this.bus.subscribe(
+          partitionSubject(p),
+          (e) => this.applyRouted(p, e.data as PartitionMessage),
+          {
+            replayFrom,
+            onReplayed: () => this.replayDone(p),
+          },
+        ),
+        await this.bus.respond<KeyWindowRead>(partitionReadSubject(p), (e) =>
+          this.localWindow(e.data.configId, e.data.key),
+        ),
       );
+    }
     this.timer = setInterval(() => this.tick(this.clock()), this.settings.clockIntervalMs);
     this.timer.unref();
   }
@@ -88,9 +131,10 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
     return Date.now() - this.settings.clockDelayMs;
   }
 
-  /** Advances every live engine to `now`. */
+  /** Advances every live engine of a replayed partition to `now`. */
   tick(now: number) {
-    for (const l of this.live.values()) l.engine.advance(now);
+    for (const l of this.live.values())
+      for (const [p, engine] of l.engines) if (this.replayed.has(p)) engine.advance(now);
   }
 
   partitionOf(key: string): number {
@@ -101,35 +145,49 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
     return this.owned.has(this.partitionOf(key));
   }
 
+  /** Whether every owned partition has been rebuilt from the stream. */
+  get rebuilt(): boolean {
+    return this.replayed.size === this.owned.size;
+  }
+
   /** `POST /{id}/events`. */
   async ingest(id: string, events: unknown[]) {
     const tenantId = RequestContext.tenantId();
     const config = await this.configs.load(id, tenantId);
     const batch = readBatch(events, config, this.settings.maxBatchEvents);
     const l = this.liveOf(config);
+    const at = this.clock();
     const results: Record<string, unknown>[] = new Array(batch.keys.length);
-    const forward = new Map<number, PartitionMessage>();
+    const parts = new Map<number, PartitionMessage>();
     const closed: Record<string, unknown>[] = [];
     l.sink = closed;
     let accepted = 0;
     let late = 0;
+    let forwarded = 0;
     try {
       for (let i = 0; i < batch.keys.length; i++) {
         const key = batch.keys[i];
         const t = batch.timestamps[i];
-        const result: Record<string, unknown> = { Index: i, Key: key, Timestamp: new Date(t).toISOString() };
+        const result: Record<string, unknown> = { Index: i, Key: key, Timestamp: iso(t) };
         results[i] = result;
         const p = this.partitionOf(key);
-        if (!this.owned.has(p)) {
-          let m = forward.get(p);
-          if (!m) forward.set(p, (m = { tenantId, configId: id, keys: [], timestamps: [], values: [] }));
-          m.keys.push(key);
-          m.timestamps.push(t);
-          m.values.push(batch.values[i]);
+        const own = this.owned.has(p);
+        let m = parts.get(p);
+        if (!m) {
+          m = { ...messageOf(config, at, own ? this.replicaId : ''), keys: [], timestamps: [], values: [] };
+          parts.set(p, m);
+        }
+        m.keys.push(key);
+        m.timestamps.push(t);
+        m.values.push(batch.values[i]);
+        if (!own) {
+          forwarded++;
           result.Status = 'Forwarded';
           continue;
         }
-        if (l.engine.add(key, t, batch.values[i]) === LATE) {
+        const engine = this.engineOf(l, p);
+        engine.raiseClock(at);
+        if (engine.add(key, t, batch.values[i]) === LATE) {
           late++;
           result.Status = 'Late';
           continue;
@@ -137,7 +195,7 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
         accepted++;
         result.Status = 'Accepted';
         if (config.emitMode === 'OnUpdate') {
-          const w = l.engine.lastWindow()!;
+          const w = engine.lastWindow()!;
           result.Window = windowView(w);
           this.metrics.evaluated('live', w.count);
         }
@@ -146,38 +204,104 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
       l.sink = null;
     }
     this.metrics.processed('live', accepted, late);
-    let forwarded = 0;
-    for (const [p, m] of forward) {
-      forwarded += m.keys.length;
-      await this.publishPart(p, m);
-    }
+    for (const [p, m] of parts) await this.publishPart(p, m);
+    let evicted = 0;
+    for (const engine of l.engines.values()) evicted += engine.counters.evicted;
     return {
       Results: results,
       Closed: closed,
       Processed: batch.keys.length,
       Accepted: accepted,
       Late: late,
-      Evicted: l.engine.counters.evicted,
+      Evicted: evicted,
       Forwarded: forwarded,
     };
   }
 
-  /** `GET /{id}/keys/{key}/window`: the key's current window on this replica, and as rule facts. */
+  /**
+   * `GET /{id}/keys/{key}/window`: the key's current window and its rule facts, from the replica holding
+   * the key's partition (this one, or the owner over NATS request/reply; 503 when none answers).
+   */
   async keyWindow(id: string, key: string) {
     const config = await this.configs.load(id);
     const partition = this.partitionOf(key);
+    if (this.owned.has(partition)) return this.localWindow(config.id, key, config);
+    let answer: Record<string, unknown>;
+    try {
+      answer = await this.bus.request<Record<string, unknown>>(
+        partitionReadSubject(partition),
+        { configId: config.id, key } satisfies KeyWindowRead,
+        { timeoutMs: this.settings.readTimeoutMs },
+      );
+    } catch (error) {
+      if (error instanceof BusRequestError && error.reason === 'REMOTE_ERROR' && error.remote?.status)
+        throw new AppError(error.remote.status, error.remote.code ?? 'REMOTE_ERROR', error.message);
+      throw new AppError(
+        503,
+        EventWindowErrors.PartitionUnavailable,
+        `The replica holding partition ${partition} did not answer: ${(error as Error).message}`,
+      );
+    }
+    return { ...answer, Owned: false };
+  }
+
+  /** A key's window on this replica, which holds its partition (once the partition is rebuilt). */
+  private async localWindow(id: string, key: string, loaded?: EventWindowConfigEntity) {
+    const config = loaded ?? (await this.configs.load(id));
+    const partition = this.partitionOf(key);
+    if (!this.owned.has(partition))
+      throw new AppError(
+        503,
+        EventWindowErrors.PartitionUnavailable,
+        `This replica does not hold partition ${partition} (EventWindows:OwnedPartitions)`,
+      );
+    await this.whenReplayed(partition);
     const l = this.live.get(liveKey(config.tenantId, config.id));
-    if (l) l.engine.advance(this.clock());
-    const current = l?.engine.current(key, this.settings.maxContents) ?? null;
+    const engine = l?.config.version === config.version ? l.engines.get(partition) : undefined;
+    if (engine) engine.advance(this.clock());
+    const current = engine?.current(key, this.settings.maxContents) ?? null;
     if (current) this.metrics.evaluated('live', current.window.count);
     return {
       ConfigId: config.id,
       Key: key,
       Partition: partition,
-      Owned: this.owned.has(partition),
+      Owned: true,
       Window: current ? windowView(current.window, current.contents) : null,
       Facts: windowFacts(key, current?.window ?? null, config.aggregates),
     };
+  }
+
+  private whenReplayed(p: number): Promise<void> {
+    if (this.replayed.has(p)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new AppError(
+              503,
+              EventWindowErrors.PartitionUnavailable,
+              `Partition ${p} is still being rebuilt from the event stream; try again shortly`,
+            ),
+          ),
+        this.settings.readTimeoutMs,
+      );
+      const waiters = this.replayWaiters.get(p) ?? [];
+      waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.replayWaiters.set(p, waiters);
+    });
+  }
+
+  private replayDone(p: number) {
+    this.replayed.add(p);
+    for (const wake of this.replayWaiters.get(p) ?? []) wake();
+    this.replayWaiters.delete(p);
+    if (this.rebuilt) {
+      this.missing.clear();
+      this.logger.log({ msg: 'live windows rebuilt from the stream', partitions: this.owned.size });
+    }
   }
 
   /** Inbound NATS message on `arbiter.events.<tenant>.<config>`: split by partition and route. */
@@ -198,11 +322,12 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
       this.logger.warn({ msg: 'inbound events refused', subject, err: String((error as Error).message) });
       return;
     }
+    const at = this.clock();
     const parts = new Map<number, PartitionMessage>();
     for (let i = 0; i < batch.keys.length; i++) {
       const p = this.partitionOf(batch.keys[i]);
       let m = parts.get(p);
-      if (!m) parts.set(p, (m = { tenantId, configId, keys: [], timestamps: [], values: [] }));
+      if (!m) parts.set(p, (m = { ...messageOf(config, at, ''), keys: [], timestamps: [], values: [] }));
       m.keys.push(batch.keys[i]);
       m.timestamps.push(batch.timestamps[i]);
       m.values.push(batch.values[i]);
@@ -217,8 +342,7 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
       await this.bus.publish(
         partitionSubject(p),
         {
-          tenantId: m.tenantId,
-          configId: m.configId,
+          ...m,
           keys: m.keys.slice(i, end),
           timestamps: m.timestamps.slice(i, end),
           values: m.values.slice(i, end),
@@ -228,40 +352,51 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
     }
   }
 
-  /** Events of an owned partition, from the router or another replica's HTTP ingest. */
-  private async applyRouted(m: PartitionMessage) {
-    if (!m || !Array.isArray(m.keys)) return;
+  /** Events of an owned partition, from the stream: live, or replayed at start. */
+  private async applyRouted(p: number, m: PartitionMessage) {
+    if (!m || !Array.isArray(m.keys) || m.origin === this.replicaId) return;
+    const replaying = !this.replayed.has(p);
     const key = liveKey(m.tenantId, m.configId);
+    if (replaying && this.missing.has(`${key}\u0000${m.version}`)) return;
     let l = this.live.get(key);
-    if (!l) {
+    if (!l || (typeof m.version === 'number' && m.version > l.config.version)) {
       try {
         l = this.liveOf(await this.configs.load(m.configId, m.tenantId));
       } catch {
+        if (replaying) this.missing.add(`${key}\u0000${m.version}`);
         return; // deleted meanwhile
       }
     }
+    // events sent for another version of the configuration belong to windows dropped by the change
+    if (typeof m.version === 'number' && m.version !== l.config.version) return;
+    const engine = this.engineOf(l, p);
+    if (typeof m.at === 'number') engine.raiseClock(m.at);
     let accepted = 0;
     let late = 0;
     for (let i = 0; i < m.keys.length; i++) {
-      if (!this.ownsKey(m.keys[i])) continue;
-      if (l.engine.add(m.keys[i], m.timestamps[i], m.values[i]) === LATE) late++;
+      if (this.partitionOf(m.keys[i]) !== p) continue;
+      if (engine.add(m.keys[i], m.timestamps[i], m.values[i]) === LATE) late++;
       else accepted++;
     }
-    this.metrics.processed('live', accepted, late);
+    this.metrics.processed(replaying ? 'replay' : 'live', accepted, late);
   }
 
   private liveOf(config: EventWindowConfigEntity): Live {
     const key = liveKey(config.tenantId, config.id);
     const existing = this.live.get(key);
     if (existing && existing.config.version === config.version) return existing;
-    const l: Live = {
-      config,
-      sink: null,
-      engine: new WindowEngine(windowDefinition(config), (w, contents) => this.closed(l, w, contents)),
-    };
-    l.engine.advance(this.clock());
+    const l: Live = { config, sink: null, engines: new Map() };
     this.live.set(key, l);
     return l;
+  }
+
+  private engineOf(l: Live, p: number): WindowEngine {
+    let engine = l.engines.get(p);
+    if (!engine) {
+      engine = new WindowEngine(windowDefinition(l.config), (w, contents) => this.closed(l, w, contents));
+      l.engines.set(p, engine);
+    }
+    return engine;
   }
 
   private closed(l: Live, w: WindowResult, _contents: (n: number) => WindowContents) {
@@ -284,6 +419,10 @@ export class LiveWindowsService implements OnApplicationBootstrap, OnApplication
       )
       .catch((error) => this.logger.warn({ msg: 'closed window not published', err: String(error) }));
   }
+}
+
+function messageOf(config: EventWindowConfigEntity, at: number, origin: string) {
+  return { tenantId: config.tenantId, configId: config.id, version: config.version, at, origin };
 }
 
 function liveKey(tenantId: string, configId: string) {

@@ -28,14 +28,14 @@ export class EventWindowMetrics {
   });
   readonly totals = { processed: 0, late: 0, evaluations: 0, reads: 0, writes: 0 };
 
-  processed(mode: 'simulate' | 'live', accepted: number, late: number) {
+  processed(mode: 'simulate' | 'live' | 'replay', accepted: number, late: number) {
     this.totals.processed += accepted + late;
     this.totals.late += late;
     if (accepted) this.processedCounter.add(accepted, { mode, status: 'accepted' });
     if (late) this.processedCounter.add(late, { mode, status: 'late' });
   }
 
-  evaluated(mode: 'simulate' | 'live', eventCount: number) {
+  evaluated(mode: 'simulate' | 'live' | 'replay', eventCount: number) {
     this.totals.evaluations++;
     this.evaluationsCounter.add(1, { mode });
     this.eventCountHistogram.record(eventCount, { mode });

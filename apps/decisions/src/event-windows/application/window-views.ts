@@ -1,6 +1,40 @@
 import type { WindowContents, WindowResult } from '@arbiter/event-windows';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const DAY_MS = 86_400_000;
+const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+const CACHE_BITS = 14;
+const CACHE_SHIFT = 32 - CACHE_BITS;
+const cachedMs = new Float64Array(1 << CACHE_BITS).fill(NaN);
+const cachedText: string[] = new Array<string>(1 << CACHE_BITS).fill('');
+let dayStart = NaN;
+let dayPrefix = '';
+
+/**
+ * `new Date(ms).toISOString()`, without a Date per call: the date part is cached for the current day and
+ * the time of day is built from tables (a simulate answer of 10,000 events formats ~60,000 times, and
+ * `toISOString` alone was 17 % of its CPU). The same text, for every time `toISOString` can write.
+ */
+export function iso(ms: number): string {
+  // a window's contents repeat the times of earlier events: a small direct-mapped cache of the last ones
+  const slot = Math.imul(ms | 0, 0x9e3779b1) >>> CACHE_SHIFT;
+  if (cachedMs[slot] === ms) return cachedText[slot];
+  let d = ms - dayStart;
+  if (!(d >= 0 && d < DAY_MS)) {
+    const full = new Date(ms).toISOString(); // throws a RangeError for an invalid time, as before
+    dayStart = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+    dayPrefix = full.slice(0, full.indexOf('T') + 1);
+    d = ms - dayStart;
+  }
+  const h = Math.floor(d / 3_600_000);
+  const m = Math.floor(d / 60_000) % 60;
+  const s = Math.floor(d / 1000) % 60;
+  const f = Math.floor(d) % 1000;
+  const text = `${dayPrefix}${TWO[h]}:${TWO[m]}:${TWO[s]}.${THREE[f]}Z`;
+  cachedMs[slot] = ms;
+  cachedText[slot] = text;
+  return text;
+}
 
 /** A window as the API shows it: ISO times, and the contents (most recent first cut) when asked. */
 export function windowView(w: WindowResult, contents?: WindowContents) {
@@ -31,4 +65,29 @@ export function windowFacts(key: string, w: WindowResult | null, aggregates: rea
       ...(w ? w.aggregates : empty),
     },
   };
+}
+
+/**
+ * `windowView(w, contents)` as JSON text, written directly: a simulate answer of 10,000 events is ~4 MB of
+ * windows, and building it as objects for Fastify to stringify spent most of the request in allocation
+ * and GC. Same text as `JSON.stringify(windowView(w, contents))`.
+ */
+export function windowJson(w: WindowResult, contents?: WindowContents): string {
+  let out = `{"Key":${JSON.stringify(w.key)},"Start":"${iso(w.start)}","End":"${iso(w.end)}","Count":${w.count},"Aggregates":${JSON.stringify(w.aggregates)}`;
+  if (contents) {
+    out += ',"Events":[';
+    const events = contents.events;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      out += `${i ? ',' : ''}{"Timestamp":"${iso(e.timestamp)}","Value":${jsonValue(e.value)}}`;
+    }
+    out += `],"Truncated":${contents.total - events.length}`;
+  }
+  return out + '}';
+}
+
+/** `JSON.stringify(value ?? null)`, with numbers (the common value) written without the call. */
+function jsonValue(value: unknown): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  return JSON.stringify(value ?? null);
 }

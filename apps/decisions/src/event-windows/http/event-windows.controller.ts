@@ -1,5 +1,17 @@
 import { ApiErrorFamily, ApiErrors } from '@arbiter/platform';
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Res,
+} from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -93,6 +105,7 @@ export class EventWindowsController {
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: BatchResultView })
   @ApiErrors(400, 404)
+  @Header('content-type', 'application/json; charset=utf-8') // the service writes the JSON text itself
   simulate(@Param('id') id: string, @Body() body: EventBatchBody) {
     return this.simulation.simulate(id, body);
   }
@@ -103,7 +116,8 @@ export class EventWindowsController {
     summary: "Ingest events into the configuration's live windows",
     description:
       'Keys of partitions this replica holds are applied at once (their windows are in the answer); the others ' +
-      'are forwarded on NATS to the replica holding them (`Forwarded`). Same batch rules as simulate.',
+      'are forwarded on NATS to the replica holding them (`Forwarded`). Every event is kept in the JetStream ' +
+      'stream, from which a restarted replica rebuilds its windows. Same batch rules as simulate.',
   })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: BatchResultView })
@@ -117,12 +131,15 @@ export class EventWindowsController {
     summary: "A key's current live window and its aggregates as rule input facts",
     description:
       'Sliding: the events of (now − size, now]; tumbling: the open bucket; session: the open session. `Facts` ' +
-      'is what a rule or decision table reads: `window.count`, `window.sum`, … .',
+      'is what a rule or decision table reads: `window.count`, `window.sum`, … . Any replica answers: a key of a ' +
+      'partition held by another replica is read from it over NATS request/reply (`Owned` false); 503 ' +
+      '`WINDOW_PARTITION_UNAVAILABLE` when that replica does not answer within `EventWindows:ReadTimeoutMs`, or ' +
+      'while the partition is still being rebuilt from the stream after a start.',
   })
   @ApiParam(ID_PARAM)
   @ApiParam({ name: 'key', description: 'Correlation key.', example: 'user-42' })
   @ApiOkResponse({ type: KeyWindowView })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, 503)
   keyWindow(@Param('id') id: string, @Param('key') key: string) {
     return this.live.keyWindow(id, key);
   }

@@ -113,7 +113,11 @@ export class KeyWindowView {
     example: 3,
   })
   Partition!: number;
-  @ApiProperty({ description: 'Whether this replica holds the partition (else the window is empty here).' })
+  @ApiProperty({
+    description:
+      'Whether the replica that received the request holds the partition; when false the window was read from ' +
+      'the replica that does (NATS request/reply).',
+  })
   Owned!: boolean;
   @ApiProperty({
     oneOf: [{ $ref: getSchemaPath(WindowView) }, { type: 'object', nullable: true, maxProperties: 0 }],

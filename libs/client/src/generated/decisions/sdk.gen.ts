@@ -485,7 +485,7 @@ export class DecisionsSdk extends HeyApiClient {
     /**
      * Ingest events into the configuration's live windows
      *
-     * Keys of partitions this replica holds are applied at once (their windows are in the answer); the others are forwarded on NATS to the replica holding them (`Forwarded`). Same batch rules as simulate.
+     * Keys of partitions this replica holds are applied at once (their windows are in the answer); the others are forwarded on NATS to the replica holding them (`Forwarded`). Every event is kept in the JetStream stream, from which a restarted replica rebuilds its windows. Same batch rules as simulate.
      */
     public eventWindowsIngest<ThrowOnError extends boolean = false>(options: Options<EventWindowsIngestData, ThrowOnError>): RequestResult<EventWindowsIngestResponses, EventWindowsIngestErrors, ThrowOnError> {
         return (options.client ?? this.client).post<EventWindowsIngestResponses, EventWindowsIngestErrors, ThrowOnError>({
@@ -502,7 +502,7 @@ export class DecisionsSdk extends HeyApiClient {
     /**
      * A key's current live window and its aggregates as rule input facts
      *
-     * Sliding: the events of (now − size, now]; tumbling: the open bucket; session: the open session. `Facts` is what a rule or decision table reads: `window.count`, `window.sum`, … .
+     * Sliding: the events of (now − size, now]; tumbling: the open bucket; session: the open session. `Facts` is what a rule or decision table reads: `window.count`, `window.sum`, … . Any replica answers: a key of a partition held by another replica is read from it over NATS request/reply (`Owned` false); 503 `WINDOW_PARTITION_UNAVAILABLE` when that replica does not answer within `EventWindows:ReadTimeoutMs`, or while the partition is still being rebuilt from the stream after a start.
      */
     public eventWindowsKeyWindow<ThrowOnError extends boolean = false>(options: Options<EventWindowsKeyWindowData, ThrowOnError>): RequestResult<EventWindowsKeyWindowResponses, EventWindowsKeyWindowErrors, ThrowOnError> {
         return (options.client ?? this.client).get<EventWindowsKeyWindowResponses, EventWindowsKeyWindowErrors, ThrowOnError>({

@@ -958,7 +958,7 @@ export type KeyWindowView = {
      */
     Partition: number;
     /**
-     * Whether this replica holds the partition (else the window is empty here).
+     * Whether the replica that received the request holds the partition; when false the window was read from the replica that does (NATS request/reply).
      */
     Owned: boolean;
     /**
@@ -1681,7 +1681,7 @@ export type EventWindowError = {
     /**
      * Stable code naming the problem.
      */
-    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'EMIT_MODE_NOT_SUPPORTED' | 'EVENT_BATCH_TOO_LARGE' | 'EVENT_WINDOW_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_DURATION' | 'INVALID_EVENT' | 'INVALID_EVENT_WINDOW_ID' | 'INVALID_TENANT_ID' | 'INVALID_TIMESTAMP' | 'INVALID_URL' | 'INVALID_WINDOW_SIZE' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'WINDOW_LONGER_THAN_TTL';
+    code: 'ACTOR_MISMATCH' | 'API_KEY_INVALID' | 'BAD_REQUEST' | 'BODY_TOO_DEEP' | 'CONFLICT' | 'EMIT_MODE_NOT_SUPPORTED' | 'EVENT_BATCH_TOO_LARGE' | 'EVENT_WINDOW_NOT_FOUND' | 'FORBIDDEN' | 'FORBIDDEN_JSON_KEY' | 'HTTP_ERROR' | 'INTERNAL_ERROR' | 'INVALID_CHARACTERS' | 'INVALID_CONTENT_LENGTH' | 'INVALID_DURATION' | 'INVALID_EVENT' | 'INVALID_EVENT_WINDOW_ID' | 'INVALID_TENANT_ID' | 'INVALID_TIMESTAMP' | 'INVALID_URL' | 'INVALID_WINDOW_SIZE' | 'LICENSE_FEATURE_REQUIRED' | 'LICENSE_INVALID' | 'MALFORMED_JSON' | 'METHOD_NOT_ALLOWED' | 'NOT_FOUND' | 'ORIGIN_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'PDP_UNAVAILABLE' | 'RATE_LIMITED' | 'ROUTE_NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'TENANT_CLAIM_REQUIRED' | 'TENANT_MISMATCH' | 'TOKEN_EXPIRED' | 'TOKEN_INVALID' | 'TOKEN_REVOKED' | 'UNAUTHORIZED' | 'UNPROCESSABLE_ENTITY' | 'UNSUPPORTED_MEDIA_TYPE' | 'URI_TOO_LONG' | 'VALIDATION_FAILED' | 'WINDOW_LONGER_THAN_TTL' | 'WINDOW_PARTITION_UNAVAILABLE';
     /**
      * Correlation id of the request (also `x-correlation-id`).
      */
@@ -3735,6 +3735,10 @@ export type EventWindowsKeyWindowErrors = {
      * Unexpected failure (logged with the trace id)
      */
     500: EventWindowError;
+    /**
+     * A dependency is unavailable
+     */
+    503: EventWindowError;
 };
 
 export type EventWindowsKeyWindowError = EventWindowsKeyWindowErrors[keyof EventWindowsKeyWindowErrors];
