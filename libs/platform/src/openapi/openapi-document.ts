@@ -88,6 +88,29 @@ function describe(app: INestApplication, options: OpenApiDocumentOptions): OpenA
 }
 
 /** The operations of documentation-only controllers, from a Nest app in preview mode (nothing runs). */
+/**
+ * The service's logger without the warning Nest prints for every preview app ("Application is running in the
+ * PREVIEW mode!" between two rules): the documentation-only app is a preview on purpose. Nest installs the
+ * logger it is given process-wide, so this passes every other line on as the service's logger would.
+ */
+function withoutPreviewBanner(logger: LoggerService): LoggerService {
+  const banner = (message: unknown, params: unknown[]) =>
+    params[params.length - 1] === 'NestApplicationContext' &&
+    typeof message === 'string' &&
+    (/PREVIEW mode|will not be instantiated/.test(message) || /^-+$/.test(message));
+  return {
+    log: (message, ...params) => logger.log(message, ...params),
+    error: (message, ...params) => logger.error(message, ...params),
+    warn: (message, ...params) => {
+      if (!banner(message, params)) logger.warn(message, ...params);
+    },
+    debug: (message, ...params) => logger.debug?.(message, ...params),
+    verbose: (message, ...params) => logger.verbose?.(message, ...params),
+    fatal: (message, ...params) => logger.fatal?.(message, ...params),
+    setLogLevels: (levels) => logger.setLogLevels?.(levels),
+  };
+}
+
 async function describeUnrouted(
   controllers: Type<unknown>[],
   options: OpenApiDocumentOptions,
@@ -96,7 +119,7 @@ async function describeUnrouted(
   class UnroutedDocumentation {}
   const app = await NestFactory.create(UnroutedDocumentation, new FastifyAdapter(), {
     preview: true,
-    logger: options.logger ?? false,
+    logger: options.logger ? withoutPreviewBanner(options.logger) : false,
     abortOnError: false,
   });
   try {
