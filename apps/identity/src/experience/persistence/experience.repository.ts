@@ -174,6 +174,49 @@ export class ExperienceRepository {
     );
   }
 
+  /** Many entries in multi-row inserts (500 a statement): a store seeded in bulk (`Knowledge.seed`). */
+  async insertEntries(m: EntityManager, entries: NewEntry[], withVectorColumn: boolean): Promise<void> {
+    const width = withVectorColumn ? 19 : 18;
+    for (let start = 0; start < entries.length; start += 500) {
+      const chunk = entries.slice(start, start + 500);
+      const params: unknown[] = [];
+      const rows = chunk.map((e, r) => {
+        params.push(
+          e.id,
+          e.collection,
+          e.kind,
+          e.pattern,
+          e.text,
+          e.tier,
+          e.confidence,
+          e.workspace ?? null,
+          e.toolName ?? null,
+          e.agent ?? null,
+          e.sessionId ?? null,
+          e.tags ?? [],
+          e.keywords,
+          e.sourceExamples ?? [],
+          JSON.stringify(e.meta ?? {}),
+          e.source ?? 'extracted',
+          e.embedding.length,
+          vectorBytes(e.embedding),
+        );
+        if (withVectorColumn) params.push(vectorLiteral(e.embedding));
+        const at = r * width;
+        const slots = Array.from({ length: width }, (_, i) => `$${at + i + 1}`);
+        if (withVectorColumn) slots[18] += '::vector';
+        return `(${slots.join(', ')})`;
+      });
+      await m.query(
+        `INSERT INTO experience_entries (id, collection, kind, pattern, text, tier, confidence, workspace, tool_name,
+           agent, session_id, tags, keywords, source_examples, meta, source, dimension, embedding
+           ${withVectorColumn ? ', embedding_v' : ''})
+         VALUES ${rows.join(', ')}`,
+        params,
+      );
+    }
+  }
+
   async byId(m: EntityManager, id: string): Promise<EntryRow | null> {
     const rows: EntryRow[] = await m.query(`SELECT ${ENTRY_COLUMNS} FROM experience_entries WHERE id = $1`, [
       id,
