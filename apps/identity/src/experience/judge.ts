@@ -169,11 +169,13 @@ export class Judge implements OnApplicationBootstrap, OnModuleDestroy {
     const count = await this.uow.run(
       async (m) => {
         const jobs = await this.repository.claimJobs(m, this.settings.judgeBatchSize);
+        const judged: { id: string; result: Record<string, unknown>; judge: string }[] = [];
         for (const job of jobs) {
           const result = await this.judge(m, job);
           for (const v of result.verdicts) touched.add(v.pointId);
-          await this.repository.completeJob(m, job.id, result, result.judge);
+          judged.push({ id: job.id, result, judge: result.judge });
         }
+        await this.repository.completeJobs(m, judged);
         return jobs.length;
       },
       { tenantId },

@@ -496,16 +496,17 @@ export class ExperienceRepository {
     );
   }
 
-  async completeJob(
+  /** Marks judged jobs done in one statement (the worker's batch). */
+  async completeJobs(
     m: EntityManager,
-    id: string,
-    result: Record<string, unknown>,
-    judge: string,
+    jobs: { id: string; result: Record<string, unknown>; judge: string }[],
   ): Promise<void> {
+    if (!jobs.length) return;
     await m.query(
-      `UPDATE experience_judge_jobs SET status = 'done', result = $2, judge = $3, attempts = attempts + 1,
-         processed_at = now() WHERE id = $1`,
-      [id, JSON.stringify(result), judge],
+      `UPDATE experience_judge_jobs j SET status = 'done', result = d.result, judge = d.judge,
+         attempts = j.attempts + 1, processed_at = now()
+       FROM unnest($1::uuid[], $2::jsonb[], $3::text[]) AS d(id, result, judge) WHERE j.id = d.id`,
+      [jobs.map((j) => j.id), jobs.map((j) => JSON.stringify(j.result)), jobs.map((j) => j.judge)],
     );
   }
 
