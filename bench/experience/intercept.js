@@ -18,7 +18,7 @@
  * Every figure line ends with the machine's load average (`uptime`'s 1-minute figure) when it was taken.
  * Database: a fresh PGlite folder per size (pgvector HNSW, embedded), or BENCH_DATABASE_URL (a postgres://
  * server URL; a fresh database per size, dropped afterwards; the vector search is the exact in-process one).
- *   npm run bench:experience     (LESSONS=10000,100000 CLIENTS=10 DURATION=10 WARMUP=3 SEED=bulk)
+ *   npm run bench:experience     (LESSONS=10000,100000 CLIENTS=10 DURATION=10 WARMUP=3 SEED=bulk; POSTTOOL=0 skips 3)
  */
 const { fork } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
@@ -345,7 +345,7 @@ async function main() {
     try {
       const lines = await seed(server, size);
       const suggestions = await interceptLoad(server, lines);
-      if (index === 0) server = await posttoolLoad(db, server, suggestions);
+      if (index === 0 && process.env.POSTTOOL !== '0') server = await posttoolLoad(db, server, suggestions);
     } finally {
       await server.stop().catch(() => undefined);
       await db.drop().catch(() => undefined);

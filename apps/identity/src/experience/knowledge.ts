@@ -109,8 +109,15 @@ export class Knowledge {
   /** Embeds texts and checks the collection's recorded dimension (recording it on first use). */
   async embed(collection: string, texts: string[], m?: EntityManager): Promise<Float32Array[]> {
     const vectors = await this.embedder.embed(texts);
-    const dimension = vectors[0]?.length ?? (await this.embedder.dimension());
-    const recorded = await this.recordedDimension(collection, dimension, m);
+    await this.checkDimension(collection, vectors[0]?.length ?? (await this.embedder.dimension()), m);
+    return vectors;
+  }
+
+  /** The collection's recorded dimension must be the provider's (recorded on first use). */
+  private async checkDimension(collection: string, dimension: number, m?: EntityManager): Promise<void> {
+    const known = this.dimensions.get(collection);
+    if (known === dimension) return;
+    const recorded = known ?? (await this.recordedDimension(collection, dimension, m));
     if (recorded !== dimension) {
       throw new AppError(
         500,
@@ -118,7 +125,6 @@ export class Knowledge {
         `Collection '${collection}' holds ${recorded}-dimensional vectors; the embedding provider gives ${dimension}`,
       );
     }
-    return vectors;
   }
 
   private readonly dimensions = new Map<string, number>();
@@ -139,7 +145,13 @@ export class Knowledge {
 
   /** The query's vector and keywords for a collection. */
   async query(collection: string, text: string) {
-    const [vector] = await this.embed(collection, [text]);
+    return this.queryAll([collection], text);
+  }
+
+  /** The query's vector (embedded once) and keywords, checked against each collection's dimension. */
+  async queryAll(collections: readonly string[], text: string) {
+    const [vector] = await this.embedder.embed([text]);
+    for (const collection of collections) await this.checkDimension(collection, vector.length);
     return { vector, words: keywords(text) };
   }
 

@@ -315,6 +315,61 @@ export class ExperienceRepository {
     return rows[0];
   }
 
+  /**
+   * Many verdicts at once (the judge's batch): each entry's counters raised by its verdicts in one UPDATE,
+   * the verdict rows in one INSERT. Verdicts on entries that are not there (another collection) are dropped.
+   */
+  async recordVerdicts(
+    m: EntityManager,
+    verdicts: {
+      id: string;
+      collection: string;
+      verdict: Verdict;
+      origin: 'feedback' | 'judge';
+      sessionId: string | null;
+    }[],
+  ): Promise<void> {
+    if (!verdicts.length) return;
+    const counts = new Map<
+      string,
+      { collection: string; followed: number; ignored: number; irrelevant: number }
+    >();
+    for (const v of verdicts) {
+      const key = `${v.id}\u0000${v.collection}`;
+      const c = counts.get(key) ?? { collection: v.collection, followed: 0, ignored: 0, irrelevant: 0 };
+      c[v.verdict]++;
+      counts.set(key, c);
+    }
+    const keys = [...counts.keys()];
+    const [rows]: [{ id: string; collection: string }[], number] = await m.query(
+      `UPDATE experience_entries e SET followed = e.followed + d.followed, ignored = e.ignored + d.ignored,
+         irrelevant = e.irrelevant + d.irrelevant, updated_at = now()
+       FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::int[]) AS d(id, collection, followed, ignored, irrelevant)
+       WHERE e.id = d.id AND e.collection = d.collection RETURNING e.id, e.collection`,
+      [
+        keys.map((k) => k.split('\u0000')[0]),
+        keys.map((k) => counts.get(k)!.collection),
+        keys.map((k) => counts.get(k)!.followed),
+        keys.map((k) => counts.get(k)!.ignored),
+        keys.map((k) => counts.get(k)!.irrelevant),
+      ],
+    );
+    const present = new Set(rows.map((r) => `${r.id}\u0000${r.collection}`));
+    const kept = verdicts.filter((v) => present.has(`${v.id}\u0000${v.collection}`));
+    if (!kept.length) return;
+    await m.query(
+      `INSERT INTO experience_verdicts (entry_id, collection, verdict, origin, session_id)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[])`,
+      [
+        kept.map((v) => v.id),
+        kept.map((v) => v.collection),
+        kept.map((v) => v.verdict),
+        kept.map((v) => v.origin),
+        kept.map((v) => v.sessionId),
+      ],
+    );
+  }
+
   async setTier(m: EntityManager, id: string, tier: Tier, confidence: number): Promise<void> {
     await m.query(
       `UPDATE experience_entries SET tier = $2, confidence = $3, updated_at = now() WHERE id = $1`,
