@@ -9,15 +9,18 @@
  *    `POST /api/extract`, 50 a call (about 7 minutes for 10,000 on a loaded machine);
  * 2. `POST /api/intercept` with CLIENTS concurrent clients (default 10) for DURATION seconds (default 10)
  *    after WARMUP seconds: exact p50/p95/p99 of every request (goal p95 < 10 ms at 10k, < 25 ms at 100k),
- *    then requests/s at 50 clients;
+ *    then a bare Node HTTP server answering a fixed body under the same load (the peer: what this machine
+ *    gives an HTTP answer right now), then requests/s at 50 clients;
  * 3. on the first size only: `POST /api/posttool` at 50 clients for DURATION seconds (half of the calls carry
  *    a suggestion text from intercept, so the judge records verdicts): accepted (202) per second, and how
  *    long the judge takes to drain the queue; then a crash: posttool load again, the server killed
  *    (SIGKILL) in the middle of it, a new server on the same database, and every job answered 202 counted
  *    as judged (`no job lost`).
  * Every figure line ends with the machine's load average (`uptime`'s 1-minute figure) when it was taken.
- * Database: a fresh PGlite folder per size (pgvector HNSW, embedded), or BENCH_DATABASE_URL (a postgres://
- * server URL; a fresh database per size, dropped afterwards; the vector search is the exact in-process one).
+ * Database: a fresh database per size (dropped afterwards) on BENCH_DATABASE_URL (a postgres:// server URL;
+ * default: this machine's postgres://postgres@127.0.0.1:5432/postgres when it answers), else a PGlite folder
+ * (BENCH_DATABASE_URL=pglite forces it). Either way the hot path searches the in-memory index; on PGlite the
+ * entries also fill pgvector's HNSW index, which makes seeding 100,000 lessons take many minutes in WASM.
  *   npm run bench:experience     (LESSONS=10000,100000 CLIENTS=10 DURATION=10 WARMUP=3 SEED=bulk; POSTTOOL=0 skips 3)
  */
 const { fork } = require('node:child_process');
@@ -154,24 +157,43 @@ function startServer(db) {
     stop: async (signal = 'SIGTERM') => {
       child.kill(signal);
       await exited;
+      rmSync(join(tmpdir(), `arbiter-bench-experience-${child.pid}`), { recursive: true, force: true });
     },
   }));
 }
 
-async function freshDatabase(size) {
-  if (!process.env.BENCH_DATABASE_URL) {
+const LOCAL_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** BENCH_DATABASE_URL, or the local server when it answers, or null (PGlite). */
+async function serverUrl() {
+  const configured = process.env.BENCH_DATABASE_URL;
+  if (configured) return configured.startsWith('postgres') ? configured : null;
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: LOCAL_SERVER, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return LOCAL_SERVER;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function freshDatabase(size, server) {
+  if (!server) {
     const dir = mkdtempSync(join(tmpdir(), `arbiter-bench-experience-${size}-`));
     return { url: `pglite://${dir}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const { Client } = require('pg');
   const name = `bench_experience_${process.pid}_${size}`;
   const admin = async (sql) => {
-    const client = new Client({ connectionString: process.env.BENCH_DATABASE_URL });
+    const client = new Client({ connectionString: server });
     await client.connect();
     await client.query(sql).finally(() => client.end());
   };
   await admin(`CREATE DATABASE ${name}`);
-  const target = new URL(process.env.BENCH_DATABASE_URL);
+  const target = new URL(server);
   target.pathname = `/${name}`;
   return { url: target.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
@@ -253,6 +275,33 @@ async function seed(server, size) {
   return lines;
 }
 
+/** The peer: a bare Node HTTP server answering a fixed intercept body, in a child process like the service. */
+function peer() {
+  const answer = JSON.stringify({ suggestions: null, hasSuggestions: false });
+  const server = require('node:http').createServer((req, res) => {
+    req.resume();
+    req.on('end', () =>
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(answer),
+    );
+  });
+  server.listen(0, '127.0.0.1', () =>
+    process.send({ type: 'ready', url: `http://127.0.0.1:${server.address().port}` }),
+  );
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+async function peerLoad() {
+  const child = fork(__filename, ['peer'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const { url } = await new Promise((resolve) => child.once('message', resolve));
+  try {
+    const body = () => ({ toolName: 'Bash', toolInput: { command: 'npm test' } });
+    await run(url, CLIENTS, WARMUP, body, '/api/intercept', 200);
+    return await run(url, CLIENTS, DURATION, body, '/api/intercept', 200);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 async function interceptLoad(server, lines) {
   const interceptBody = () => {
     const words = lines[Math.floor(Math.random() * lines.length)].split(' ');
@@ -267,6 +316,11 @@ async function interceptLoad(server, lines) {
   console.log(
     `intercept, ${CLIENTS} clients: ${i10.rps} req/s, p50 ${i10.p50} ms, p95 ${i10.p95} ms, p99 ${i10.p99} ms ` +
       `(${i10.ok} answered, ${i10.bad} failed) ${load()}`,
+  );
+  const bare = await peerLoad();
+  console.log(
+    `peer (bare Node HTTP, fixed answer), ${CLIENTS} clients: ${bare.rps} req/s, p50 ${bare.p50} ms, p95 ${bare.p95} ms: ` +
+      `intercept does ${((100 * i10.rps) / Math.max(1, bare.rps)).toFixed(1)} % of it ${load()}`,
   );
   const i50 = await run(server.url, 50, DURATION, interceptBody, '/api/intercept', 200);
   console.log(
@@ -336,24 +390,26 @@ async function posttoolLoad(db, server, suggestions) {
 }
 
 async function main() {
+  const server = await serverUrl();
   console.log(
-    `experience benchmark: sizes ${SIZES.join(', ')}, database ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'PGlite'} ${load()}`,
+    `experience benchmark: sizes ${SIZES.join(', ')}, database ${server ? `PostgreSQL (${new URL(server).host})` : 'PGlite'} ${load()}`,
   );
   for (const [index, size] of SIZES.entries()) {
-    const db = await freshDatabase(size);
-    let server = await startServer(db.url);
+    const db = await freshDatabase(size, server);
+    let service = await startServer(db.url);
     try {
-      const lines = await seed(server, size);
-      const suggestions = await interceptLoad(server, lines);
-      if (index === 0 && process.env.POSTTOOL !== '0') server = await posttoolLoad(db, server, suggestions);
+      const lines = await seed(service, size);
+      const suggestions = await interceptLoad(service, lines);
+      if (index === 0 && process.env.POSTTOOL !== '0') service = await posttoolLoad(db, service, suggestions);
     } finally {
-      await server.stop().catch(() => undefined);
+      await service.stop().catch(() => undefined);
       await db.drop().catch(() => undefined);
     }
   }
 }
 
 if (process.argv[2] === 'serve') serve();
+else if (process.argv[2] === 'peer') peer();
 else
   main().catch((error) => {
     console.error(error);

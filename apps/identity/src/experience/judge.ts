@@ -1,7 +1,6 @@
 import { AppError, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { ExperienceErrors } from './experience-errors';
 import { ExperienceSettings } from './experience.settings';
 import { suggestionRefs, toolCallText, contextString } from './intercept';

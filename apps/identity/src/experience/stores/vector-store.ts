@@ -312,14 +312,15 @@ export class VectorMatrix {
     }
     const top: number[] = [];
     const slots = this.slots;
+    let floor = -Infinity; // the k-th best score once there are k
     for (let i = 0; i < n; i++) {
       const s = scores[i];
-      if (top.length === k && s <= scores[top[k - 1]]) continue;
-      if (slots[i] === null) continue;
+      if (s <= floor || slots[i] === null) continue;
       let at = top.length;
       while (at > 0 && scores[top[at - 1]] < s) at--;
       top.splice(at, 0, i);
       if (top.length > k) top.pop();
+      if (top.length === k) floor = scores[top[k - 1]];
     }
     return top.map((i) => ({ ...slots[i]!, similarity: scores[i] }));
   }
