@@ -253,10 +253,16 @@ export class ExperienceRepository {
     );
   }
 
-  /** Entries written since a point in time (any status: archived ones leave an in-memory index). */
-  changedSince(m: EntityManager, since: Date): Promise<EntryRow[]> {
+  /**
+   * Which entries were written since a point in time (any status: archived ones leave an in-memory index):
+   * identity, status and time only (the index then reads the rows it does not hold as they are).
+   */
+  changedSince(
+    m: EntityManager,
+    since: Date,
+  ): Promise<{ id: string; collection: string; status: string; updated_at: Date }[]> {
     return m.query(
-      `SELECT ${ENTRY_COLUMNS} FROM experience_entries WHERE updated_at > $1 ORDER BY updated_at`,
+      `SELECT id, collection, status, updated_at FROM experience_entries WHERE updated_at > $1 ORDER BY updated_at`,
       [since.toISOString()],
     );
   }

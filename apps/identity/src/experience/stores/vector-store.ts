@@ -204,13 +204,38 @@ export class VectorStore implements OnModuleInit, OnApplicationBootstrap {
     return state.entries;
   }
 
-  /** Picks up writes of other replicas (polled, in the background of a search). */
+  /**
+   * Picks up writes of other replicas (polled, in the background of a search): first which entries changed
+   * (id, collection, status and time only), then the full rows of those the index does not hold as they are
+   * now. This process's own writes are already in the index (`indexed`), so a bulk load here costs one light
+   * listing, not reading every row and vector again.
+   */
   private refresh(state: MemoryCollection): void {
     const since = new Date(Date.now() - 2000); // overlap: a transaction that committed late
     state.refreshing = this.uow
-      .run((m) => this.repository.changedSince(m, state.since), { tenantId: state.tenant })
+      .run(
+        async (m) => {
+          const changed = await this.repository.changedSince(m, state.since);
+          const stale = changed.filter((c) => {
+            if (c.collection !== state.collection) return false;
+            const held = state.entries.get(c.id);
+            if (!held) return c.status === 'active';
+            return c.status !== 'active' || held.row.updated_at.getTime() !== c.updated_at.getTime();
+          });
+          const rows: EntryRow[] = [];
+          for (let i = 0; i < stale.length; i += 2000)
+            rows.push(
+              ...(await this.repository.byIds(
+                m,
+                stale.slice(i, i + 2000).map((c) => c.id),
+              )),
+            );
+          return rows;
+        },
+        { tenantId: state.tenant },
+      )
       .then((rows) => {
-        for (const row of rows) if (row.collection === state.collection) apply(state.entries, row);
+        for (const row of rows) apply(state.entries, row);
         state.since = since;
         state.refreshedAt = Date.now();
       })
@@ -287,6 +312,12 @@ export class VectorMatrix {
     this.index.set(c.row.id, slot);
     this.live++;
     this.post(slot, c.vector);
+  }
+
+  /** The entry held for an id. */
+  get(id: string): Candidate | undefined {
+    const at = this.index.get(id);
+    return at === undefined ? undefined : (this.slots[at] ?? undefined);
   }
 
   delete(id: string): void {
