@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AuthCreateRoleData, AuthCreateRoleErrors, AuthCreateRoleResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRegisterData, AuthRegisterErrors, AuthRegisterResponses, AuthRevocationListData, AuthRevocationListErrors, AuthRevocationListResponses, AuthRotateData, AuthRotateErrors, AuthRotateResponses, AuthUiManifestData, AuthUiManifestErrors, AuthUiManifestResponses, AuthUserPermissionsData, AuthUserPermissionsErrors, AuthUserPermissionsResponses, ExperienceBrainData, ExperienceBrainErrors, ExperienceBrainResponses, ExperienceEvolveData, ExperienceEvolveErrors, ExperienceEvolveResponses, ExperienceExtractData, ExperienceExtractErrors, ExperienceExtractResponses, ExperienceFeedbackData, ExperienceFeedbackErrors, ExperienceFeedbackResponses, ExperienceGatesData, ExperienceGatesErrors, ExperienceGatesResponses, ExperienceGraphData, ExperienceGraphErrors, ExperienceGraphResponses, ExperienceImportData, ExperienceImportErrors, ExperienceImportResponses, ExperienceInterceptCallData, ExperienceInterceptCallErrors, ExperienceInterceptCallResponses, ExperiencePilContextData, ExperiencePilContextErrors, ExperiencePilContextResponses, ExperiencePosttoolData, ExperiencePosttoolErrors, ExperiencePosttoolResponses, ExperienceRouteModelData, ExperienceRouteModelErrors, ExperienceRouteModelResponses, ExperienceRouteTaskData, ExperienceRouteTaskErrors, ExperienceRouteTaskResponses, ExperienceShareData, ExperienceShareErrors, ExperienceShareResponses, ExperienceStatsData, ExperienceStatsErrors, ExperienceStatsResponses, ExperienceTimelineData, ExperienceTimelineErrors, ExperienceTimelineResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, JwksPublicKeysData, JwksPublicKeysErrors, JwksPublicKeysResponses, LicenseAdminApproveData, LicenseAdminApproveErrors, LicenseAdminApproveResponses, LicenseAdminFeaturesData, LicenseAdminFeaturesErrors, LicenseAdminFeaturesResponses, LicenseAdminGenerateData, LicenseAdminGenerateErrors, LicenseAdminGenerateResponses, LicenseAdminRevokeData, LicenseAdminRevokeErrors, LicenseAdminRevokeResponses, LicenseAdminRotateData, LicenseAdminRotateErrors, LicenseAdminRotateResponses, LicenseRuntimeActivateData, LicenseRuntimeActivateErrors, LicenseRuntimeActivateResponses, LicenseRuntimeHeartbeatData, LicenseRuntimeHeartbeatErrors, LicenseRuntimeHeartbeatResponses, LicenseRuntimePublicKeysData, LicenseRuntimePublicKeysErrors, LicenseRuntimePublicKeysResponses, LicenseRuntimeRevocationsData, LicenseRuntimeRevocationsErrors, LicenseRuntimeRevocationsResponses, LicenseRuntimeValidateData, LicenseRuntimeValidateErrors, LicenseRuntimeValidateResponses, RolesCrudCreateData, RolesCrudCreateErrors, RolesCrudCreateResponses, RolesCrudGetData, RolesCrudGetErrors, RolesCrudGetResponses, RolesCrudListData, RolesCrudListErrors, RolesCrudListResponses, RolesCrudRemoveData, RolesCrudRemoveErrors, RolesCrudRemoveResponses, RolesCrudUpdateData, RolesCrudUpdateErrors, RolesCrudUpdateResponses, UsersCrudCreateData, UsersCrudCreateErrors, UsersCrudCreateResponses, UsersCrudGetData, UsersCrudGetErrors, UsersCrudGetResponses, UsersCrudListData, UsersCrudListErrors, UsersCrudListResponses, UsersCrudRemoveData, UsersCrudRemoveErrors, UsersCrudRemoveResponses, UsersCrudUpdateData, UsersCrudUpdateErrors, UsersCrudUpdateResponses } from './types.gen';
+import type { AuthCreateRoleData, AuthCreateRoleErrors, AuthCreateRoleResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthLogoutData, AuthLogoutErrors, AuthLogoutResponses, AuthRefreshData, AuthRefreshErrors, AuthRefreshResponses, AuthRegisterData, AuthRegisterErrors, AuthRegisterResponses, AuthRevocationListData, AuthRevocationListErrors, AuthRevocationListResponses, AuthRotateData, AuthRotateErrors, AuthRotateResponses, AuthUiManifestData, AuthUiManifestErrors, AuthUiManifestResponses, AuthUserPermissionsData, AuthUserPermissionsErrors, AuthUserPermissionsResponses, ExperienceBrainData, ExperienceBrainErrors, ExperienceBrainResponses, ExperienceEvolveData, ExperienceEvolveErrors, ExperienceEvolveResponses, ExperienceExtractData, ExperienceExtractErrors, ExperienceExtractResponses, ExperienceFeedbackData, ExperienceFeedbackErrors, ExperienceFeedbackResponses, ExperienceGatesData, ExperienceGatesErrors, ExperienceGatesResponses, ExperienceGraphData, ExperienceGraphErrors, ExperienceGraphResponses, ExperienceHotRouteDocumentationInterceptCallData, ExperienceHotRouteDocumentationInterceptCallErrors, ExperienceHotRouteDocumentationInterceptCallResponses, ExperienceHotRouteDocumentationPosttoolData, ExperienceHotRouteDocumentationPosttoolErrors, ExperienceHotRouteDocumentationPosttoolResponses, ExperienceImportData, ExperienceImportErrors, ExperienceImportResponses, ExperiencePilContextData, ExperiencePilContextErrors, ExperiencePilContextResponses, ExperienceRouteModelData, ExperienceRouteModelErrors, ExperienceRouteModelResponses, ExperienceRouteTaskData, ExperienceRouteTaskErrors, ExperienceRouteTaskResponses, ExperienceShareData, ExperienceShareErrors, ExperienceShareResponses, ExperienceStatsData, ExperienceStatsErrors, ExperienceStatsResponses, ExperienceTimelineData, ExperienceTimelineErrors, ExperienceTimelineResponses, HealthLivenessData, HealthLivenessErrors, HealthLivenessResponses, HealthReadinessData, HealthReadinessErrors, HealthReadinessResponses, JwksPublicKeysData, JwksPublicKeysErrors, JwksPublicKeysResponses, LicenseAdminApproveData, LicenseAdminApproveErrors, LicenseAdminApproveResponses, LicenseAdminFeaturesData, LicenseAdminFeaturesErrors, LicenseAdminFeaturesResponses, LicenseAdminGenerateData, LicenseAdminGenerateErrors, LicenseAdminGenerateResponses, LicenseAdminRevokeData, LicenseAdminRevokeErrors, LicenseAdminRevokeResponses, LicenseAdminRotateData, LicenseAdminRotateErrors, LicenseAdminRotateResponses, LicenseRuntimeActivateData, LicenseRuntimeActivateErrors, LicenseRuntimeActivateResponses, LicenseRuntimeHeartbeatData, LicenseRuntimeHeartbeatErrors, LicenseRuntimeHeartbeatResponses, LicenseRuntimePublicKeysData, LicenseRuntimePublicKeysErrors, LicenseRuntimePublicKeysResponses, LicenseRuntimeRevocationsData, LicenseRuntimeRevocationsErrors, LicenseRuntimeRevocationsResponses, LicenseRuntimeValidateData, LicenseRuntimeValidateErrors, LicenseRuntimeValidateResponses, RolesCrudCreateData, RolesCrudCreateErrors, RolesCrudCreateResponses, RolesCrudGetData, RolesCrudGetErrors, RolesCrudGetResponses, RolesCrudListData, RolesCrudListErrors, RolesCrudListResponses, RolesCrudRemoveData, RolesCrudRemoveErrors, RolesCrudRemoveResponses, RolesCrudUpdateData, RolesCrudUpdateErrors, RolesCrudUpdateResponses, UsersCrudCreateData, UsersCrudCreateErrors, UsersCrudCreateResponses, UsersCrudGetData, UsersCrudGetErrors, UsersCrudGetResponses, UsersCrudListData, UsersCrudListErrors, UsersCrudListResponses, UsersCrudRemoveData, UsersCrudRemoveErrors, UsersCrudRemoveResponses, UsersCrudUpdateData, UsersCrudUpdateErrors, UsersCrudUpdateResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -483,34 +483,6 @@ export class IdentitySdk extends HeyApiClient {
     }
     
     /**
-     * Lessons for a tool call, before it runs (no model call on this path)
-     */
-    public experienceInterceptCall<ThrowOnError extends boolean = false>(options: Options<ExperienceInterceptCallData, ThrowOnError>): RequestResult<ExperienceInterceptCallResponses, ExperienceInterceptCallErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<ExperienceInterceptCallResponses, ExperienceInterceptCallErrors, ThrowOnError>({
-            url: '/api/intercept',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * A tool outcome, queued durably; the verdict judge runs asynchronously
-     */
-    public experiencePosttool<ThrowOnError extends boolean = false>(options: Options<ExperiencePosttoolData, ThrowOnError>): RequestResult<ExperiencePosttoolResponses, ExperiencePosttoolErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<ExperiencePosttoolResponses, ExperiencePosttoolErrors, ThrowOnError>({
-            url: '/api/posttool',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
      * A verdict on one suggestion (pointId and collection from its text)
      */
     public experienceFeedback<ThrowOnError extends boolean = false>(options: Options<ExperienceFeedbackData, ThrowOnError>): RequestResult<ExperienceFeedbackResponses, ExperienceFeedbackErrors, ThrowOnError> {
@@ -669,5 +641,35 @@ export class IdentitySdk extends HeyApiClient {
      */
     public healthLiveness<ThrowOnError extends boolean = false>(options?: Options<HealthLivenessData, ThrowOnError>): RequestResult<HealthLivenessResponses, HealthLivenessErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<HealthLivenessResponses, HealthLivenessErrors, ThrowOnError>({ url: '/health/live', ...options });
+    }
+    
+    /**
+     * Lessons for a tool call, before it runs (no model call on this path)
+     */
+    public experienceHotRouteDocumentationInterceptCall<ThrowOnError extends boolean = false>(options: Options<ExperienceHotRouteDocumentationInterceptCallData, ThrowOnError>): RequestResult<ExperienceHotRouteDocumentationInterceptCallResponses, ExperienceHotRouteDocumentationInterceptCallErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceHotRouteDocumentationInterceptCallResponses, ExperienceHotRouteDocumentationInterceptCallErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/intercept',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A tool outcome, queued durably; the verdict judge runs asynchronously
+     */
+    public experienceHotRouteDocumentationPosttool<ThrowOnError extends boolean = false>(options: Options<ExperienceHotRouteDocumentationPosttoolData, ThrowOnError>): RequestResult<ExperienceHotRouteDocumentationPosttoolResponses, ExperienceHotRouteDocumentationPosttoolErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceHotRouteDocumentationPosttoolResponses, ExperienceHotRouteDocumentationPosttoolErrors, ThrowOnError>({
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/posttool',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
     }
 }
