@@ -1,3 +1,4 @@
+import { Public } from '@arbiter/auth';
 import {
   createValidationPipe,
   experienceEnvelope,
@@ -67,10 +68,14 @@ export class ExperienceHotRoutes implements OnApplicationBootstrap {
 @ApiErrorFamily(ExperienceErrorFamily)
 @ApiErrors(401, 429, 503)
 @Controller('api')
+@Public()
 export class ExperienceHotRouteDocumentation {
   @Post('intercept')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Lessons for a tool call, before it runs (no model call on this path)' })
+  @ApiOperation({
+    operationId: 'experienceInterceptCall',
+    summary: 'Lessons for a tool call, before it runs (no model call on this path)',
+  })
   @ApiOkResponse({ type: InterceptView })
   interceptCall(@Body() _dto: InterceptDto): InterceptView {
     throw new Error('Documentation only: ExperienceHotRoutes serves POST /api/intercept');
@@ -78,7 +83,10 @@ export class ExperienceHotRouteDocumentation {
 
   @Post('posttool')
   @HttpCode(202)
-  @ApiOperation({ summary: 'A tool outcome, queued durably; the verdict judge runs asynchronously' })
+  @ApiOperation({
+    operationId: 'experiencePosttool',
+    summary: 'A tool outcome, queued durably; the verdict judge runs asynchronously',
+  })
   @ApiAcceptedResponse({ type: JudgeJobView })
   posttool(@Body() _dto: PostToolDto): JudgeJobView {
     throw new Error('Documentation only: ExperienceHotRoutes serves POST /api/posttool');
