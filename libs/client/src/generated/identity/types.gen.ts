@@ -3856,7 +3856,7 @@ export type HealthLivenessResponses = {
 
 export type HealthLivenessResponse = HealthLivenessResponses[keyof HealthLivenessResponses];
 
-export type ExperienceHotRouteDocumentationInterceptCallData = {
+export type ExperienceInterceptCallData = {
     body: InterceptDto;
     headers?: {
         /**
@@ -3873,7 +3873,7 @@ export type ExperienceHotRouteDocumentationInterceptCallData = {
     url: '/api/intercept';
 };
 
-export type ExperienceHotRouteDocumentationInterceptCallErrors = {
+export type ExperienceInterceptCallErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
@@ -3882,10 +3882,6 @@ export type ExperienceHotRouteDocumentationInterceptCallErrors = {
      * No credential, or one that failed verification
      */
     401: ExperienceError;
-    /**
-     * Authenticated, but not allowed
-     */
-    403: ExperienceError;
     /**
      * Body or upload too large
      */
@@ -3908,15 +3904,15 @@ export type ExperienceHotRouteDocumentationInterceptCallErrors = {
     503: ExperienceError;
 };
 
-export type ExperienceHotRouteDocumentationInterceptCallError = ExperienceHotRouteDocumentationInterceptCallErrors[keyof ExperienceHotRouteDocumentationInterceptCallErrors];
+export type ExperienceInterceptCallError = ExperienceInterceptCallErrors[keyof ExperienceInterceptCallErrors];
 
-export type ExperienceHotRouteDocumentationInterceptCallResponses = {
+export type ExperienceInterceptCallResponses = {
     200: InterceptView;
 };
 
-export type ExperienceHotRouteDocumentationInterceptCallResponse = ExperienceHotRouteDocumentationInterceptCallResponses[keyof ExperienceHotRouteDocumentationInterceptCallResponses];
+export type ExperienceInterceptCallResponse = ExperienceInterceptCallResponses[keyof ExperienceInterceptCallResponses];
 
-export type ExperienceHotRouteDocumentationPosttoolData = {
+export type ExperiencePosttoolData = {
     body: PostToolDto;
     headers?: {
         /**
@@ -3933,7 +3929,7 @@ export type ExperienceHotRouteDocumentationPosttoolData = {
     url: '/api/posttool';
 };
 
-export type ExperienceHotRouteDocumentationPosttoolErrors = {
+export type ExperiencePosttoolErrors = {
     /**
      * Bad request: the body, a parameter or the query is invalid
      */
@@ -3942,10 +3938,6 @@ export type ExperienceHotRouteDocumentationPosttoolErrors = {
      * No credential, or one that failed verification
      */
     401: ExperienceError;
-    /**
-     * Authenticated, but not allowed
-     */
-    403: ExperienceError;
     /**
      * Body or upload too large
      */
@@ -3968,10 +3960,10 @@ export type ExperienceHotRouteDocumentationPosttoolErrors = {
     503: ExperienceError;
 };
 
-export type ExperienceHotRouteDocumentationPosttoolError = ExperienceHotRouteDocumentationPosttoolErrors[keyof ExperienceHotRouteDocumentationPosttoolErrors];
+export type ExperiencePosttoolError = ExperiencePosttoolErrors[keyof ExperiencePosttoolErrors];
 
-export type ExperienceHotRouteDocumentationPosttoolResponses = {
+export type ExperiencePosttoolResponses = {
     202: JudgeJobView;
 };
 
-export type ExperienceHotRouteDocumentationPosttoolResponse = ExperienceHotRouteDocumentationPosttoolResponses[keyof ExperienceHotRouteDocumentationPosttoolResponses];
+export type ExperiencePosttoolResponse = ExperiencePosttoolResponses[keyof ExperiencePosttoolResponses];
