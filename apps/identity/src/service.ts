@@ -7,6 +7,7 @@ import {
   StartServiceOptions,
 } from '@arbiter/platform';
 import { join } from 'node:path';
+import { ExperienceHotRouteDocumentation } from './experience';
 import { IdentityModule } from './identity.module';
 import { IDENTITY_TAGS, IdentityErrorFamily } from './openapi';
 import { BUILD_VERSION } from './version';
@@ -27,7 +28,12 @@ export const identityService: ServiceDefinition = {
   configDir: join(__dirname, '..', 'config'),
   defaultPort: 3002,
   envelope: identityEnvelope,
-  openApi: { errorFamily: IdentityErrorFamily, tags: IDENTITY_TAGS },
+  openApi: {
+    errorFamily: IdentityErrorFamily,
+    tags: IDENTITY_TAGS,
+    // intercept and posttool are served in front of Nest (ExperienceHotRoutes): documented by a controller never routed
+    unroutedControllers: [ExperienceHotRouteDocumentation],
+  },
   createModule: (context) => IdentityModule.register(context),
 };
 

@@ -138,3 +138,60 @@ describe('experience ranking with paraphrases', () => {
     }
   }, 120_000);
 });
+
+// Two replicas need one database server (an embedded PGlite belongs to one process): PostgreSQL runs only.
+const withServer = process.env.TEST_DATABASE_URL ? describe : describe.skip;
+
+withServer('experience replicas on one database', () => {
+  it("a replica's in-memory index picks up the other's lessons, and their archiving, within seconds", async () => {
+    const db = await createTestDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-exp-replicas-'));
+    const settings = { 'Experience:JudgeEnabled': false, 'Experience:FileStoreDir': dir };
+    const a = await start(db.url, settings);
+    const b = await start(db.url, settings);
+    const intercept = () =>
+      call(b.url, 'POST', '/api/intercept', {
+        body: { toolName: 'Bash', toolInput: { command: 'terraform apply -auto-approve prod' } },
+      });
+    const until = async (check: (body: any) => boolean) => {
+      const deadline = Date.now() + 15_000;
+      let res = await intercept();
+      while (!check(res.body) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        res = await intercept();
+      }
+      return res.body;
+    };
+    try {
+      expect((await intercept()).body.hasSuggestions).toBe(false); // b's index is loaded, and empty
+      const extracted = await call(a.url, 'POST', '/api/extract', {
+        body: {
+          transcript:
+            'Lesson: before terraform apply -auto-approve on prod, run terraform plan and review the destroy count',
+          sessionId: 'r1',
+          agent: 'claude-code',
+          workspace: 'infra',
+        },
+      });
+      expect(extracted.status).toBe(200);
+      const id: string = extracted.body.lessons[0].id;
+      const seen = await until((body) => body.hasSuggestions);
+      expect(seen.suggestions).toContain(`pointId: ${id}`);
+      // three ignores and an evolve on a: the lesson is archived, and b stops suggesting it
+      for (let i = 0; i < 3; i++) {
+        const fb = await call(a.url, 'POST', '/api/feedback', {
+          body: { pointId: id, collection: 'lessons', verdict: 'ignored' },
+        });
+        expect(fb.status).toBe(200);
+      }
+      expect((await call(a.url, 'POST', '/api/evolve', { body: {} })).status).toBe(200);
+      const gone = await until((body) => !body.hasSuggestions);
+      expect(gone.hasSuggestions).toBe(false);
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+      await db.drop();
+    }
+  }, 120_000);
+});

@@ -29,6 +29,7 @@ class ProbeHotRoutes implements OnApplicationBootstrap {
           body,
           tenantId: RequestContext.tenantId(),
           correlationId: RequestContext.correlationId(),
+          ip: request.ip,
         });
         if (body?.fail === 'conflict') throw AppError.conflict('PROBE_CONFLICT', 'probe conflict');
         if (body?.fail === 'limited') throw AppError.tooManyRequests(7);
@@ -132,6 +133,7 @@ describe('hot routes: the fast path answers as the Fastify route does', () => {
       body: { input: { amount: 12.5, ok: true, list: [1, 'two'] } },
       tenantId: 'acme',
       correlationId: 'corr-1',
+      ip: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/), // the client's address, on both paths
     });
     expect(stableHeaders(fast)).toEqual(stableHeaders(fastify));
     expect(fast.headers['content-type']).toBe('application/json; charset=utf-8');

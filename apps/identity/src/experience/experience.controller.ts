@@ -2,14 +2,7 @@ import { Public } from '@arbiter/auth';
 import { ApiErrorFamily, ApiErrors, AppError } from '@arbiter/platform';
 import { ExperienceErrorFamily } from '../openapi';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, UseGuards } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBearerAuth,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CommonErrorCodes } from '@arbiter/contracts';
 /** An OpenAPI schema object, as `ApiOkResponse({ schema })` takes it. */
 type SchemaObject = Record<string, any>;
@@ -22,11 +15,7 @@ import {
   FeedbackDto,
   FeedbackView,
   ImportDto,
-  InterceptDto,
-  InterceptView,
-  JudgeJobView,
   PilContextDto,
-  PostToolDto,
   RouteModelDto,
   RouteTaskDto,
   ShareDto,
@@ -35,8 +24,7 @@ import { Evolve } from './evolve';
 import { ExperienceGuard } from './experience.guard';
 import { Extract } from './extract';
 import { Insights } from './insights';
-import { Intercept } from './intercept';
-import { Feedback, PostTool } from './judge';
+import { Feedback } from './judge';
 import { Routing } from './routing';
 
 const num = { type: 'number' };
@@ -168,8 +156,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 @UseGuards(ExperienceGuard)
 export class ExperienceController {
   constructor(
-    @Inject(Intercept) private readonly intercept: Intercept,
-    @Inject(PostTool) private readonly postTool: PostTool,
     @Inject(Feedback) private readonly feedbackService: Feedback,
     @Inject(Extract) private readonly extractService: Extract,
     @Inject(Evolve) private readonly evolveService: Evolve,
@@ -179,22 +165,6 @@ export class ExperienceController {
     @Inject(Principles) private readonly principles: Principles,
     @Inject(PilContext) private readonly pil: PilContext,
   ) {}
-
-  @Post('intercept')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Lessons for a tool call, before it runs (no model call on this path)' })
-  @ApiOkResponse({ type: InterceptView })
-  interceptCall(@Body() dto: InterceptDto) {
-    return this.intercept.execute(dto);
-  }
-
-  @Post('posttool')
-  @HttpCode(202)
-  @ApiOperation({ summary: 'A tool outcome, queued durably; the verdict judge runs asynchronously' })
-  @ApiAcceptedResponse({ type: JudgeJobView })
-  posttool(@Body() dto: PostToolDto) {
-    return this.postTool.execute(dto);
-  }
 
   @Post('feedback')
   @HttpCode(200)

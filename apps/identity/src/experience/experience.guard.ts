@@ -7,20 +7,22 @@ import { ExperienceSettings } from './experience.settings';
 
 interface RequestLike {
   ip?: string;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, unknown>;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
+const BEARER = /^Bearer\s+(.+)$/i;
 
 /**
- * The experience routes' door: with `serverAuthToken` configured, `Authorization: Bearer <token>`
- * (compared in constant time; missing or wrong → 401), none otherwise. Rate limits per client address
- * (rate-limiter-flexible, in memory per replica): `RateLimitPerMinute` (100) for requests without a
- * valid token, including failed attempts, `RateLimitPerMinuteWithToken` (500) with it; over → 429 with
- * `Retry-After`.
+ * The experience routes' door, one for the Nest routes (`ExperienceGuard`) and the hot routes
+ * (`ExperienceHotRoutes`): with `serverAuthToken` configured, `Authorization: Bearer <token>` (compared in
+ * constant time; missing or wrong → 401), none otherwise. Rate limits per client address
+ * (rate-limiter-flexible, in memory per replica — see the README for why not shared): `RateLimitPerMinute`
+ * (100) for requests without a valid token, including failed attempts, `RateLimitPerMinuteWithToken` (500)
+ * with it; over → 429 with `Retry-After`.
  */
 @Injectable()
-export class ExperienceGuard implements CanActivate {
+export class ExperienceDoor {
   private readonly anonymous: RateLimiterMemory;
   private readonly withToken: RateLimiterMemory;
   private readonly token: Buffer | null;
@@ -31,38 +33,48 @@ export class ExperienceGuard implements CanActivate {
     this.token = settings.serverAuthToken ? digest(settings.serverAuthToken) : null;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<RequestLike>();
-    const address = request.ip ?? 'unknown';
-    if (!this.token) {
-      await this.consume(this.anonymous, address);
-      return true;
-    }
+  /** Admits the request, or rejects with its 401 / 429. */
+  admit(request: RequestLike): Promise<void> {
+    const address = request.ip || 'unknown';
+    if (!this.token) return this.consume(this.anonymous, address);
     const header = request.headers.authorization;
     const value = Array.isArray(header) ? header[0] : header;
-    const match = value?.match(/^Bearer\s+(.+)$/i);
+    const match = typeof value === 'string' ? value.match(BEARER) : null;
     if (!match) {
-      await this.consume(this.anonymous, address);
-      throw AppError.unauthorized('Missing bearer token', ExperienceErrors.TokenMissing);
+      return this.consume(this.anonymous, address).then(() => {
+        throw AppError.unauthorized('Missing bearer token', ExperienceErrors.TokenMissing);
+      });
     }
     if (!timingSafeEqual(digest(match[1].trim()), this.token)) {
-      await this.consume(this.anonymous, address);
-      throw AppError.unauthorized('Invalid bearer token', ExperienceErrors.TokenInvalid);
+      return this.consume(this.anonymous, address).then(() => {
+        throw AppError.unauthorized('Invalid bearer token', ExperienceErrors.TokenInvalid);
+      });
     }
-    await this.consume(this.withToken, address);
-    return true;
+    return this.consume(this.withToken, address);
   }
 
-  private async consume(limiter: RateLimiterMemory, key: string): Promise<void> {
-    try {
-      await limiter.consume(key);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) {
-        throw new AppError(429, ExperienceErrors.RateLimited, 'Rate limit exceeded', undefined, {
-          'retry-after': String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))),
-        });
-      }
-      throw rejection;
-    }
+  private consume(limiter: RateLimiterMemory, key: string): Promise<void> {
+    return limiter.consume(key).then(
+      () => undefined,
+      (rejection: unknown) => {
+        if (rejection instanceof RateLimiterRes) {
+          throw new AppError(429, ExperienceErrors.RateLimited, 'Rate limit exceeded', undefined, {
+            'retry-after': String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))),
+          });
+        }
+        throw rejection;
+      },
+    );
+  }
+}
+
+/** The door for the experience routes served by Nest. */
+@Injectable()
+export class ExperienceGuard implements CanActivate {
+  constructor(@Inject(ExperienceDoor) private readonly door: ExperienceDoor) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    await this.door.admit(context.switchToHttp().getRequest<RequestLike>());
+    return true;
   }
 }

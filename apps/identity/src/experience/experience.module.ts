@@ -2,7 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { Brain, PilContext, Principles } from './assist';
 import { Evolve } from './evolve';
 import { ExperienceController } from './experience.controller';
-import { ExperienceGuard } from './experience.guard';
+import { ExperienceDoor, ExperienceGuard } from './experience.guard';
+import { ExperienceHotRoutes } from './experience.hot-routes';
 import { FileStoreHealth, VectorDbHealth } from './experience-health';
 import { ExperienceSettings } from './experience.settings';
 import { Extract } from './extract';
@@ -46,7 +47,9 @@ export class ExperienceStoresModule {}
     Brain,
     Principles,
     PilContext,
+    ExperienceDoor,
     ExperienceGuard,
+    ExperienceHotRoutes,
   ],
   controllers: [ExperienceController],
   exports: [Judge, Knowledge, Intercept],

@@ -8,3 +8,4 @@ export { Intercept, suggestionRefs } from './intercept';
 export { LocalHashEmbedder, OpenAiCompatibleEmbedder, keywords } from './models/embedding';
 export { heuristicLessons } from './extract';
 export { classify } from './assist';
+export { ExperienceHotRouteDocumentation } from './experience.hot-routes';

@@ -19,6 +19,8 @@ export interface ToolCall {
 }
 
 const TIER_WEIGHT = [1.15, 1.1, 1.05, 1] as const;
+/** The collections suggestions come from. */
+const SUGGESTED = [Collections.lessons, Collections.principles] as const;
 
 /** The words of a tool call ranking reads: the tool name, the input's strings, the context's task/intent. */
 export function toolCallText(call: {
@@ -87,10 +89,9 @@ export class Ranker {
   ) {}
 
   async rank(text: string, workspace: string | null, limit: number): Promise<Ranked[]> {
-    const collections = [Collections.lessons, Collections.principles];
     const ranked: Ranked[] = [];
-    for (const collection of collections) {
-      const { vector, words } = await this.knowledge.query(collection, text);
+    const { vector, words } = await this.knowledge.queryAll(SUGGESTED, text);
+    for (const collection of SUGGESTED) {
       const hits = await this.knowledge.vectors.search(collection, vector.length, vector, 30);
       for (const c of hits) {
         const kw = keywordScore(words, c.keywordSet);

@@ -1,7 +1,6 @@
 import { AppError, RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { ExperienceErrors } from './experience-errors';
 import { ExperienceSettings } from './experience.settings';
 import { suggestionRefs, toolCallText, contextString } from './intercept';
@@ -164,16 +163,54 @@ export class Judge implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
+  /**
+   * One batch of a tenant's queued jobs in one transaction: the suggested entries of every job read at
+   * once, each job judged, then every verdict and every completion written in a few statements.
+   */
   private async judgeBatch(tenantId: string): Promise<number> {
     const touched = new Set<string>();
     const count = await this.uow.run(
       async (m) => {
         const jobs = await this.repository.claimJobs(m, this.settings.judgeBatchSize);
-        for (const job of jobs) {
-          const result = await this.judge(m, job);
-          for (const v of result.verdicts) touched.add(v.pointId);
-          await this.repository.completeJob(m, job.id, result, result.judge);
+        const refs = jobs.map((job) => {
+          const input = job.payload as unknown as PostToolInput;
+          return suggestionRefs(typeof input.suggestions === 'string' ? input.suggestions : null);
+        });
+        const entries = new Map(
+          (await this.repository.byIds(m, [...new Set(refs.flat().map((r) => r.pointId))])).map((e) => [
+            e.id,
+            e,
+          ]),
+        );
+        const verdicts: Parameters<ExperienceRepository['recordVerdicts']>[1] = [];
+        const judged: { id: string; result: Record<string, unknown>; judge: string }[] = [];
+        for (const [i, job] of jobs.entries()) {
+          const mine = [...new Set(refs[i].map((r) => r.pointId))]
+            .map((id) => entries.get(id))
+            .filter(
+              (e): e is EntryRow =>
+                !!e && refs[i].some((r) => r.pointId === e.id && r.collection === e.collection),
+            );
+          const result = await this.judge(job, mine);
+          const sessionId = contextString(
+            (job.payload as unknown as PostToolInput).context,
+            'sessionId',
+            'session_id',
+          );
+          for (const v of result.verdicts) {
+            touched.add(v.pointId);
+            verdicts.push({
+              id: v.pointId,
+              collection: v.collection,
+              verdict: v.verdict,
+              origin: 'judge',
+              sessionId,
+            });
+          }
+          judged.push({ id: job.id, result, judge: result.judge });
         }
+        await this.repository.recordVerdicts(m, verdicts);
+        await this.repository.completeJobs(m, judged);
         return jobs.length;
       },
       { tenantId },
@@ -182,13 +219,9 @@ export class Judge implements OnApplicationBootstrap, OnModuleDestroy {
     return count;
   }
 
-  private async judge(m: EntityManager, job: JudgeJobRow) {
+  /** The verdicts of one job on the entries its suggestion text referenced (the model's, or the heuristic's). */
+  private async judge(job: JudgeJobRow, entries: EntryRow[]) {
     const input = job.payload as unknown as PostToolInput;
-    const refs = suggestionRefs(typeof input.suggestions === 'string' ? input.suggestions : null);
-    const sessionId = contextString(input.context, 'sessionId', 'session_id');
-    const entries = (await this.repository.byIds(m, [...new Set(refs.map((r) => r.pointId))])).filter((e) =>
-      refs.some((r) => r.pointId === e.id && r.collection === e.collection),
-    );
     let judge = 'heuristic';
     let decided: Map<string, Verdict> | null = null;
     if (entries.length && this.model.configured) {
@@ -198,12 +231,11 @@ export class Judge implements OnApplicationBootstrap, OnModuleDestroy {
       });
       if (decided) judge = 'model';
     }
-    const verdicts: { pointId: string; collection: string; verdict: Verdict }[] = [];
-    for (const entry of entries) {
-      const verdict = decided?.get(entry.id) ?? heuristicVerdict(input, entry);
-      await this.repository.recordVerdict(m, entry.id, entry.collection, verdict, 'judge', sessionId);
-      verdicts.push({ pointId: entry.id, collection: entry.collection, verdict });
-    }
+    const verdicts = entries.map((entry) => ({
+      pointId: entry.id,
+      collection: entry.collection,
+      verdict: decided?.get(entry.id) ?? heuristicVerdict(input, entry),
+    }));
     const avoided = input.outcome?.success === true && verdicts.some((v) => v.verdict === 'followed');
     return { verdicts, avoided, judge };
   }

@@ -1,4 +1,4 @@
-import { UnitOfWork } from '@arbiter/platform';
+import { RequestContext, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
@@ -109,8 +109,15 @@ export class Knowledge {
   /** Embeds texts and checks the collection's recorded dimension (recording it on first use). */
   async embed(collection: string, texts: string[], m?: EntityManager): Promise<Float32Array[]> {
     const vectors = await this.embedder.embed(texts);
-    const dimension = vectors[0]?.length ?? (await this.embedder.dimension());
-    const recorded = await this.recordedDimension(collection, dimension, m);
+    await this.checkDimension(collection, vectors[0]?.length ?? (await this.embedder.dimension()), m);
+    return vectors;
+  }
+
+  /** The collection's recorded dimension must be the provider's (recorded on first use). */
+  private async checkDimension(collection: string, dimension: number, m?: EntityManager): Promise<void> {
+    const known = this.dimensions.get(collection);
+    if (known === dimension) return;
+    const recorded = known ?? (await this.recordedDimension(collection, dimension, m));
     if (recorded !== dimension) {
       throw new AppError(
         500,
@@ -118,7 +125,6 @@ export class Knowledge {
         `Collection '${collection}' holds ${recorded}-dimensional vectors; the embedding provider gives ${dimension}`,
       );
     }
-    return vectors;
   }
 
   private readonly dimensions = new Map<string, number>();
@@ -139,7 +145,13 @@ export class Knowledge {
 
   /** The query's vector and keywords for a collection. */
   async query(collection: string, text: string) {
-    const [vector] = await this.embed(collection, [text]);
+    return this.queryAll([collection], text);
+  }
+
+  /** The query's vector (embedded once) and keywords, checked against each collection's dimension. */
+  async queryAll(collections: readonly string[], text: string) {
+    const [vector] = await this.embedder.embed([text]);
+    for (const collection of collections) await this.checkDimension(collection, vector.length);
     return { vector, words: keywords(text) };
   }
 
@@ -199,6 +211,56 @@ export class Knowledge {
     }
     const row = (await this.repository.byId(m, id))!;
     return { entry: row, outcome: supersededId ? 'superseded' : 'created', supersededId };
+  }
+
+  /**
+   * Seeds a store in bulk: entries known to be distinct (no duplicate, supersede or relation lookups, no
+   * timeline events), embedded in batches and written in multi-row inserts, 2,000 a transaction; the
+   * in-memory index learns them after each commit. For loading a corpus (the benchmark seeds 100,000
+   * lessons with it); the routes write through `add`.
+   */
+  async seed(inputs: LessonInput[]): Promise<number> {
+    const tenantId = RequestContext.tenantId();
+    for (let start = 0; start < inputs.length; start += 2000) {
+      const chunk = inputs.slice(start, start + 2000);
+      const texts = chunk.map((i) => embeddedText(i.pattern, i.text, i.toolName));
+      const entries: NewEntry[] = [];
+      for (const collection of new Set(chunk.map((i) => i.collection))) {
+        const mine = chunk
+          .map((input, i) => ({ input, text: texts[i] }))
+          .filter((x) => x.input.collection === collection);
+        const vectors = await this.embed(
+          collection,
+          mine.map((x) => x.text),
+        );
+        mine.forEach(({ input, text }, i) =>
+          entries.push({
+            id: randomUUID(),
+            collection: input.collection,
+            kind: input.kind,
+            pattern: input.pattern,
+            text: input.text,
+            tier: input.tier ?? 'T3',
+            confidence: clamp(input.confidence),
+            workspace: input.workspace,
+            toolName: input.toolName,
+            agent: input.agent,
+            sessionId: input.sessionId,
+            tags: input.tags,
+            keywords: [...new Set([...keywords(text), ...(input.extraKeywords ?? [])])],
+            sourceExamples: input.sourceExamples,
+            meta: { prior: clamp(input.confidence), ...(input.meta ?? {}) },
+            source: input.source,
+            embedding: input.vector ?? vectors[i],
+          }),
+        );
+      }
+      await this.uow.run((m) => this.repository.insertEntries(m, entries, this.vectors.writesVectorColumn), {
+        tenantId,
+      });
+      await this.indexed(entries.map((e) => e.id));
+    }
+    return inputs.length;
   }
 
   /**

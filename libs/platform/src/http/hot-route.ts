@@ -17,6 +17,12 @@ export interface HotRouteRequest {
   query: Record<string, unknown>;
   headers: Record<string, unknown>;
   body: unknown;
+  /**
+   * The client's address as Fastify's `request.ip` gives it (the socket's peer address: the services do not
+   * set `trustProxy`; when a host does, the fast path leaves every request to the Fastify route, whose `ip`
+   * then honours `X-Forwarded-For`). Per-client limits key on it.
+   */
+  ip: string;
 }
 
 export interface HotRouteDefinition {
@@ -40,7 +46,7 @@ interface FastifyReplyLike {
 
 interface FastifyLike {
   server: Server;
-  initialConfig: { bodyLimit?: number };
+  initialConfig: { bodyLimit?: number; trustProxy?: unknown };
   route(options: unknown): void;
   [REQUEST_LOG]?: RequestLog;
   [FAST_PATH]?: FastPath;
@@ -84,7 +90,7 @@ function sendProblem(reply: FastifyReplyLike, error: unknown, envelope: Envelope
  *   path with a JSON body of a declared length (`content-length`, no transfer encoding) within the body
  *   limit, a well-formed `x-tenant-id` and while the service is not shutting down is read, parsed
  *   (`secure-json-parse`, prototype poisoning refused as Fastify refuses it) and answered with Node's
- *   response directly. Anything else (a chunked or other-typed body, a malformed tenant, shutdown) takes the
+ *   response directly. Anything else (a chunked or other-typed body, a malformed tenant, shutdown, a host with `trustProxy`) takes the
  *   Fastify route, whose hooks and errors are the reference the fast path reproduces: the request context
  *   (correlation id, tenant, actor), the `x-correlation-id` and CORS headers, the JSON serialization, the
  *   family's error envelope for everything thrown (body errors included, with Fastify's codes) and the
@@ -118,7 +124,7 @@ export function registerHotRoute(target: unknown, route: HotRouteDefinition): vo
   fastify[FAST_PATH] ??= new FastPath(
     fastify.server,
     fastify.initialConfig?.bodyLimit ?? 1024 * 1024,
-    () => adapter.isShuttingDown === true,
+    () => adapter.isShuttingDown === true || Boolean(fastify.initialConfig?.trustProxy),
     () => fastify[REQUEST_LOG],
   );
   fastify[FAST_PATH].add(route);
@@ -152,7 +158,8 @@ class FastPath {
   constructor(
     private readonly server: Server,
     private readonly bodyLimit: number,
-    private readonly shuttingDown: () => boolean,
+    /** Shutting down, or a host whose client addresses come from a proxy's headers: Fastify serves all. */
+    private readonly declined: () => boolean,
     private readonly requestLog: () => RequestLog | undefined,
   ) {
     const fallback = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
@@ -175,7 +182,7 @@ class FastPath {
 
   /** Answers the request if it is one of the fast path's; false hands it to Fastify untouched. */
   private serve(req: IncomingMessage, res: ServerResponse): boolean {
-    if (this.routes.length === 0 || !this.server.listening || this.shuttingDown()) return false;
+    if (this.routes.length === 0 || !this.server.listening || this.declined()) return false;
     const url = req.url ?? '/';
     const queryStart = url.indexOf('?');
     const path = queryStart < 0 ? url : url.slice(0, queryStart);
@@ -256,6 +263,7 @@ class FastPath {
           query: query ? parseQuery(query) : {},
           headers: req.headers,
           body,
+          ip: req.socket.remoteAddress ?? '',
         });
       } catch (error) {
         return this.fail(route, context, req, res, started, error);

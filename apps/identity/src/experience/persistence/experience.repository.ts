@@ -174,6 +174,49 @@ export class ExperienceRepository {
     );
   }
 
+  /** Many entries in multi-row inserts (500 a statement): a store seeded in bulk (`Knowledge.seed`). */
+  async insertEntries(m: EntityManager, entries: NewEntry[], withVectorColumn: boolean): Promise<void> {
+    const width = withVectorColumn ? 19 : 18;
+    for (let start = 0; start < entries.length; start += 500) {
+      const chunk = entries.slice(start, start + 500);
+      const params: unknown[] = [];
+      const rows = chunk.map((e, r) => {
+        params.push(
+          e.id,
+          e.collection,
+          e.kind,
+          e.pattern,
+          e.text,
+          e.tier,
+          e.confidence,
+          e.workspace ?? null,
+          e.toolName ?? null,
+          e.agent ?? null,
+          e.sessionId ?? null,
+          e.tags ?? [],
+          e.keywords,
+          e.sourceExamples ?? [],
+          JSON.stringify(e.meta ?? {}),
+          e.source ?? 'extracted',
+          e.embedding.length,
+          vectorBytes(e.embedding),
+        );
+        if (withVectorColumn) params.push(vectorLiteral(e.embedding));
+        const at = r * width;
+        const slots = Array.from({ length: width }, (_, i) => `$${at + i + 1}`);
+        if (withVectorColumn) slots[18] += '::vector';
+        return `(${slots.join(', ')})`;
+      });
+      await m.query(
+        `INSERT INTO experience_entries (id, collection, kind, pattern, text, tier, confidence, workspace, tool_name,
+           agent, session_id, tags, keywords, source_examples, meta, source, dimension, embedding
+           ${withVectorColumn ? ', embedding_v' : ''})
+         VALUES ${rows.join(', ')}`,
+        params,
+      );
+    }
+  }
+
   async byId(m: EntityManager, id: string): Promise<EntryRow | null> {
     const rows: EntryRow[] = await m.query(`SELECT ${ENTRY_COLUMNS} FROM experience_entries WHERE id = $1`, [
       id,
@@ -210,10 +253,16 @@ export class ExperienceRepository {
     );
   }
 
-  /** Entries written since a point in time (any status: archived ones leave an in-memory index). */
-  changedSince(m: EntityManager, since: Date): Promise<EntryRow[]> {
+  /**
+   * Which entries were written since a point in time (any status: archived ones leave an in-memory index):
+   * identity, status and time only (the index then reads the rows it does not hold as they are).
+   */
+  changedSince(
+    m: EntityManager,
+    since: Date,
+  ): Promise<{ id: string; collection: string; status: string; updated_at: Date }[]> {
     return m.query(
-      `SELECT ${ENTRY_COLUMNS} FROM experience_entries WHERE updated_at > $1 ORDER BY updated_at`,
+      `SELECT id, collection, status, updated_at FROM experience_entries WHERE updated_at > $1 ORDER BY updated_at`,
       [since.toISOString()],
     );
   }
@@ -270,6 +319,61 @@ export class ExperienceRepository {
       [id, collection, verdict, origin, sessionId],
     );
     return rows[0];
+  }
+
+  /**
+   * Many verdicts at once (the judge's batch): each entry's counters raised by its verdicts in one UPDATE,
+   * the verdict rows in one INSERT. Verdicts on entries that are not there (another collection) are dropped.
+   */
+  async recordVerdicts(
+    m: EntityManager,
+    verdicts: {
+      id: string;
+      collection: string;
+      verdict: Verdict;
+      origin: 'feedback' | 'judge';
+      sessionId: string | null;
+    }[],
+  ): Promise<void> {
+    if (!verdicts.length) return;
+    const counts = new Map<
+      string,
+      { collection: string; followed: number; ignored: number; irrelevant: number }
+    >();
+    for (const v of verdicts) {
+      const key = `${v.id}\u0000${v.collection}`;
+      const c = counts.get(key) ?? { collection: v.collection, followed: 0, ignored: 0, irrelevant: 0 };
+      c[v.verdict]++;
+      counts.set(key, c);
+    }
+    const keys = [...counts.keys()];
+    const [rows]: [{ id: string; collection: string }[], number] = await m.query(
+      `UPDATE experience_entries e SET followed = e.followed + d.followed, ignored = e.ignored + d.ignored,
+         irrelevant = e.irrelevant + d.irrelevant, updated_at = now()
+       FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::int[]) AS d(id, collection, followed, ignored, irrelevant)
+       WHERE e.id = d.id AND e.collection = d.collection RETURNING e.id, e.collection`,
+      [
+        keys.map((k) => k.split('\u0000')[0]),
+        keys.map((k) => counts.get(k)!.collection),
+        keys.map((k) => counts.get(k)!.followed),
+        keys.map((k) => counts.get(k)!.ignored),
+        keys.map((k) => counts.get(k)!.irrelevant),
+      ],
+    );
+    const present = new Set(rows.map((r) => `${r.id}\u0000${r.collection}`));
+    const kept = verdicts.filter((v) => present.has(`${v.id}\u0000${v.collection}`));
+    if (!kept.length) return;
+    await m.query(
+      `INSERT INTO experience_verdicts (entry_id, collection, verdict, origin, session_id)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[])`,
+      [
+        kept.map((v) => v.id),
+        kept.map((v) => v.collection),
+        kept.map((v) => v.verdict),
+        kept.map((v) => v.origin),
+        kept.map((v) => v.sessionId),
+      ],
+    );
   }
 
   async setTier(m: EntityManager, id: string, tier: Tier, confidence: number): Promise<void> {
@@ -453,16 +557,17 @@ export class ExperienceRepository {
     );
   }
 
-  async completeJob(
+  /** Marks judged jobs done in one statement (the worker's batch). */
+  async completeJobs(
     m: EntityManager,
-    id: string,
-    result: Record<string, unknown>,
-    judge: string,
+    jobs: { id: string; result: Record<string, unknown>; judge: string }[],
   ): Promise<void> {
+    if (!jobs.length) return;
     await m.query(
-      `UPDATE experience_judge_jobs SET status = 'done', result = $2, judge = $3, attempts = attempts + 1,
-         processed_at = now() WHERE id = $1`,
-      [id, JSON.stringify(result), judge],
+      `UPDATE experience_judge_jobs j SET status = 'done', result = d.result, judge = d.judge,
+         attempts = j.attempts + 1, processed_at = now()
+       FROM unnest($1::uuid[], $2::jsonb[], $3::text[]) AS d(id, result, judge) WHERE j.id = d.id`,
+      [jobs.map((j) => j.id), jobs.map((j) => JSON.stringify(j.result)), jobs.map((j) => j.judge)],
     );
   }
 

@@ -11,7 +11,7 @@ const candidate = (id: string, text: string): Candidate => ({
 });
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 
-describe('VectorMatrix (the in-memory exact index)', () => {
+describe('VectorMatrix (the in-memory exact index, posting lists)', () => {
   it('ranks exactly like a brute-force scan through inserts, updates, deletes and growth', () => {
     const matrix = new VectorMatrix();
     const all = new Map<string, Candidate>();
@@ -39,5 +39,27 @@ describe('VectorMatrix (the in-memory exact index)', () => {
       expect(new Set(got.map((c) => c.row.id)).size).toBe(10);
     }
     expect(matrix.search(embedder.embedOne('completely different words now'), 1)[0].row.id).toBe('e1');
+  });
+
+  it('an update with the same vector replaces the row in place; deleting everything leaves nothing to find', () => {
+    const matrix = new VectorMatrix();
+    const first = candidate('a', 'npm test needs a build first');
+    matrix.set(first);
+    matrix.set({
+      ...first,
+      row: { id: 'a', tier: 'T2' } as EntryRow,
+      vector: new Float32Array(first.vector),
+    });
+    expect(matrix.size).toBe(1);
+    const [hit] = matrix.search(first.vector, 5);
+    expect(hit.row.tier).toBe('T2');
+    expect(hit.similarity).toBeCloseTo(1, 5);
+    for (let i = 0; i < 100; i++) matrix.set(candidate(`x${i}`, `entry ${i} of a batch`));
+    for (let i = 0; i < 100; i++) matrix.delete(`x${i}`);
+    matrix.delete('a');
+    expect(matrix.size).toBe(0);
+    expect(matrix.search(first.vector, 5)).toEqual([]);
+    matrix.set(candidate('b', 'after the purge'));
+    expect(matrix.search(embedder.embedOne('after the purge'), 5).map((c) => c.row.id)).toEqual(['b']);
   });
 });

@@ -156,7 +156,8 @@ export class VectorStore implements OnModuleInit, OnApplicationBootstrap {
   indexed(rows: EntryRow[]): void {
     for (const row of rows) {
       const state = this.memory.get(key(row.tenant_id, row.collection));
-      if (!state) continue;
+      // not loaded, or still loading (its pages or the next refresh read the row)
+      if (!state?.entries) continue;
       apply(state.entries, row);
     }
   }
@@ -203,13 +204,38 @@ export class VectorStore implements OnModuleInit, OnApplicationBootstrap {
     return state.entries;
   }
 
-  /** Picks up writes of other replicas (polled, in the background of a search). */
+  /**
+   * Picks up writes of other replicas (polled, in the background of a search): first which entries changed
+   * (id, collection, status and time only), then the full rows of those the index does not hold as they are
+   * now. This process's own writes are already in the index (`indexed`), so a bulk load here costs one light
+   * listing, not reading every row and vector again.
+   */
   private refresh(state: MemoryCollection): void {
     const since = new Date(Date.now() - 2000); // overlap: a transaction that committed late
     state.refreshing = this.uow
-      .run((m) => this.repository.changedSince(m, state.since), { tenantId: state.tenant })
+      .run(
+        async (m) => {
+          const changed = await this.repository.changedSince(m, state.since);
+          const stale = changed.filter((c) => {
+            if (c.collection !== state.collection) return false;
+            const held = state.entries.get(c.id);
+            if (!held) return c.status === 'active';
+            return c.status !== 'active' || held.row.updated_at.getTime() !== c.updated_at.getTime();
+          });
+          const rows: EntryRow[] = [];
+          for (let i = 0; i < stale.length; i += 2000)
+            rows.push(
+              ...(await this.repository.byIds(
+                m,
+                stale.slice(i, i + 2000).map((c) => c.id),
+              )),
+            );
+          return rows;
+        },
+        { tenantId: state.tenant },
+      )
       .then((rows) => {
-        for (const row of rows) if (row.collection === state.collection) apply(state.entries, row);
+        for (const row of rows) apply(state.entries, row);
         state.since = since;
         state.refreshedAt = Date.now();
       })
@@ -245,79 +271,143 @@ function apply(entries: VectorMatrix, row: EntryRow) {
 }
 
 /**
- * The vectors of one collection, column-major (`data[d * capacity + i]`), so a query only touches the
- * dimensions where it is non-zero: the local embedder's vectors are sparse (a few dozen of 256 buckets), and
- * the scan stays exact (a zero dimension adds nothing to a dot product).
+ * The vectors of one collection as posting lists, one per dimension: the slots whose vector is non-zero
+ * there, with the value. A query walks only the lists of its own non-zero dimensions and adds
+ * `weight × value` into one score per slot, so the work is the number of non-zero entries it meets, not
+ * `dimensions × entries`: the local embedder's vectors are sparse (≈ 60 of 256 buckets for a lesson,
+ * ≈ 30 for a tool call), which makes a query at 100,000 lessons touch ≈ 700,000 values instead of the
+ * 2.8 million a column scan of its dimensions reads. Still exact (a zero adds nothing to a dot product).
+ * A replaced or deleted entry leaves a dead slot behind (skipped by the ranking); the lists are rebuilt
+ * from the live entries when a quarter of the slots are dead.
  */
 export class VectorMatrix {
   private dim = 0;
-  private capacity = 0;
-  private count = 0;
-  private data = new Float32Array(0);
-  private readonly items: Candidate[] = [];
+  /** Slot → candidate (`null`: a dead slot). */
+  private slots: (Candidate | null)[] = [];
   private readonly index = new Map<string, number>();
+  private live = 0;
+  private ids: Int32Array[] = [];
+  private values: Float32Array[] = [];
+  private lengths = new Int32Array(0);
+  private scores = new Float64Array(0);
 
   get size(): number {
-    return this.count;
+    return this.live;
   }
 
   set(c: Candidate): void {
-    if (this.dim === 0) this.dim = c.vector.length;
+    if (this.dim === 0) this.init(c.vector.length);
     if (c.vector.length !== this.dim) return;
-    let i = this.index.get(c.row.id);
-    if (i === undefined) {
-      if (this.count === this.capacity) this.grow();
-      i = this.count++;
-      this.index.set(c.row.id, i);
+    const at = this.index.get(c.row.id);
+    if (at !== undefined) {
+      const old = this.slots[at]!;
+      if (sameVector(old.vector, c.vector)) {
+        this.slots[at] = c; // the row changed (tier, confidence, text), the vector did not
+        return;
+      }
+      this.kill(at);
     }
-    this.items[i] = c;
-    for (let d = 0; d < this.dim; d++) this.data[d * this.capacity + i] = c.vector[d];
+    const slot = this.slots.length;
+    this.slots.push(c);
+    this.index.set(c.row.id, slot);
+    this.live++;
+    this.post(slot, c.vector);
+  }
+
+  /** The entry held for an id. */
+  get(id: string): Candidate | undefined {
+    const at = this.index.get(id);
+    return at === undefined ? undefined : (this.slots[at] ?? undefined);
   }
 
   delete(id: string): void {
-    const i = this.index.get(id);
-    if (i === undefined) return;
-    const last = --this.count;
-    if (i !== last) {
-      this.items[i] = this.items[last];
-      this.index.set(this.items[i].row.id, i);
-      for (let d = 0; d < this.dim; d++)
-        this.data[d * this.capacity + i] = this.data[d * this.capacity + last];
-    }
-    this.items.length = last;
-    this.index.delete(id);
-  }
-
-  private grow(): void {
-    const capacity = Math.max(64, this.capacity * 2);
-    const data = new Float32Array(this.dim * capacity);
-    for (let d = 0; d < this.dim; d++) {
-      data.set(this.data.subarray(d * this.capacity, d * this.capacity + this.count), d * capacity);
-    }
-    this.data = data;
-    this.capacity = capacity;
+    const at = this.index.get(id);
+    if (at === undefined) return;
+    this.kill(at);
   }
 
   /** The `k` best by dot product (cosine: the vectors are normalised), best first. */
   search(query: Float32Array, k: number): Candidate[] {
-    const n = this.count;
-    if (!n || query.length !== this.dim) return [];
-    const scores = new Float32Array(n);
+    const n = this.slots.length;
+    if (!this.live || query.length !== this.dim || k <= 0) return [];
+    if (this.scores.length < n) this.scores = new Float64Array(Math.max(64, this.slots.length * 2));
+    const scores = this.scores;
+    scores.fill(0, 0, n);
     for (let d = 0; d < this.dim; d++) {
       const w = query[d];
       if (w === 0) continue;
-      const offset = d * this.capacity;
-      for (let i = 0; i < n; i++) scores[i] += w * this.data[offset + i];
+      const ids = this.ids[d];
+      const values = this.values[d];
+      const length = this.lengths[d];
+      for (let j = 0; j < length; j++) scores[ids[j]] += w * values[j];
     }
     const top: number[] = [];
+    const slots = this.slots;
+    let floor = -Infinity; // the k-th best score once there are k
     for (let i = 0; i < n; i++) {
       const s = scores[i];
-      if (top.length === k && s <= scores[top[k - 1]]) continue;
+      if (s <= floor || slots[i] === null) continue;
       let at = top.length;
       while (at > 0 && scores[top[at - 1]] < s) at--;
       top.splice(at, 0, i);
       if (top.length > k) top.pop();
+      if (top.length === k) floor = scores[top[k - 1]];
     }
-    return top.map((i) => ({ ...this.items[i], similarity: scores[i] }));
+    return top.map((i) => ({ ...slots[i]!, similarity: scores[i] }));
   }
+
+  private init(dim: number) {
+    this.dim = dim;
+    this.ids = Array.from({ length: dim }, () => new Int32Array(64));
+    this.values = Array.from({ length: dim }, () => new Float32Array(64));
+    this.lengths = new Int32Array(dim);
+  }
+
+  private post(slot: number, vector: Float32Array) {
+    for (let d = 0; d < this.dim; d++) {
+      const v = vector[d];
+      if (v === 0) continue;
+      let length = this.lengths[d];
+      if (length === this.ids[d].length) {
+        const ids = new Int32Array(length * 2);
+        ids.set(this.ids[d]);
+        this.ids[d] = ids;
+        const values = new Float32Array(length * 2);
+        values.set(this.values[d]);
+        this.values[d] = values;
+      }
+      this.ids[d][length] = slot;
+      this.values[d][length++] = v;
+      this.lengths[d] = length;
+    }
+  }
+
+  private kill(slot: number) {
+    this.index.delete(this.slots[slot]!.row.id);
+    this.slots[slot] = null;
+    this.live--;
+    if (this.slots.length >= 64 && this.live < this.slots.length * 0.75) this.compact();
+  }
+
+  /** Rebuilds the lists from the live entries (dead slots gone, slots renumbered). */
+  private compact() {
+    const alive = this.slots.filter((c): c is Candidate => c !== null);
+    this.slots = [];
+    this.index.clear();
+    this.live = 0;
+    this.lengths.fill(0);
+    for (const c of alive) {
+      const slot = this.slots.length;
+      this.slots.push(c);
+      this.index.set(c.row.id, slot);
+      this.live++;
+      this.post(slot, c.vector);
+    }
+  }
+}
+
+function sameVector(a: Float32Array, b: Float32Array): boolean {
+  if (a === b) return true;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

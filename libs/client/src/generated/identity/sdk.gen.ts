@@ -483,34 +483,6 @@ export class IdentitySdk extends HeyApiClient {
     }
     
     /**
-     * Lessons for a tool call, before it runs (no model call on this path)
-     */
-    public experienceInterceptCall<ThrowOnError extends boolean = false>(options: Options<ExperienceInterceptCallData, ThrowOnError>): RequestResult<ExperienceInterceptCallResponses, ExperienceInterceptCallErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<ExperienceInterceptCallResponses, ExperienceInterceptCallErrors, ThrowOnError>({
-            url: '/api/intercept',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * A tool outcome, queued durably; the verdict judge runs asynchronously
-     */
-    public experiencePosttool<ThrowOnError extends boolean = false>(options: Options<ExperiencePosttoolData, ThrowOnError>): RequestResult<ExperiencePosttoolResponses, ExperiencePosttoolErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<ExperiencePosttoolResponses, ExperiencePosttoolErrors, ThrowOnError>({
-            url: '/api/posttool',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
      * A verdict on one suggestion (pointId and collection from its text)
      */
     public experienceFeedback<ThrowOnError extends boolean = false>(options: Options<ExperienceFeedbackData, ThrowOnError>): RequestResult<ExperienceFeedbackResponses, ExperienceFeedbackErrors, ThrowOnError> {
@@ -669,5 +641,33 @@ export class IdentitySdk extends HeyApiClient {
      */
     public healthLiveness<ThrowOnError extends boolean = false>(options?: Options<HealthLivenessData, ThrowOnError>): RequestResult<HealthLivenessResponses, HealthLivenessErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<HealthLivenessResponses, HealthLivenessErrors, ThrowOnError>({ url: '/health/live', ...options });
+    }
+    
+    /**
+     * Lessons for a tool call, before it runs (no model call on this path)
+     */
+    public experienceInterceptCall<ThrowOnError extends boolean = false>(options: Options<ExperienceInterceptCallData, ThrowOnError>): RequestResult<ExperienceInterceptCallResponses, ExperienceInterceptCallErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperienceInterceptCallResponses, ExperienceInterceptCallErrors, ThrowOnError>({
+            url: '/api/intercept',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A tool outcome, queued durably; the verdict judge runs asynchronously
+     */
+    public experiencePosttool<ThrowOnError extends boolean = false>(options: Options<ExperiencePosttoolData, ThrowOnError>): RequestResult<ExperiencePosttoolResponses, ExperiencePosttoolErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ExperiencePosttoolResponses, ExperiencePosttoolErrors, ThrowOnError>({
+            url: '/api/posttool',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
     }
 }

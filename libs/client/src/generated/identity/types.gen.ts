@@ -4,6 +4,49 @@ export type ClientOptions = {
     baseUrl: '{scheme}://{host}:{port}' | (string & {});
 };
 
+export type InterceptDto = {
+    toolName: string;
+    toolInput: {
+        [key: string]: unknown;
+    };
+    /**
+     * `workspace` (or `cwd`), `sessionId`, `task`… as the hook knows them
+     */
+    context?: {
+        [key: string]: unknown;
+    };
+};
+
+export type InterceptView = {
+    suggestions: string | null;
+    hasSuggestions: boolean;
+};
+
+export type OutcomeDto = {
+    success: boolean;
+    error: string | null;
+    duration_ms: number;
+};
+
+export type PostToolDto = {
+    toolName: string;
+    toolInput: {
+        [key: string]: unknown;
+    };
+    outcome: OutcomeDto;
+    /**
+     * The suggestion text intercept returned
+     */
+    suggestions?: string | null;
+    context?: {
+        [key: string]: unknown;
+    };
+};
+
+export type JudgeJobView = {
+    judgeJobId: string;
+};
+
 export type RegisterDto = {
     /**
      * Sign-in name, unique in the tenant (case-insensitive): 1-128 letters, digits or . _ @ + -
@@ -1105,49 +1148,6 @@ export type LicenseJwksView = {
      * Every key the license server signs or signed with, newest first
      */
     keys: Array<LicenseJwkView>;
-};
-
-export type InterceptDto = {
-    toolName: string;
-    toolInput: {
-        [key: string]: unknown;
-    };
-    /**
-     * `workspace` (or `cwd`), `sessionId`, `task`… as the hook knows them
-     */
-    context?: {
-        [key: string]: unknown;
-    };
-};
-
-export type InterceptView = {
-    suggestions: string | null;
-    hasSuggestions: boolean;
-};
-
-export type OutcomeDto = {
-    success: boolean;
-    error: string | null;
-    duration_ms: number;
-};
-
-export type PostToolDto = {
-    toolName: string;
-    toolInput: {
-        [key: string]: unknown;
-    };
-    outcome: OutcomeDto;
-    /**
-     * The suggestion text intercept returned
-     */
-    suggestions?: string | null;
-    context?: {
-        [key: string]: unknown;
-    };
-};
-
-export type JudgeJobView = {
-    judgeJobId: string;
 };
 
 export type FeedbackDto = {
@@ -2980,118 +2980,6 @@ export type LicenseRuntimePublicKeysResponses = {
 
 export type LicenseRuntimePublicKeysResponse = LicenseRuntimePublicKeysResponses[keyof LicenseRuntimePublicKeysResponses];
 
-export type ExperienceInterceptCallData = {
-    body: InterceptDto;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/intercept';
-};
-
-export type ExperienceInterceptCallErrors = {
-    /**
-     * Bad request: the body, a parameter or the query is invalid
-     */
-    400: ExperienceError;
-    /**
-     * No credential, or one that failed verification
-     */
-    401: ExperienceError;
-    /**
-     * Body or upload too large
-     */
-    413: ExperienceError;
-    /**
-     * Unsupported media type (JSON bodies only)
-     */
-    415: ExperienceError;
-    /**
-     * Rate limit or quota exceeded (see Retry-After)
-     */
-    429: ExperienceError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: ExperienceError;
-    /**
-     * A dependency is unavailable
-     */
-    503: ExperienceError;
-};
-
-export type ExperienceInterceptCallError = ExperienceInterceptCallErrors[keyof ExperienceInterceptCallErrors];
-
-export type ExperienceInterceptCallResponses = {
-    200: InterceptView;
-};
-
-export type ExperienceInterceptCallResponse = ExperienceInterceptCallResponses[keyof ExperienceInterceptCallResponses];
-
-export type ExperiencePosttoolData = {
-    body: PostToolDto;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/posttool';
-};
-
-export type ExperiencePosttoolErrors = {
-    /**
-     * Bad request: the body, a parameter or the query is invalid
-     */
-    400: ExperienceError;
-    /**
-     * No credential, or one that failed verification
-     */
-    401: ExperienceError;
-    /**
-     * Body or upload too large
-     */
-    413: ExperienceError;
-    /**
-     * Unsupported media type (JSON bodies only)
-     */
-    415: ExperienceError;
-    /**
-     * Rate limit or quota exceeded (see Retry-After)
-     */
-    429: ExperienceError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: ExperienceError;
-    /**
-     * A dependency is unavailable
-     */
-    503: ExperienceError;
-};
-
-export type ExperiencePosttoolError = ExperiencePosttoolErrors[keyof ExperiencePosttoolErrors];
-
-export type ExperiencePosttoolResponses = {
-    202: JudgeJobView;
-};
-
-export type ExperiencePosttoolResponse = ExperiencePosttoolResponses[keyof ExperiencePosttoolResponses];
-
 export type ExperienceFeedbackData = {
     body: FeedbackDto;
     headers?: {
@@ -3967,3 +3855,115 @@ export type HealthLivenessResponses = {
 };
 
 export type HealthLivenessResponse = HealthLivenessResponses[keyof HealthLivenessResponses];
+
+export type ExperienceInterceptCallData = {
+    body: InterceptDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/intercept';
+};
+
+export type ExperienceInterceptCallErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperienceInterceptCallError = ExperienceInterceptCallErrors[keyof ExperienceInterceptCallErrors];
+
+export type ExperienceInterceptCallResponses = {
+    200: InterceptView;
+};
+
+export type ExperienceInterceptCallResponse = ExperienceInterceptCallResponses[keyof ExperienceInterceptCallResponses];
+
+export type ExperiencePosttoolData = {
+    body: PostToolDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/posttool';
+};
+
+export type ExperiencePosttoolErrors = {
+    /**
+     * Bad request: the body, a parameter or the query is invalid
+     */
+    400: ExperienceError;
+    /**
+     * No credential, or one that failed verification
+     */
+    401: ExperienceError;
+    /**
+     * Body or upload too large
+     */
+    413: ExperienceError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: ExperienceError;
+    /**
+     * Rate limit or quota exceeded (see Retry-After)
+     */
+    429: ExperienceError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: ExperienceError;
+    /**
+     * A dependency is unavailable
+     */
+    503: ExperienceError;
+};
+
+export type ExperiencePosttoolError = ExperiencePosttoolErrors[keyof ExperiencePosttoolErrors];
+
+export type ExperiencePosttoolResponses = {
+    202: JudgeJobView;
+};
+
+export type ExperiencePosttoolResponse = ExperiencePosttoolResponses[keyof ExperiencePosttoolResponses];
