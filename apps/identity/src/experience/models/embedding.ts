@@ -1,3 +1,4 @@
+import { EmbeddingsUnavailableError, OpenAiCompatibleEmbeddings } from '@arbiter/platform';
 import { experienceError } from '../experience-errors';
 
 /** Turns texts into vectors. `name` is recorded with each collection, with the dimension. */
@@ -105,65 +106,35 @@ export class LocalHashEmbedder implements EmbeddingProvider {
   }
 }
 
-/** An OpenAI-compatible `POST {baseUrl}/embeddings` (OpenAI, Ollama, vLLM…); vectors are normalised. */
+/**
+ * An OpenAI-compatible `POST {baseUrl}/embeddings` (OpenAI, Ollama, vLLM…): the platform's client (the one the
+ * scenario generator uses too), its failures reported as this service's `MODEL_UNAVAILABLE`-style error.
+ */
 export class OpenAiCompatibleEmbedder implements EmbeddingProvider {
-  readonly name: string;
-  private dim: number | undefined;
+  private readonly client: OpenAiCompatibleEmbeddings;
 
-  constructor(
-    private readonly baseUrl: string,
-    private readonly model: string,
-    private readonly apiKey: string,
-    private readonly timeoutMs: number,
-  ) {
-    this.name = `openai:${model}`;
+  constructor(baseUrl: string, model: string, apiKey: string, timeoutMs: number) {
+    this.client = new OpenAiCompatibleEmbeddings({ baseUrl, model, apiKey, timeoutMs });
   }
 
-  async dimension(): Promise<number> {
-    if (this.dim === undefined) await this.embed(['dimension probe']);
-    return this.dim!;
+  get name(): string {
+    return this.client.name;
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    let res: Response;
+  private async call<T>(run: () => Promise<T>): Promise<T> {
     try {
-      res = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/embeddings`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
-        },
-        body: JSON.stringify({ model: this.model, input: texts }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      return await run();
     } catch (error) {
-      throw experienceError.modelDown(`embeddings: ${(error as Error).message}`);
+      if (error instanceof EmbeddingsUnavailableError) throw experienceError.modelDown(error.message);
+      throw error;
     }
-    if (!res.ok) throw experienceError.modelDown(`embeddings answered ${res.status}`);
-    const body = (await res.json().catch(() => null)) as {
-      data?: { embedding?: number[]; index?: number }[];
-    } | null;
-    const data = body?.data;
-    if (!Array.isArray(data) || data.length !== texts.length) {
-      throw experienceError.modelDown('embeddings answer without one vector per input');
-    }
-    const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-    return ordered.map((d) => {
-      if (!Array.isArray(d.embedding) || !d.embedding.length) {
-        throw experienceError.modelDown('embeddings answer with an empty vector');
-      }
-      if (this.dim === undefined) this.dim = d.embedding.length;
-      if (d.embedding.length !== this.dim) {
-        throw experienceError.modelDown(
-          `embedding of ${d.embedding.length} dimensions, expected ${this.dim}`,
-        );
-      }
-      const v = Float32Array.from(d.embedding);
-      let norm = 0;
-      for (const x of v) norm += x * x;
-      norm = Math.sqrt(norm) || 1;
-      for (let i = 0; i < v.length; i++) v[i] /= norm;
-      return v;
-    });
+  }
+
+  dimension(): Promise<number> {
+    return this.call(() => this.client.dimension());
+  }
+
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return this.call(() => this.client.embed(texts));
   }
 }
