@@ -8,6 +8,7 @@ import {
 } from '@arbiter/platform';
 import { join } from 'node:path';
 import { IdentityModule } from './identity.module';
+import { LicenseRuntimeRouteDocumentation } from './license';
 import { IDENTITY_TAGS, IdentityErrorFamily } from './openapi';
 import { BUILD_VERSION } from './version';
 
@@ -27,7 +28,12 @@ export const identityService: ServiceDefinition = {
   configDir: join(__dirname, '..', 'config'),
   defaultPort: 3002,
   envelope: identityEnvelope,
-  openApi: { errorFamily: IdentityErrorFamily, tags: IDENTITY_TAGS },
+  openApi: {
+    errorFamily: IdentityErrorFamily,
+    tags: IDENTITY_TAGS,
+    // validate and heartbeat are served in front of Nest (LicenseHotRoutes): documented by a controller never routed
+    unroutedControllers: [LicenseRuntimeRouteDocumentation],
+  },
   createModule: (context) => IdentityModule.register(context),
 };
 
