@@ -1,6 +1,8 @@
 import {
   evaluateLicense,
   LicenseKeySet,
+  privateKeyFromPem,
+  signDocument,
   verifyActivationProof,
   verifyHeartbeatAnswer,
   verifyRevocationSnapshot,
@@ -151,7 +153,7 @@ describe('license server', () => {
     const key = await generate({ allowedFeatures: ['api.validate', 'pdf.designer'] });
     const res = await activate(key.licenseKey, 'machine-1');
     expect(res.status).toBe(200);
-    expect(res.body.result).toMatchObject({ success: true, message: 'Activated', proof: { alg: 'EdDSA' } });
+    expect(res.body.result).toMatchObject({ success: true, message: 'Activated', proof: { alg: 'PS256' } });
     const keys = await keySet();
     const decoded = JSON.parse(Buffer.from(res.body.result.activationProof, 'base64').toString());
     expect(decoded).toEqual(res.body.result.proof);
@@ -426,9 +428,20 @@ describe('license server', () => {
   it('rotation: forced by the admin route, old proofs still verify, new ones carry the new kid; the job rotates once', async () => {
     const key = await generate({ maxActivations: 10 });
     const old = (await activate(key.licenseKey, 'rot-1')).body.result.proof;
+    expect(old.alg).toBe('PS256');
+    // a proof from before PS256 proofs: signed by the Ed25519 key (which now signs heartbeat answers)
+    const [edRow] = await sut.service.app
+      .get(UnitOfWork)
+      .run((m) => m.query(`SELECT kid, private_pem FROM license_signing_keys WHERE is_active AND alg = 'EdDSA'`));
+    const legacy = signDocument({ ...old.payload }, edRow.kid, privateKeyFromPem(edRow.private_pem));
+    expect(legacy.alg).toBe('EdDSA');
     const rotated = await call(base, 'POST', '/api/v1/keys/rotate', { headers: admin });
     expect(rotated.status).toBe(200);
     expect(rotated.body.result.previousKid).toBe(old.kid);
+    expect(rotated.body.result.rotated).toEqual([
+      { alg: 'PS256', kid: rotated.body.result.kid, previousKid: old.kid },
+      { alg: 'EdDSA', kid: expect.any(String), previousKid: edRow.kid },
+    ]);
     const fresh = (await activate(key.licenseKey, 'rot-2')).body.result.proof;
     expect(fresh.kid).toBe(rotated.body.result.kid);
     expect(fresh.kid).not.toBe(old.kid);
@@ -436,6 +449,15 @@ describe('license server', () => {
     expect(keys.kids).toEqual(expect.arrayContaining([old.kid, fresh.kid]));
     expect(verifyActivationProof(old, keys).valid).toBe(true);
     expect(verifyActivationProof(fresh, keys).valid).toBe(true);
+    expect(verifyActivationProof(legacy, keys)).toMatchObject({ valid: true, kid: edRow.kid });
+    // the JWKS names every key's algorithm; a document cannot claim another algorithm than its key's
+    const published = (await call(base, 'GET', '/api/v1/license/keys')).body.keys;
+    expect(published.find((k: { kid: string }) => k.kid === fresh.kid)).toMatchObject({ kty: 'RSA', alg: 'PS256' });
+    expect(published.find((k: { kid: string }) => k.kid === edRow.kid)).toMatchObject({ kty: 'OKP', alg: 'EdDSA' });
+    expect(verifyActivationProof({ ...legacy, alg: 'PS256' }, keys)).toMatchObject({
+      valid: false,
+      reason: 'UNSUPPORTED_ALGORITHM',
+    });
 
     // the rotation job: a fresh key is not rotated; an old one is rotated exactly once by two concurrent runs
     const signer = sut.service.app.get(LicenseSigner);
@@ -450,7 +472,7 @@ describe('license server', () => {
     const count = await sut.service.app
       .get(UnitOfWork)
       .run((m) => m.query(`SELECT count(*)::int AS n FROM license_signing_keys`));
-    expect(count[0].n).toBe(3);
+    expect(count[0].n).toBe(6); // 2 kinds × (first keys, forced rotation, the job's rotation)
   });
 
   it('verifies a signed policy presented even when none is required (401 for a foreign one)', async () => {

@@ -13,6 +13,7 @@ import {
 import { AppError, Database, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { LicenseServerSettings } from '../settings';
 import type {
   ActivateDto,
@@ -250,25 +251,31 @@ export class Heartbeat {
     private readonly signer: LicenseSigner,
   ) {}
 
+  /** The statement alone on PostgreSQL; inside a transaction on the embedded PGlite (see `Database.isEmbedded`). */
+  private run<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    const ds = this.database.dataSource;
+    return this.database.isEmbedded ? ds.transaction(work) : work(ds.manager);
+  }
+
   async execute(dto: HeartbeatDto): Promise<HeartbeatView> {
-    const m = this.database.dataSource.manager;
     const nonce = newNonce();
     const nonceHash = hashNonce(dto.nonce);
-    const target = await this.activations.heartbeat(m, {
-      nonceHash,
-      proofId: dto.proofId,
-      licenseId: dto.licenseId,
-      fingerprint: dto.machineFingerprint,
-      nextHash: hashNonce(nonce),
-    });
-    if (!target) {
+    const target = await this.run(async (m) => {
+      const spent = await this.activations.heartbeat(m, {
+        nonceHash,
+        proofId: dto.proofId,
+        licenseId: dto.licenseId,
+        fingerprint: dto.machineFingerprint,
+        nextHash: hashNonce(nonce),
+      });
+      if (spent) return spent;
       if (await this.activations.nonceExists(m, nonceHash))
         throw AppError.forbidden(
           'The nonce belongs to another proof, license or machine',
           LicenseErrors.HeartbeatMismatch,
         );
       throw AppError.conflict(LicenseErrors.NonceInvalid, 'Unknown or already used nonce');
-    }
+    });
     const payload: HeartbeatAnswerPayload = {
       typ: HEARTBEAT_TYPE,
       proofId: target.proof_id,

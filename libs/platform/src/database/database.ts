@@ -49,6 +49,16 @@ export class Database {
     private readonly embedded: EmbeddedPostgres | null,
   ) {}
 
+  /**
+   * Whether this is the embedded PGlite server. Its socket serves one backend to the pool's connections and
+   * keeps a transaction to itself, but not a lone statement: an autocommit statement (`dataSource.query`)
+   * of one connection can interleave with another's there. Code that runs single statements outside a
+   * transaction for speed on PostgreSQL wraps them in one on PGlite.
+   */
+  get isEmbedded(): boolean {
+    return this.embedded !== null;
+  }
+
   static async start(options: DatabaseStartOptions): Promise<Database> {
     assertIdentifier(options.applicationRole, 'Database:ApplicationRole');
     const embedded =
