@@ -7,7 +7,7 @@ import {
   verifyHeartbeatAnswer,
   verifyRevocationSnapshot,
 } from '@arbiter/licensing';
-import { UnitOfWork } from '@arbiter/platform';
+import { EventBus, UnitOfWork } from '@arbiter/platform';
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { identityService } from '../src';
 import { LicenseSigner, UsageRecorder } from '../src/license';
@@ -372,6 +372,55 @@ describe('license server', () => {
     ).toBe(400);
   });
 
+  it('validate and heartbeat (hot routes): bad bodies get the validation errors; the cache follows changes other replicas publish', async () => {
+    const key = await generate({ allowedFeatures: ['api.validate'] });
+    expect((await activate(key.licenseKey, 'hot-1')).status).toBe(200);
+    const validate = (body: unknown) => call(base, 'POST', '/api/v1/validate', { body });
+    const good = { licenseKey: key.licenseKey, machineFingerprint: 'hot-1', actionType: 'api.validate' };
+    expect((await validate(good)).body.result).toMatchObject({ isValid: true, error: null });
+    // what the plain check does not take goes through the validation pipe of every Nest route
+    for (const body of [
+      { ...good, licenseKey: 42 },
+      { ...good, machineFingerprint: 'has spaces' },
+      { ...good, actionType: '' },
+      { licenseKey: key.licenseKey },
+      [good],
+    ]) {
+      const res = await validate(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ isSuccess: false, result: null });
+      expect(res.body.errors[0].code).toBe('VALIDATION_FAILED');
+    }
+    const nul = await validate({ ...good, actionType: 'api\u0000validate' });
+    expect(nul.status).toBe(400);
+    expect(nul.body.errors[0].code).toBe('INVALID_CHARACTERS');
+    // a body the plain check leaves to the pipe but the DTO accepts (an unknown key is stripped) is answered
+    expect((await validate({ ...good, extra: 1 })).body.result).toMatchObject({ isValid: true });
+    const heartbeat = await call(base, 'POST', '/api/v1/heartbeat', {
+      body: {
+        proofId: 'not-a-uuid',
+        licenseId: key.licenseId,
+        machineFingerprint: 'hot-1',
+        nonce: 'x'.repeat(20),
+      },
+    });
+    expect(heartbeat.status).toBe(400);
+    expect(heartbeat.body.errors[0].code).toBe('VALIDATION_FAILED');
+
+    // another replica revokes (here: the row changed behind this replica's back) and publishes the change
+    await sut.service.app
+      .get(UnitOfWork)
+      .run((m) => m.query(`UPDATE license_keys SET is_revoked = true WHERE id = $1`, [key.licenseId]));
+    expect((await validate(good)).body.result).toMatchObject({ isValid: true }); // still the cached read
+    await sut.service.app.get(EventBus).publish('arbiter.license.changed', {
+      licenseKey: key.licenseKey,
+      change: 'revoked',
+      occurredAt: new Date().toISOString(),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await validate(good)).body.result).toMatchObject({ isValid: false, error: 'LICENSE_REVOKED' });
+  });
+
   it('tampered proofs and proofs of unknown keys fail verification', async () => {
     const key = await generate();
     const proof = (await activate(key.licenseKey, 'tamper')).body.result.proof;
@@ -432,7 +481,9 @@ describe('license server', () => {
     // a proof from before PS256 proofs: signed by the Ed25519 key (which now signs heartbeat answers)
     const [edRow] = await sut.service.app
       .get(UnitOfWork)
-      .run((m) => m.query(`SELECT kid, private_pem FROM license_signing_keys WHERE is_active AND alg = 'EdDSA'`));
+      .run((m) =>
+        m.query(`SELECT kid, private_pem FROM license_signing_keys WHERE is_active AND alg = 'EdDSA'`),
+      );
     const legacy = signDocument({ ...old.payload }, edRow.kid, privateKeyFromPem(edRow.private_pem));
     expect(legacy.alg).toBe('EdDSA');
     const rotated = await call(base, 'POST', '/api/v1/keys/rotate', { headers: admin });
@@ -452,8 +503,14 @@ describe('license server', () => {
     expect(verifyActivationProof(legacy, keys)).toMatchObject({ valid: true, kid: edRow.kid });
     // the JWKS names every key's algorithm; a document cannot claim another algorithm than its key's
     const published = (await call(base, 'GET', '/api/v1/license/keys')).body.keys;
-    expect(published.find((k: { kid: string }) => k.kid === fresh.kid)).toMatchObject({ kty: 'RSA', alg: 'PS256' });
-    expect(published.find((k: { kid: string }) => k.kid === edRow.kid)).toMatchObject({ kty: 'OKP', alg: 'EdDSA' });
+    expect(published.find((k: { kid: string }) => k.kid === fresh.kid)).toMatchObject({
+      kty: 'RSA',
+      alg: 'PS256',
+    });
+    expect(published.find((k: { kid: string }) => k.kid === edRow.kid)).toMatchObject({
+      kty: 'OKP',
+      alg: 'EdDSA',
+    });
     expect(verifyActivationProof({ ...legacy, alg: 'PS256' }, keys)).toMatchObject({
       valid: false,
       reason: 'UNSUPPORTED_ALGORITHM',
