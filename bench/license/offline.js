@@ -26,31 +26,31 @@ const answers = generateSigningKey('EdDSA');
 const keys = new LicenseKeySet({ keys: [key.publicJwk, retired.publicJwk, answers.publicJwk] });
 const now = new Date();
 const payload = {
-    typ: PROOF_TYPE,
-    proofId: '5b0e8c0e-4a43-4d6e-9d0f-6a1d8b1f2c3d',
-    licenseId: '0f4e2b9a-1c3d-4e5f-8a7b-6c5d4e3f2a1b',
-    licenseKeyHint: 'ARB-7K3QX-…-5H',
-    organizationId: 'org-acme',
-    organizationName: 'Acme Corp',
-    tier: 'Licensed',
-    allowedFeatures: [
-      'vsix.publish',
-      'vsix.watch',
-      'vsix.explorer',
-      'api.validate',
-      'cp.publish',
-      'pdf.canary',
-    ],
-    machineFingerprint: 'build-agent-01',
-    fingerprintScope: 'MachineAndProject',
-    environment: 'Production',
-    productVersion: '2.4.0',
-    manifestHash: null,
-    issuedAt: new Date(now.getTime() - 86_400_000).toISOString(),
-    expiresAt: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
-    nonce: 'Jx1r0m4S7pW2vQ9kL3zX8cV1EaB6nD5f',
-    serverTime: new Date(now.getTime() - 86_400_000).toISOString(),
-    counter: 42,
+  typ: PROOF_TYPE,
+  proofId: '5b0e8c0e-4a43-4d6e-9d0f-6a1d8b1f2c3d',
+  licenseId: '0f4e2b9a-1c3d-4e5f-8a7b-6c5d4e3f2a1b',
+  licenseKeyHint: 'ARB-7K3QX-…-5H',
+  organizationId: 'org-acme',
+  organizationName: 'Acme Corp',
+  tier: 'Licensed',
+  allowedFeatures: [
+    'vsix.publish',
+    'vsix.watch',
+    'vsix.explorer',
+    'api.validate',
+    'cp.publish',
+    'pdf.canary',
+  ],
+  machineFingerprint: 'build-agent-01',
+  fingerprintScope: 'MachineAndProject',
+  environment: 'Production',
+  productVersion: '2.4.0',
+  manifestHash: null,
+  issuedAt: new Date(now.getTime() - 86_400_000).toISOString(),
+  expiresAt: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
+  nonce: 'Jx1r0m4S7pW2vQ9kL3zX8cV1EaB6nD5f',
+  serverTime: new Date(now.getTime() - 86_400_000).toISOString(),
+  counter: 42,
 };
 const proof = signDocument(payload, key.kid, privateKeyFromPem(key.privatePem));
 const edProof = signDocument(payload, answers.kid, privateKeyFromPem(answers.privatePem));
@@ -105,14 +105,20 @@ const held = measure(
   'verifyActivationProof (PS256, prepared once)',
   () => verifyActivationProof(prepared, keys, { now, machineFingerprint: 'build-agent-01' }).valid,
 );
-measure('verifyActivationProof (PS256 base64 string)', () => verifyActivationProof(base64, keys, { now }).valid);
-measure('evaluateLicense (PS256 proof + revocation + clock)', () => evaluateLicense({ proof, keys, now }).valid);
+measure(
+  'verifyActivationProof (PS256 base64 string)',
+  () => verifyActivationProof(base64, keys, { now }).valid,
+);
+measure(
+  'evaluateLicense (PS256 proof + revocation + clock)',
+  () => evaluateLicense({ proof, keys, now }).valid,
+);
 measure(
   'evaluateLicense (PS256 prepared + revocation + clock)',
   () => evaluateLicense({ proof: prepared, keys, now }).valid,
 );
 console.log(
-  `\nlibrary overhead over the raw verification: ${((1e6 / object - 1e6 / raw)).toFixed(1)} µs (object), ` +
-    `${((1e6 / held - 1e6 / raw)).toFixed(1)} µs (prepared)`,
+  `\nlibrary overhead over the raw verification: ${(1e6 / object - 1e6 / raw).toFixed(1)} µs (object), ` +
+    `${(1e6 / held - 1e6 / raw).toFixed(1)} µs (prepared)`,
 );
 console.log(`${object >= 20000 ? 'meets' : 'BELOW'} the goal of 20,000/s (PS256 proof object)`);

@@ -242,8 +242,7 @@ export class LicenseKeyRotationView {
   @ApiProperty({ description: 'The new active proof key id (PS256: what new activation proofs carry)' })
   kid!: string;
   @ApiProperty({ type: String, nullable: true, description: 'The proof key id before' }) previousKid!:
-    | string
-    | null;
+    string | null;
   @ApiProperty({
     type: [RotatedKeyView],
     description: 'Every key kind rotated: PS256 (proofs, records, snapshots) and EdDSA (heartbeat answers)',

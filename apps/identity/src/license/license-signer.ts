@@ -101,7 +101,8 @@ export class LicenseSigner {
       }
       return done;
     });
-    for (const r of rotated) this.logger.log(`rotated the ${r.alg} license signing key: ${r.previousKid} → ${r.kid}`);
+    for (const r of rotated)
+      this.logger.log(`rotated the ${r.alg} license signing key: ${r.previousKid} → ${r.kid}`);
     await this.reload();
     return this.summary(rotated);
   }

@@ -13,7 +13,6 @@ import {
 import { AppError, Database, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { LicenseServerSettings } from '../settings';
 import type {
   ActivateDto,
@@ -205,14 +204,15 @@ export class ValidateLicense {
   ) {}
 
   execute(dto: ValidateDto): ValidateView | Promise<ValidateView> {
-    const key = wellFormedKey(dto.licenseKey);
     const fingerprint = this.settings.fingerprintScope === 'ProjectOnly' ? null : dto.machineFingerprint;
-    const cacheKey = ValidationCache.keyOf(key, fingerprint);
+    // keyed by the key as sent: only a well-formed key is ever stored, so a hit needs no check-code hash
+    const cacheKey = ValidationCache.keyOf(dto.licenseKey, fingerprint);
     const cached = this.cache.get(cacheKey);
-    if (cached) return this.answer(key, dto.actionType, cached);
-    return this.uow
-      .run((m) => this.activations.validation(m, key, fingerprint))
-      .then((row) => this.answer(key, dto.actionType, this.cache.set(cacheKey, row)));
+    if (cached) return this.answer(cached.licenseKey, dto.actionType, cached);
+    const key = wellFormedKey(dto.licenseKey);
+    return this.cache
+      .load(cacheKey, key, () => this.uow.run((m) => this.activations.validation(m, key, fingerprint)))
+      .then((read) => this.answer(key, dto.actionType, read));
   }
 
   private answer(key: string, actionType: string, cached: CachedValidation): ValidateView {
@@ -251,31 +251,24 @@ export class Heartbeat {
     private readonly signer: LicenseSigner,
   ) {}
 
-  /** The statement alone on PostgreSQL; inside a transaction on the embedded PGlite (see `Database.isEmbedded`). */
-  private run<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
-    const ds = this.database.dataSource;
-    return this.database.isEmbedded ? ds.transaction(work) : work(ds.manager);
-  }
-
   async execute(dto: HeartbeatDto): Promise<HeartbeatView> {
     const nonce = newNonce();
     const nonceHash = hashNonce(dto.nonce);
-    const target = await this.run(async (m) => {
-      const spent = await this.activations.heartbeat(m, {
-        nonceHash,
-        proofId: dto.proofId,
-        licenseId: dto.licenseId,
-        fingerprint: dto.machineFingerprint,
-        nextHash: hashNonce(nonce),
-      });
-      if (spent) return spent;
-      if (await this.activations.nonceExists(m, nonceHash))
+    const target = await this.activations.heartbeat(this.database, {
+      nonceHash,
+      proofId: dto.proofId,
+      licenseId: dto.licenseId,
+      fingerprint: dto.machineFingerprint,
+      nextHash: hashNonce(nonce),
+    });
+    if (!target) {
+      if (await this.activations.nonceExists(this.database, nonceHash))
         throw AppError.forbidden(
           'The nonce belongs to another proof, license or machine',
           LicenseErrors.HeartbeatMismatch,
         );
       throw AppError.conflict(LicenseErrors.NonceInvalid, 'Unknown or already used nonce');
-    });
+    }
     const payload: HeartbeatAnswerPayload = {
       typ: HEARTBEAT_TYPE,
       proofId: target.proof_id,

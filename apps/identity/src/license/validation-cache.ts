@@ -12,6 +12,8 @@ export interface ValidationRow {
 }
 
 export interface CachedValidation {
+  /** The key's normal form (the cache is keyed by the key as sent: a hit skips the check-code hash). */
+  licenseKey: string;
   row: ValidationRow | undefined;
   expiresMs: number;
   expiresAt: string | null;
@@ -36,6 +38,10 @@ const MAX_ENTRIES = 10_000;
 export class ValidationCache implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('LicenseValidationCache');
   private readonly entries = new Map<string, { at: number; ttl: number; value: CachedValidation }>();
+  /** Reads under way, by cache key: concurrent misses of one key share one read. */
+  private readonly loading = new Map<string, Promise<CachedValidation>>();
+  /** Bumped by every change: a read that started before a change is not stored. */
+  private generation = 0;
   private subscription: EventSubscription | undefined;
   private stopReconnect: (() => void) | undefined;
 
@@ -53,8 +59,9 @@ export class ValidationCache implements OnModuleInit, OnApplicationShutdown {
     await this.subscription?.unsubscribe().catch(() => undefined);
   }
 
-  static keyOf(licenseKey: string, fingerprint: string | null): string {
-    return `${licenseKey}\u0000${fingerprint ?? ''}`;
+  /** The cache key: the license key as sent (any spelling of a well-formed key) and the fingerprint. */
+  static keyOf(licenseKeyAsSent: string, fingerprint: string | null): string {
+    return `${licenseKeyAsSent}\u0000${fingerprint ?? ''}`;
   }
 
   get(key: string, now = Date.now()): CachedValidation | undefined {
@@ -67,13 +74,40 @@ export class ValidationCache implements OnModuleInit, OnApplicationShutdown {
     return entry.value;
   }
 
-  set(key: string, row: ValidationRow | undefined, now = Date.now()): CachedValidation {
+  /**
+   * The cached read of `key`, or one read by `read` (shared by every concurrent miss of the key: a hundred
+   * requests arriving as an entry expires make one database read, not a hundred). A read that started
+   * before a change (`forget`, `clear`) is answered but not stored.
+   */
+  load(
+    key: string,
+    licenseKey: string,
+    read: () => Promise<ValidationRow | undefined>,
+  ): Promise<CachedValidation> {
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const generation = this.generation;
+    const promise = read()
+      .then((row) =>
+        generation === this.generation ? this.set(key, licenseKey, row) : this.wrap(licenseKey, row),
+      )
+      .finally(() => this.loading.delete(key));
+    this.loading.set(key, promise);
+    return promise;
+  }
+
+  private wrap(licenseKey: string, row: ValidationRow | undefined): CachedValidation {
     const expires = row ? new Date(row.expires_at) : undefined;
-    const value: CachedValidation = {
+    return {
+      licenseKey,
       row,
       expiresMs: expires ? expires.getTime() : 0,
       expiresAt: expires ? expires.toISOString() : null,
     };
+  }
+
+  set(key: string, licenseKey: string, row: ValidationRow | undefined, now = Date.now()): CachedValidation {
+    const value = this.wrap(licenseKey, row);
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
     const status = this.bus.status();
     const ttl = status.kind === 'nats' && status.connected ? TTL_WITH_BUS_MS : TTL_WITHOUT_BUS_MS;
@@ -83,8 +117,10 @@ export class ValidationCache implements OnModuleInit, OnApplicationShutdown {
 
   /** Drops this replica's entries of a key. */
   forget(licenseKey: string): void {
-    const prefix = `${licenseKey}\u0000`;
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    this.generation++;
+    this.loading.clear();
+    for (const [key, entry] of this.entries)
+      if (entry.value.licenseKey === licenseKey) this.entries.delete(key);
   }
 
   /** Drops the key here at once and tells every replica (the bus failing leaves the TTL as the bound). */
@@ -98,6 +134,8 @@ export class ValidationCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   clear(): void {
+    this.generation++;
+    this.loading.clear();
     this.entries.clear();
   }
 }

@@ -135,7 +135,12 @@ export class RuntimeLicense implements OnModuleInit {
         clock: this.clock,
       };
     } else {
-      state = evaluateLicense({ proof: this.prepared ?? this.proof, keys: this.keys, now, clock: this.clock });
+      state = evaluateLicense({
+        proof: this.prepared ?? this.proof,
+        keys: this.keys,
+        now,
+        clock: this.clock,
+      });
       if (state.valid) this.clock = state.clock;
     }
     this.cached = { at: now.getTime(), state };

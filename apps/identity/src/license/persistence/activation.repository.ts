@@ -1,3 +1,4 @@
+import { Database } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
@@ -94,18 +95,26 @@ export class ActivationRepository {
   }
 
   /**
-   * The whole heartbeat write in one autocommit statement (one round trip, no transaction around it):
+   * The whole heartbeat write in one autocommit statement (one round trip, no transaction around it,
+   * prepared once per pooled connection: planning this CTE took longer than running it):
    * spends the nonce (deletes it) only when it belongs to the proof, license and machine named, stores the
    * next nonce's hash, marks the activation's last heartbeat, and reads what the answer carries (revocation,
    * grace deadline, the database's time and the next counter value). Of any number of concurrent calls
    * with the same nonce exactly one deletes the row (the others wait for its commit, then find none).
-   * Undefined when nothing was spent: unknown, spent or another proof's nonce (`nonceOwner` tells which).
+   * Undefined when nothing was spent: unknown, spent or another proof's nonce (`nonceExists` tells which).
+   *
+   * The statement's own transaction commits asynchronously (`synchronous_commit` off for it alone): the
+   * answer does not wait for the WAL flush, which under load is what bounds a commit per call. The write
+   * stays atomic (all of it or none); what a PostgreSQL crash can lose is the last heartbeats' fraction of
+   * a second: their spent nonces come back unspent and their new nonces are gone, so such a runtime's next
+   * heartbeat is refused (409) and it re-activates. A license revocation is not written here.
    */
   async heartbeat(
-    m: EntityManager,
+    db: Database,
     spend: { nonceHash: string; proofId: string; licenseId: string; fingerprint: string; nextHash: string },
   ): Promise<HeartbeatTarget | undefined> {
-    const rows: HeartbeatTarget[] = await m.query(
+    const rows = await db.preparedQuery<HeartbeatTarget>(
+      'license-heartbeat',
       `WITH spent AS (
          DELETE FROM license_nonces n USING license_activations a
           WHERE n.nonce_hash = $1 AND a.id = n.activation_id
@@ -119,7 +128,8 @@ export class ActivationRepository {
           WHERE a.id = i.activation_id
           RETURNING a.proof_id, a.license_id, a.machine_fingerprint)
        SELECT t.proof_id, t.license_id, t.machine_fingerprint, k.is_revoked, r.grace_deadline,
-              now() AS server_time, nextval('license_counter') AS counter
+              now() AS server_time, nextval('license_counter') AS counter,
+              set_config('synchronous_commit', 'off', true) AS commit_mode
          FROM touched t JOIN license_keys k ON k.id = t.license_id
          LEFT JOIN license_revocations r ON r.license_id = k.id`,
       [spend.nonceHash, spend.proofId, spend.licenseId, spend.fingerprint, spend.nextHash],
@@ -128,8 +138,12 @@ export class ActivationRepository {
   }
 
   /** Whether an unspent nonce exists (after a heartbeat spent nothing: another proof's nonce, or none). */
-  async nonceExists(m: EntityManager, nonceHash: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(`SELECT 1 FROM license_nonces WHERE nonce_hash = $1`, [nonceHash]);
+  async nonceExists(db: Database, nonceHash: string): Promise<boolean> {
+    const rows = await db.preparedQuery(
+      'license-nonce-exists',
+      `SELECT 1 FROM license_nonces WHERE nonce_hash = $1`,
+      [nonceHash],
+    );
     return rows.length > 0;
   }
 
