@@ -190,6 +190,34 @@ function serverCpu(target) {
   });
 }
 
+/**
+ * CPU time (µs) of the PostgreSQL backends serving the bench database so far, from /proc (same machine,
+ * Linux), by backend: what the database spends per heartbeat, whatever else loads the machine (a backend
+ * the pool opened during the run counts from its start). Null when unreadable.
+ */
+async function databaseCpu(database) {
+  if (!process.env.BENCH_DATABASE_URL) return null;
+  try {
+    const { readFileSync } = require('node:fs');
+    const { Client } = require('pg');
+    const client = new Client({ connectionString: process.env.BENCH_DATABASE_URL });
+    await client.connect();
+    const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
+      database.split('/').pop(),
+    ]);
+    await client.end();
+    const tick = 1e6 / 100; // USER_HZ
+    const byPid = new Map();
+    for (const { pid } of rows) {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * tick); // utime, stime
+    }
+    return byPid;
+  } catch {
+    return null;
+  }
+}
+
 // ------------------------------------------------------------------ parent
 /** ONLY=validate or ONLY=heartbeat runs one part. */
 const only = process.env.ONLY;
@@ -215,9 +243,13 @@ async function main() {
     const hbRuns = [];
     for (let round = 0; round < settings.rounds; round++) {
       const cpu0 = await serverCpu(ours);
+      const db0 = await databaseCpu(ours.database);
       const run = await heartbeats(ours, settings.duration, 2 + round);
-      const calls = run.rps * settings.duration + run.failed;
-      run.cpuPerCall = ((await serverCpu(ours)) - cpu0) / Math.max(1, calls);
+      const calls = Math.max(1, run.rps * settings.duration + run.failed);
+      run.cpuPerCall = ((await serverCpu(ours)) - cpu0) / calls;
+      const db1 = await databaseCpu(ours.database);
+      run.dbCpuPerCall =
+        db0 && db1 ? [...db1].reduce((sum, [pid, cpu]) => sum + cpu - (db0.get(pid) ?? 0), 0) / calls : null;
       hbRuns.push(run);
     }
     const bareRun = await load(bare, settings.duration);
@@ -228,14 +260,30 @@ async function main() {
         `${hbRuns.map((r) => r.detail).join('; ')} (refused: the first requests of the connections, see above), ` +
         `answers counted; goal ≥ 5,000 req/s on PostgreSQL)`,
     );
+    const db = hb.dbCpuPerCall;
     console.log(
-      `  server CPU per heartbeat ${hb.cpuPerCall.toFixed(0)} µs (one core: ${Math.round(1e6 / hb.cpuPerCall).toLocaleString('en-US')} heartbeats/s ` +
-        `of this process's work); bare Fastify right after: ${Math.round(bareRun.rps).toLocaleString('en-US')} req/s, ` +
+      `  CPU per heartbeat: service ${hb.cpuPerCall.toFixed(0)} µs` +
+        (db !== null
+          ? `, PostgreSQL ${db.toFixed(0)} µs (together ${Math.round(2e6 / (hb.cpuPerCall + db)).toLocaleString('en-US')} heartbeats/s on two free cores)`
+          : '') +
+        `; bare Fastify right after: ${Math.round(bareRun.rps).toLocaleString('en-US')} req/s, ` +
         `heartbeat at ${((100 * hb.rps) / bareRun.rps).toFixed(0)}% of it`,
     );
   } finally {
     stopServers(ours, bare);
+    await dropDatabase(ours);
   }
+}
+
+/** The bench's own database goes once its server has exited. */
+async function dropDatabase(target) {
+  if (!process.env.BENCH_DATABASE_URL || !target.database.startsWith('postgres')) return;
+  if (target.child.exitCode === null) await new Promise((resolve) => target.child.once('exit', resolve));
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: process.env.BENCH_DATABASE_URL });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${target.database.split('/').pop()} WITH (FORCE)`);
+  await client.end();
 }
 
 if (process.argv[2] === 'serve')
