@@ -74,13 +74,14 @@ describe('arbiter license', () => {
     expect(run.stdout).toMatch(/^Activated license .* on ci-runner-7/);
     const proof = JSON.parse(readFileSync(output, 'utf8'));
     expect(proof).toMatchObject({
-      alg: 'EdDSA',
+      alg: 'PS256',
       payload: { machineFingerprint: 'ci-runner-7', environment: 'Production' },
     });
 
     const verify = await cli(['verify', '--proof', output, '--fingerprint', 'ci-runner-7']);
     expect(verify.code).toBe(0);
     expect(verify.stdout).toMatch(/^OK: license .* \(Licensed: api.validate\)/);
+    expect(verify.stdout).toMatch(/signed by lic-\S+ \(PS256\)/);
 
     // tampered: exit 1 with the reason
     const tampered = join(dir, 'tampered.json');

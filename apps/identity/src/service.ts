@@ -9,6 +9,7 @@ import {
 import { join } from 'node:path';
 import { ExperienceHotRouteDocumentation } from './experience';
 import { IdentityModule } from './identity.module';
+import { LicenseRuntimeRouteDocumentation } from './license';
 import { IDENTITY_TAGS, IdentityErrorFamily } from './openapi';
 import { BUILD_VERSION } from './version';
 
@@ -31,8 +32,9 @@ export const identityService: ServiceDefinition = {
   openApi: {
     errorFamily: IdentityErrorFamily,
     tags: IDENTITY_TAGS,
-    // intercept and posttool are served in front of Nest (ExperienceHotRoutes): documented by a controller never routed
-    unroutedControllers: [ExperienceHotRouteDocumentation],
+    // served in front of Nest, documented by controllers never routed: intercept and posttool
+    // (ExperienceHotRoutes), validate and heartbeat (LicenseHotRoutes)
+    unroutedControllers: [ExperienceHotRouteDocumentation, LicenseRuntimeRouteDocumentation],
   },
   createModule: (context) => IdentityModule.register(context),
 };

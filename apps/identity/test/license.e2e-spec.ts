@@ -1,11 +1,13 @@
 import {
   evaluateLicense,
   LicenseKeySet,
+  privateKeyFromPem,
+  signDocument,
   verifyActivationProof,
   verifyHeartbeatAnswer,
   verifyRevocationSnapshot,
 } from '@arbiter/licensing';
-import { UnitOfWork } from '@arbiter/platform';
+import { EventBus, UnitOfWork } from '@arbiter/platform';
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { identityService } from '../src';
 import { LicenseSigner, UsageRecorder } from '../src/license';
@@ -151,7 +153,7 @@ describe('license server', () => {
     const key = await generate({ allowedFeatures: ['api.validate', 'pdf.designer'] });
     const res = await activate(key.licenseKey, 'machine-1');
     expect(res.status).toBe(200);
-    expect(res.body.result).toMatchObject({ success: true, message: 'Activated', proof: { alg: 'EdDSA' } });
+    expect(res.body.result).toMatchObject({ success: true, message: 'Activated', proof: { alg: 'PS256' } });
     const keys = await keySet();
     const decoded = JSON.parse(Buffer.from(res.body.result.activationProof, 'base64').toString());
     expect(decoded).toEqual(res.body.result.proof);
@@ -370,6 +372,71 @@ describe('license server', () => {
     ).toBe(400);
   });
 
+  it('validate and heartbeat (hot routes): bad bodies get the validation errors; the cache follows changes other replicas publish', async () => {
+    const key = await generate({ allowedFeatures: ['api.validate'] });
+    expect((await activate(key.licenseKey, 'hot-1')).status).toBe(200);
+    const validate = (body: unknown) => call(base, 'POST', '/api/v1/validate', { body });
+    const good = { licenseKey: key.licenseKey, machineFingerprint: 'hot-1', actionType: 'api.validate' };
+    expect((await validate(good)).body.result).toMatchObject({ isValid: true, error: null });
+    // what the plain check does not take goes through the validation pipe of every Nest route
+    for (const body of [
+      { ...good, licenseKey: 42 },
+      { ...good, machineFingerprint: 'has spaces' },
+      { ...good, actionType: '' },
+      { licenseKey: key.licenseKey },
+      [good],
+    ]) {
+      const res = await validate(body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ isSuccess: false, result: null });
+      expect(res.body.errors[0].code).toBe('VALIDATION_FAILED');
+    }
+    const nul = await validate({ ...good, actionType: 'api\u0000validate' });
+    expect(nul.status).toBe(400);
+    expect(nul.body.errors[0].code).toBe('INVALID_CHARACTERS');
+    // a body the plain check leaves to the pipe but the DTO accepts (an unknown key is stripped) is answered
+    expect((await validate({ ...good, extra: 1 })).body.result).toMatchObject({ isValid: true });
+    const heartbeat = await call(base, 'POST', '/api/v1/heartbeat', {
+      body: {
+        proofId: 'not-a-uuid',
+        licenseId: key.licenseId,
+        machineFingerprint: 'hot-1',
+        nonce: 'x'.repeat(20),
+      },
+    });
+    expect(heartbeat.status).toBe(400);
+    expect(heartbeat.body.errors[0].code).toBe('VALIDATION_FAILED');
+
+    // another replica revokes (here: the row changed behind this replica's back) and publishes the change;
+    // a fresh license, so its read is cached just before (the entry lives 1 s with the in-process bus)
+    const other = await generate({ allowedFeatures: ['api.validate'] });
+    expect((await activate(other.licenseKey, 'hot-2')).status).toBe(200);
+    const otherGood = {
+      licenseKey: other.licenseKey,
+      machineFingerprint: 'hot-2',
+      actionType: 'api.validate',
+    };
+    expect((await validate(otherGood)).body.result).toMatchObject({ isValid: true });
+    await sut.service.app
+      .get(UnitOfWork)
+      .run((m) => m.query(`UPDATE license_keys SET is_revoked = true WHERE id = $1`, [other.licenseId]));
+    expect((await validate(otherGood)).body.result).toMatchObject({ isValid: true }); // still the cached read
+    await sut.service.app.get(EventBus).publish('arbiter.license.changed', {
+      licenseKey: other.licenseKey,
+      change: 'revoked',
+      occurredAt: new Date().toISOString(),
+    });
+    // in process the event arrives at once; over NATS within a few seconds (an entry lives 10 s there,
+    // so the expiry cannot be what answers)
+    const deadline = Date.now() + (process.env.TEST_NATS_URL ? 3000 : 50);
+    let answer = (await validate(otherGood)).body.result;
+    while (answer.isValid && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      answer = (await validate(otherGood)).body.result;
+    }
+    expect(answer).toMatchObject({ isValid: false, error: 'LICENSE_REVOKED' });
+  });
+
   it('tampered proofs and proofs of unknown keys fail verification', async () => {
     const key = await generate();
     const proof = (await activate(key.licenseKey, 'tamper')).body.result.proof;
@@ -426,9 +493,22 @@ describe('license server', () => {
   it('rotation: forced by the admin route, old proofs still verify, new ones carry the new kid; the job rotates once', async () => {
     const key = await generate({ maxActivations: 10 });
     const old = (await activate(key.licenseKey, 'rot-1')).body.result.proof;
+    expect(old.alg).toBe('PS256');
+    // a proof from before PS256 proofs: signed by the Ed25519 key (which now signs heartbeat answers)
+    const [edRow] = await sut.service.app
+      .get(UnitOfWork)
+      .run((m) =>
+        m.query(`SELECT kid, private_pem FROM license_signing_keys WHERE is_active AND alg = 'EdDSA'`),
+      );
+    const legacy = signDocument({ ...old.payload }, edRow.kid, privateKeyFromPem(edRow.private_pem));
+    expect(legacy.alg).toBe('EdDSA');
     const rotated = await call(base, 'POST', '/api/v1/keys/rotate', { headers: admin });
     expect(rotated.status).toBe(200);
     expect(rotated.body.result.previousKid).toBe(old.kid);
+    expect(rotated.body.result.rotated).toEqual([
+      { alg: 'PS256', kid: rotated.body.result.kid, previousKid: old.kid },
+      { alg: 'EdDSA', kid: expect.any(String), previousKid: edRow.kid },
+    ]);
     const fresh = (await activate(key.licenseKey, 'rot-2')).body.result.proof;
     expect(fresh.kid).toBe(rotated.body.result.kid);
     expect(fresh.kid).not.toBe(old.kid);
@@ -436,6 +516,21 @@ describe('license server', () => {
     expect(keys.kids).toEqual(expect.arrayContaining([old.kid, fresh.kid]));
     expect(verifyActivationProof(old, keys).valid).toBe(true);
     expect(verifyActivationProof(fresh, keys).valid).toBe(true);
+    expect(verifyActivationProof(legacy, keys)).toMatchObject({ valid: true, kid: edRow.kid });
+    // the JWKS names every key's algorithm; a document cannot claim another algorithm than its key's
+    const published = (await call(base, 'GET', '/api/v1/license/keys')).body.keys;
+    expect(published.find((k: { kid: string }) => k.kid === fresh.kid)).toMatchObject({
+      kty: 'RSA',
+      alg: 'PS256',
+    });
+    expect(published.find((k: { kid: string }) => k.kid === edRow.kid)).toMatchObject({
+      kty: 'OKP',
+      alg: 'EdDSA',
+    });
+    expect(verifyActivationProof({ ...legacy, alg: 'PS256' }, keys)).toMatchObject({
+      valid: false,
+      reason: 'UNSUPPORTED_ALGORITHM',
+    });
 
     // the rotation job: a fresh key is not rotated; an old one is rotated exactly once by two concurrent runs
     const signer = sut.service.app.get(LicenseSigner);
@@ -450,7 +545,7 @@ describe('license server', () => {
     const count = await sut.service.app
       .get(UnitOfWork)
       .run((m) => m.query(`SELECT count(*)::int AS n FROM license_signing_keys`));
-    expect(count[0].n).toBe(3);
+    expect(count[0].n).toBe(6); // 2 kinds × (first keys, forced rotation, the job's rotation)
   });
 
   it('verifies a signed policy presented even when none is required (401 for a foreign one)', async () => {

@@ -10,6 +10,7 @@ export const Subjects = {
   EventWindowClosed: 'arbiter.event-window.closed',
   TokenRevoked: 'arbiter.auth.token-revoked',
   LicenseRevoked: 'arbiter.license.revoked',
+  LicenseChanged: 'arbiter.license.changed',
   QuotaChanged: 'arbiter.quota.changed',
 } as const;
 
@@ -77,6 +78,16 @@ export interface LicenseRevokedEvent {
   revokedAt: string;
 }
 
+/**
+ * What the license server's validate answers of a license changed (revoked, features updated, a machine
+ * activated): every identity replica drops its cached validate reads of that key.
+ */
+export interface LicenseChangedEvent {
+  licenseKey: string;
+  change: 'revoked' | 'features' | 'activated';
+  occurredAt: string;
+}
+
 /** A tenant's quota tier or limits changed: every control-plane replica reloads them. */
 export interface QuotaChangedEvent {
   tenantId: string;
@@ -92,6 +103,7 @@ export interface EventPayloads {
   'arbiter.event-window.closed': EventWindowClosedEvent;
   'arbiter.auth.token-revoked': TokenRevokedEvent;
   'arbiter.license.revoked': LicenseRevokedEvent;
+  'arbiter.license.changed': LicenseChangedEvent;
   'arbiter.quota.changed': QuotaChangedEvent;
 }
 

@@ -11,6 +11,7 @@ import {
   HEARTBEAT_TYPE,
   HeartbeatAnswerPayload,
   LicenseKeySet,
+  prepareDocument,
   privateKeyFromPem,
   PROOF_TYPE,
   RevocationSnapshotPayload,
@@ -115,6 +116,70 @@ describe('activation proofs', () => {
     });
     expect(set.kids).toEqual([key.kid]);
     expect(set.rejected).toEqual(['r', 'bad']);
+  });
+});
+
+describe('PS256 proofs (RSA-2048 PSS), beside Ed25519', () => {
+  const rsa = generateSigningKey('PS256');
+  const rsaSigner = privateKeyFromPem(rsa.privatePem);
+  const both = new LicenseKeySet({ keys: [rsa.publicJwk, key.publicJwk] });
+
+  it('publishes an RSA key with its alg and verifies PS256 proofs in every form, prepared too', () => {
+    expect(rsa.publicJwk).toMatchObject({ kty: 'RSA', alg: 'PS256', use: 'sig', kid: rsa.kid, e: 'AQAB' });
+    const proof = signDocument(payload(), rsa.kid, rsaSigner);
+    expect(proof.alg).toBe('PS256');
+    expect(Buffer.from(proof.signature, 'base64url')).toHaveLength(256);
+    for (const form of [proof, JSON.stringify(proof), encodeDocument(proof), prepareDocument(proof)]) {
+      expect(verifyActivationProof(form, both, { now: NOW })).toMatchObject({ valid: true, kid: rsa.kid });
+    }
+    // a proof signed with Ed25519 before PS256 verifies beside it under its own kid
+    const legacy = signDocument(payload(), key.kid, signer);
+    expect(verifyActivationProof(legacy, both, { now: NOW })).toMatchObject({ valid: true, kid: key.kid });
+    expect(evaluateLicense({ proof: prepareDocument(proof), keys: both, now: NOW }).valid).toBe(true);
+  });
+
+  it('refuses tampering, algorithm confusion, a wrong signature length and weak or unlabelled RSA keys', () => {
+    const proof = signDocument(payload(), rsa.kid, rsaSigner);
+    const tampered = { ...proof, payload: { ...proof.payload, tier: 'Enterprise' } };
+    expect(verifyActivationProof(tampered, both, { now: NOW })).toMatchObject({ reason: 'BAD_SIGNATURE' });
+    // a document claiming another algorithm than its key's
+    expect(verifyActivationProof({ ...proof, alg: 'EdDSA' }, both, { now: NOW })).toMatchObject({
+      reason: 'UNSUPPORTED_ALGORITHM',
+    });
+    const ed = signDocument(payload(), key.kid, signer);
+    expect(verifyActivationProof({ ...ed, alg: 'PS256' }, both, { now: NOW })).toMatchObject({
+      reason: 'UNSUPPORTED_ALGORITHM',
+    });
+    // an Ed25519 signature presented under the RSA kid
+    expect(verifyActivationProof({ ...ed, kid: rsa.kid, alg: 'PS256' }, both, { now: NOW })).toMatchObject({
+      reason: 'BAD_SIGNATURE',
+    });
+    const truncated = { ...proof, signature: proof.signature.slice(0, 100) };
+    expect(verifyActivationProof(truncated, both, { now: NOW })).toMatchObject({ reason: 'BAD_SIGNATURE' });
+    const { alg: _alg, ...unlabelled } = rsa.publicJwk;
+    const weak = require('node:crypto').generateKeyPairSync('rsa', { modulusLength: 1024 });
+    const weakJwk = { ...weak.publicKey.export({ format: 'jwk' }), kid: 'weak', alg: 'PS256' };
+    const set = new LicenseKeySet({ keys: [{ ...unlabelled, kid: 'unlabelled' }, weakJwk, rsa.publicJwk] });
+    expect(set.kids).toEqual([rsa.kid]);
+    expect(set.rejected).toEqual(['unlabelled', 'weak']);
+    expect(() =>
+      privateKeyFromPem(weak.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()),
+    ).toThrow();
+  });
+
+  it('a prepared document carries the bytes of the payload it shows: frozen, and malformed input stays malformed', () => {
+    const proof = signDocument(payload(), rsa.kid, rsaSigner);
+    const prepared = prepareDocument(proof);
+    expect(Object.isFrozen(prepared.document!.payload)).toBe(true);
+    expect(() => {
+      (prepared.document!.payload as { tier: string }).tier = 'Enterprise';
+    }).toThrow();
+    // the original stays the caller's (prepared from a copy)
+    proof.payload.tier = 'Enterprise';
+    expect(verifyActivationProof(prepared, both, { now: NOW })).toMatchObject({ valid: true });
+    expect(verifyActivationProof(proof, both, { now: NOW })).toMatchObject({ reason: 'BAD_SIGNATURE' });
+    expect(verifyActivationProof(prepareDocument('garbage'), both)).toMatchObject({ reason: 'MALFORMED' });
+    expect(prepareDocument(prepared)).toBe(prepared);
   });
 });
 

@@ -25,7 +25,8 @@ export type Verified<P> =
 
 const MESSAGES: Record<SignatureFailure, string> = {
   MALFORMED: 'not a signed license document',
-  UNSUPPORTED_ALGORITHM: 'the signature algorithm is not EdDSA',
+  UNSUPPORTED_ALGORITHM:
+    'the signature algorithm is neither PS256 nor EdDSA, or not the algorithm of its key',
   UNKNOWN_KEY: 'signed by a key that is not among the trusted public keys',
   BAD_SIGNATURE: 'the signature does not match the content (tampered)',
   WRONG_TYPE: 'a signed document of another kind',

@@ -248,7 +248,7 @@ export function licenseVerify(
     const p = verified.payload;
     io.out(
       `OK: license ${p.licenseId} (${p.tier}: ${p.allowedFeatures.join(', ')}) for ${p.machineFingerprint}, ` +
-        `valid until ${p.expiresAt}, signed by ${verified.kid}\n`,
+        `valid until ${p.expiresAt}, signed by ${verified.kid} (${keys.trusted(verified.kid)?.alg ?? '?'})\n`,
     );
   }
 }

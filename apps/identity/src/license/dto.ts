@@ -232,13 +232,31 @@ export class FeatureUpdateView {
   @ApiProperty({ type: [String] }) allowedFeatures!: string[];
 }
 
-export class LicenseKeyRotationView {
-  @ApiProperty({ description: 'The new active key id' }) kid!: string;
+export class RotatedKeyView {
+  @ApiProperty({ enum: ['PS256', 'EdDSA'] }) alg!: 'PS256' | 'EdDSA';
+  @ApiProperty({ description: 'The new active key id of this kind' }) kid!: string;
   @ApiProperty({ type: String, nullable: true }) previousKid!: string | null;
 }
 
+export class LicenseKeyRotationView {
+  @ApiProperty({ description: 'The new active proof key id (PS256: what new activation proofs carry)' })
+  kid!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The proof key id before' }) previousKid!:
+    string | null;
+  @ApiProperty({
+    type: [RotatedKeyView],
+    description: 'Every key kind rotated: PS256 (proofs, records, snapshots) and EdDSA (heartbeat answers)',
+  })
+  rotated!: RotatedKeyView[];
+}
+
 export class SignedDocumentView {
-  @ApiProperty({ enum: ['EdDSA'] }) alg!: 'EdDSA';
+  @ApiProperty({
+    enum: ['PS256', 'EdDSA'],
+    description:
+      '`PS256` (RSA-2048 PSS, SHA-256) for proofs, license records and snapshots; `EdDSA` (Ed25519) for heartbeat answers',
+  })
+  alg!: 'PS256' | 'EdDSA';
   @ApiProperty({ description: 'Id of the signing key (see `GET /api/v1/license/keys`)' }) kid!: string;
   @ApiProperty({
     type: 'object',
@@ -247,7 +265,7 @@ export class SignedDocumentView {
   })
   payload!: object;
   @ApiProperty({
-    description: 'Ed25519 signature (base64url) over the canonical JSON (RFC 8785) of `payload`',
+    description: 'The signature (base64url, by `alg`) over the canonical JSON (RFC 8785) of `payload`',
   })
   signature!: string;
 }
@@ -318,11 +336,14 @@ export class AssemblyApprovalView {
 }
 
 export class LicenseJwkView {
-  @ApiProperty({ enum: ['OKP'] }) kty!: 'OKP';
-  @ApiProperty({ enum: ['Ed25519'] }) crv!: 'Ed25519';
-  @ApiProperty({ description: 'The public key (base64url)' }) x!: string;
+  @ApiProperty({ enum: ['RSA', 'OKP'], description: '`RSA` for `PS256` keys, `OKP` for `EdDSA` keys' })
+  kty!: 'RSA' | 'OKP';
+  @ApiProperty({ required: false, enum: ['Ed25519'], description: 'OKP keys only' }) crv?: 'Ed25519';
+  @ApiProperty({ required: false, description: 'OKP: the public key (base64url)' }) x?: string;
+  @ApiProperty({ required: false, description: 'RSA: the modulus (base64url)' }) n?: string;
+  @ApiProperty({ required: false, description: 'RSA: the public exponent (base64url)' }) e?: string;
   @ApiProperty() kid!: string;
-  @ApiProperty({ enum: ['EdDSA'] }) alg!: 'EdDSA';
+  @ApiProperty({ enum: ['PS256', 'EdDSA'] }) alg!: 'PS256' | 'EdDSA';
   @ApiProperty({ enum: ['sig'] }) use!: 'sig';
 }
 

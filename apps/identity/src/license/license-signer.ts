@@ -1,8 +1,11 @@
 import {
+  ANSWER_ALG,
   generateSigningKey,
-  LICENSE_ALG,
+  LICENSE_ALGS,
+  LicenseAlg,
   LicenseJwks,
   privateKeyFromPem,
+  PROOF_ALG,
   ServerClock,
   signDocument,
   SignedDocument,
@@ -15,23 +18,38 @@ import { LicenseSigningKeyRepository } from './persistence/license-store.reposit
 
 const KEY_LOCK = 'arbiter:license:signing-key';
 
-export interface KeyRotation {
+/** One key kind's rotation. */
+export interface KindRotation {
+  alg: LicenseAlg;
   kid: string;
   previousKid: string | null;
 }
 
+/** A rotation: `kid`/`previousKid` of the proof key (PS256), and every kind rotated. */
+export interface KeyRotation {
+  kid: string;
+  previousKid: string | null;
+  rotated: KindRotation[];
+}
+
+interface ActiveKey {
+  kid: string;
+  key: KeyObject;
+  createdAt: Date;
+}
+
 /**
- * The license server's signing keys (Ed25519, in `license_signing_keys`): one active key signs, every key
- * ever used stays published (a proof signed before a rotation stays verifiable). Replicas share the table:
- * creating and rotating take an advisory lock, so two replicas never rotate twice; each replica reloads
- * the active key on the refresh job's tick.
+ * The license server's signing keys (in `license_signing_keys`), two kinds (see `@arbiter/licensing`
+ * keys.ts): a `PS256` key (RSA-2048 PSS) signs activation proofs, license records and revocation
+ * snapshots, which runtimes verify again and again; an `EdDSA` key (Ed25519) signs heartbeat answers, one
+ * per call. One active key per kind; every key ever used stays published (a proof signed before a rotation
+ * stays verifiable). Replicas share the table: creating and rotating take an advisory lock, so two replicas
+ * never rotate twice; each replica reloads the active keys on the refresh job's tick.
  */
 @Injectable()
 export class LicenseSigner {
   private readonly logger = new Logger('LicenseSigner');
-  private activeKid: string | undefined;
-  private activeKey: KeyObject | undefined;
-  private activeCreatedAt: Date | undefined;
+  private readonly active = new Map<LicenseAlg, ActiveKey>();
   private published: LicenseJwks = { keys: [] };
 
   constructor(
@@ -39,65 +57,89 @@ export class LicenseSigner {
     private readonly keys: LicenseSigningKeyRepository,
   ) {}
 
-  /** Startup: an active key exists (created by the first replica that gets the lock), then loaded. */
+  /** Startup: an active key of each kind exists (created by the first replica that gets the lock), then loaded. */
   async ensureActiveKey(): Promise<void> {
     await this.uow.run(async (m) => {
       await this.keys.lock(m, KEY_LOCK);
-      if (!(await this.keys.active(m))) {
-        const created = await this.create(m);
-        this.logger.log(`created the license signing key ${created}`);
+      for (const alg of LICENSE_ALGS) {
+        if (!(await this.keys.active(m, alg))) {
+          const created = await this.create(m, alg);
+          this.logger.log(`created the ${alg} license signing key ${created}`);
+        }
       }
     });
     await this.reload();
   }
 
-  /** Loads the active key and the published set (after a rotation elsewhere). */
+  /** Loads the active keys and the published set (after a rotation elsewhere). */
   async reload(): Promise<void> {
     const rows = await this.uow.run((m) => this.keys.all(m));
-    const active = rows.find((r) => r.is_active);
-    if (active && active.kid !== this.activeKid) {
-      this.activeKey = privateKeyFromPem(active.private_pem);
-      this.activeKid = active.kid;
+    for (const alg of LICENSE_ALGS) {
+      const row = rows.find((r) => r.is_active && r.alg === alg);
+      if (!row) {
+        this.active.delete(alg);
+        continue;
+      }
+      const current = this.active.get(alg);
+      this.active.set(alg, {
+        kid: row.kid,
+        key: current?.kid === row.kid ? current.key : privateKeyFromPem(row.private_pem),
+        createdAt: new Date(row.created_at),
+      });
     }
-    this.activeCreatedAt = active ? new Date(active.created_at) : undefined;
     this.published = { keys: rows.map((r) => r.public_jwk) };
   }
 
-  /** Rotates now: a new active key, the old one retired (still published). */
+  /** Rotates every kind now: new active keys, the old ones retired (still published). */
   async rotate(): Promise<KeyRotation> {
-    const result = await this.uow.run(async (m) => {
+    const rotated = await this.uow.run(async (m) => {
       await this.keys.lock(m, KEY_LOCK);
-      const previous = await this.keys.active(m);
-      const kid = await this.create(m);
-      return { kid, previousKid: previous?.kid ?? null };
+      const done: KindRotation[] = [];
+      for (const alg of LICENSE_ALGS) {
+        const previous = await this.keys.active(m, alg);
+        done.push({ alg, kid: await this.create(m, alg), previousKid: previous?.kid ?? null });
+      }
+      return done;
     });
-    this.logger.log(`rotated the license signing key: ${result.previousKid} → ${result.kid}`);
+    for (const r of rotated)
+      this.logger.log(`rotated the ${r.alg} license signing key: ${r.previousKid} → ${r.kid}`);
     await this.reload();
-    return result;
+    return this.summary(rotated);
   }
 
   /**
-   * The rotation job: rotates when the active key is older than `days`. Only the replica that gets the
-   * lock looks; a replica that finds the key fresh (another one just rotated) does nothing.
+   * The rotation job: rotates each kind whose active key is older than `days`. Only the replica that gets
+   * the lock looks; a replica that finds the keys fresh (another one just rotated) does nothing.
    */
   async rotateIfDue(days: number): Promise<KeyRotation | null> {
-    const result = await this.uow.run(async (m) => {
-      if (!(await this.keys.tryLock(m, KEY_LOCK))) return null;
-      const active = await this.keys.active(m);
-      const due = !active || Date.now() - new Date(active.created_at).getTime() >= days * 86_400_000;
-      if (!due) return null;
-      const kid = await this.create(m);
-      return { kid, previousKid: active?.kid ?? null };
+    const rotated = await this.uow.run(async (m) => {
+      if (!(await this.keys.tryLock(m, KEY_LOCK))) return [];
+      const done: KindRotation[] = [];
+      for (const alg of LICENSE_ALGS) {
+        const active = await this.keys.active(m, alg);
+        const due = !active || Date.now() - new Date(active.created_at).getTime() >= days * 86_400_000;
+        if (due) done.push({ alg, kid: await this.create(m, alg), previousKid: active?.kid ?? null });
+      }
+      return done;
     });
     await this.reload();
-    return result;
+    return rotated.length ? this.summary(rotated) : null;
   }
 
-  private async create(m: EntityManager): Promise<string> {
-    const key = generateSigningKey();
+  private summary(rotated: KindRotation[]): KeyRotation {
+    const proof = rotated.find((r) => r.alg === PROOF_ALG);
+    return {
+      kid: proof?.kid ?? this.kid,
+      previousKid: proof ? proof.previousKid : this.kid,
+      rotated,
+    };
+  }
+
+  private async create(m: EntityManager, alg: LicenseAlg): Promise<string> {
+    const key = generateSigningKey(alg);
     await this.keys.activate(m, {
       kid: key.kid,
-      alg: LICENSE_ALG,
+      alg: key.alg,
       public_jwk: key.publicJwk,
       private_pem: key.privatePem,
     });
@@ -110,18 +152,37 @@ export class LicenseSigner {
     return { serverTime: now.toISOString(), counter };
   }
 
+  private activeKey(alg: LicenseAlg): ActiveKey {
+    const active = this.active.get(alg);
+    if (!active) throw new Error(`the ${alg} license signing key is not loaded`);
+    return active;
+  }
+
+  /** Signs a document runtimes keep (proof, license record, snapshot): PS256. */
   sign<P extends { typ: string }>(payload: P): SignedDocument<P> {
-    if (!this.activeKey || !this.activeKid) throw new Error('the license signing key is not loaded');
-    return signDocument(payload, this.activeKid, this.activeKey);
+    const active = this.activeKey(PROOF_ALG);
+    return signDocument(payload, active.kid, active.key);
   }
 
+  /** Signs a per-call answer (heartbeat): Ed25519, cheap to sign. */
+  signAnswer<P extends { typ: string }>(payload: P): SignedDocument<P> {
+    const active = this.activeKey(ANSWER_ALG);
+    return signDocument(payload, active.kid, active.key);
+  }
+
+  /** The id of the key that signs proofs (PS256). */
   get kid(): string {
-    if (!this.activeKid) throw new Error('the license signing key is not loaded');
-    return this.activeKid;
+    return this.activeKey(PROOF_ALG).kid;
   }
 
+  /** The id of the key that signs heartbeat answers (Ed25519). */
+  get answerKid(): string {
+    return this.activeKey(ANSWER_ALG).kid;
+  }
+
+  /** When the proof key became active. */
   get activeSince(): Date | undefined {
-    return this.activeCreatedAt;
+    return this.active.get(PROOF_ALG)?.createdAt;
   }
 
   jwks(): LicenseJwks {

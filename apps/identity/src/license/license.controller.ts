@@ -13,21 +13,17 @@ import {
   FeatureUpdateView,
   GenerateKeyDto,
   GenerateKeyView,
-  HeartbeatDto,
-  HeartbeatView,
   LicenseKeyRotationView,
   LicenseJwksView,
   RevocationSnapshotView,
   RevokeKeyDto,
   RevokeKeyView,
-  ValidateDto,
-  ValidateView,
 } from './dto';
 import { LicenseErrors as E } from './license-errors';
 import { LicenseSigner } from './license-signer';
 import { ApproveAssembly, GenerateLicense, RevokeLicense, UpdateLicenseFeatures } from './manage-licenses';
 import { RevocationSnapshotCache } from './revocation-snapshot';
-import { ActivateLicense, Heartbeat, ValidateLicense } from './runtime-checks';
+import { ActivateLicense } from './runtime-checks';
 
 const AdminKey = ApiHeader({
   name: 'X-Admin-Api-Key',
@@ -36,7 +32,7 @@ const AdminKey = ApiHeader({
   schema: { type: 'string' },
 });
 const ADMIN_401 = `Missing or wrong \`X-Admin-Api-Key\` (\`${E.AdminKeyInvalid}\`), or no admin key configured (\`${E.AdminKeyNotConfigured}\`)`;
-const MALFORMED = `Malformed license key or wrong check code (\`${E.LicenseKeyMalformed}\`), or a field out of range`;
+export const MALFORMED = `Malformed license key or wrong check code (\`${E.LicenseKeyMalformed}\`), or a field out of range`;
 
 /**
  * The license server's admin routes (spec 3 part A, `/api/v1/keys/*` and the assembly whitelist): the JWT
@@ -97,8 +93,9 @@ export class LicenseAdminController {
   @ApiOperation({
     summary: 'Rotate the license signing key now',
     description:
-      'What the rotation job does every `LicenseServer:KeyRotationDays`, on demand: a new active Ed25519 key; ' +
-      'the old one stays published, so proofs it signed stay verifiable.',
+      'What the rotation job does every `LicenseServer:KeyRotationDays`, on demand: a new active key of each kind ' +
+      '(PS256 for proofs, records and snapshots; EdDSA for heartbeat answers); the old ones stay published, so ' +
+      'documents they signed stay verifiable.',
   })
   @ApiOkResponse({
     description: 'The new and the previous key id',
@@ -154,15 +151,16 @@ export class LicenseAdminController {
   }
 }
 
-/** The routes runtimes call: the license key (activate, validate) or the proof and nonce (heartbeat) are the credential. */
+/**
+ * The routes runtimes call: the license key (activate) is the credential. Validate and heartbeat are hot
+ * routes (license-hot-routes.ts), documented by `LicenseRuntimeRouteDocumentation`.
+ */
 @ApiTags('license')
 @Controller('api/v1')
 @Public()
 export class LicenseRuntimeController {
   constructor(
     @Inject(ActivateLicense) private readonly activateLicense: ActivateLicense,
-    @Inject(ValidateLicense) private readonly validateLicense: ValidateLicense,
-    @Inject(Heartbeat) private readonly heartbeats: Heartbeat,
     @Inject(RevocationSnapshotCache) private readonly snapshots: RevocationSnapshotCache,
     @Inject(LicenseSigner) private readonly signer: LicenseSigner,
   ) {}
@@ -172,7 +170,7 @@ export class LicenseRuntimeController {
   @ApiOperation({
     summary: 'Activate a license on a machine: a signed proof',
     description:
-      'The proof (Ed25519 under `kid`) carries the license, tier, capability keys, machine, environment, validity, ' +
+      'The proof (PS256 under `kid`: RSA-2048 PSS, fast to verify offline) carries the license, tier, capability keys, machine, environment, validity, ' +
       'server time, counter and the first heartbeat nonce. A machine already activated re-activates in place ' +
       '(a new proof, same slot).',
   })
@@ -199,39 +197,6 @@ export class LicenseRuntimeController {
     return ok(await this.activateLicense.execute(dto));
   }
 
-  @Post('validate')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Is an action allowed for a license on a machine (online check)?',
-    description:
-      'Every call records a usage metric (batched). A malformed key is 400; every other answer is 200.',
-  })
-  @ApiBody({ type: ValidateDto })
-  @ApiOkResponse({ description: 'The answer', type: HostedEnvelopeOf(ValidateView) })
-  @ApiErrorResponse(400, MALFORMED)
-  async validate(@Body() dto: ValidateDto) {
-    return ok(await this.validateLicense.execute(dto));
-  }
-
-  @Post('heartbeat')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Heartbeat: spend the nonce, get the next one (or the revocation)',
-    description:
-      'Body `{ proofId, licenseId, machineFingerprint, nonce }`. Each nonce works once (a replay is 409). The ' +
-      'answer is signed and binds the new nonce to the proof; after revocation `isRevoked: true` with `graceDeadline`.',
-  })
-  @ApiBody({ type: HeartbeatDto })
-  @ApiOkResponse({ description: 'The signed answer', type: HostedEnvelopeOf(HeartbeatView) })
-  @ApiErrorResponse(
-    403,
-    `The nonce belongs to another proof, license or machine (\`${E.HeartbeatMismatch}\`)`,
-  )
-  @ApiErrorResponse(409, `Unknown or already used nonce (\`${E.NonceInvalid}\`)`)
-  async heartbeat(@Body() dto: HeartbeatDto) {
-    return ok(await this.heartbeats.execute(dto));
-  }
-
   @Get('revocation/list')
   @ApiOperation({
     summary: 'The signed revocation snapshot',
@@ -249,7 +214,8 @@ export class LicenseRuntimeController {
   @ApiOperation({
     summary: 'The public keys that verify license documents (JWKS-style)',
     description:
-      'Plain `{ keys: [...] }` (not enveloped): every Ed25519 key the server signs or signed with, by `kid`. ' +
+      'Plain `{ keys: [...] }` (not enveloped): every key the server signs or signed with, by `kid` with its `alg` ' +
+      '(`PS256` RSA keys for proofs, records and snapshots; `EdDSA` Ed25519 keys for heartbeat answers). ' +
       'Runtimes keep them to verify proofs offline, also those signed before a rotation.',
   })
   @ApiOkResponse({ description: 'The key set', type: LicenseJwksView })

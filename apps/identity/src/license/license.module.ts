@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminKeyGuard } from './admin-key.guard';
 import { LicenseAdminController, LicenseRuntimeController } from './license.controller';
+import { LicenseHotRoutes } from './license-hot-routes';
 import { LicenseJobs } from './license-jobs';
 import { LicenseSigner } from './license-signer';
 import { ApproveAssembly, GenerateLicense, RevokeLicense, UpdateLicenseFeatures } from './manage-licenses';
@@ -39,6 +40,7 @@ import { ValidationCache } from './validation-cache';
     ActivateLicense,
     ValidateLicense,
     Heartbeat,
+    LicenseHotRoutes,
   ],
   controllers: [LicenseAdminController, LicenseRuntimeController],
   exports: [UsageRecorder, LicenseJobs, LicenseSigner],

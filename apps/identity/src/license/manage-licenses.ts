@@ -111,7 +111,7 @@ export class RevokeLicense {
       const revocation = await this.revocations.record(m, row.id, reason, this.settings.revocationGraceHours);
       return { row, revocation };
     });
-    this.cache.clear();
+    await this.cache.changed(row.license_key, 'revoked');
     const snapshot = await this.snapshots.refresh();
     return {
       licenseKey: row.license_key,
@@ -150,7 +150,7 @@ export class UpdateLicenseFeatures {
     }
     const features = await this.uow.run((m) => this.licenses.updateFeatures(m, key, toAdd, toRemove));
     if (!features) throw AppError.notFound(LicenseErrors.LicenseNotFound, 'No license with this key');
-    this.cache.clear();
+    await this.cache.changed(key, 'features');
     return { licenseKey: key, allowedFeatures: features };
   }
 }

@@ -10,7 +10,7 @@ import {
   PROOF_TYPE,
   verifyDocument,
 } from '@arbiter/licensing';
-import { AppError, UnitOfWork } from '@arbiter/platform';
+import { AppError, Database, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { LicenseServerSettings } from '../settings';
@@ -30,7 +30,7 @@ import { ActivationRepository } from './persistence/activation.repository';
 import { LicenseKeyRepository } from './persistence/license-key.repository';
 import { AssemblyApprovalRepository } from './persistence/license-store.repository';
 import { UsageRecorder } from './usage-recorder';
-import { ValidationCache } from './validation-cache';
+import { CachedValidation, ValidationCache } from './validation-cache';
 
 const newNonce = () => randomBytes(24).toString('base64url');
 const hashNonce = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
@@ -183,14 +183,15 @@ export class ActivateLicense {
       };
       return this.signer.sign(payload);
     });
-    this.cache.clear();
+    await this.cache.changed(key, 'activated');
     return { success: true, proof, activationProof: encodeDocument(proof), message: 'Activated' };
   }
 }
 
 /**
- * `POST /api/v1/validate`: is the action allowed for the license on this machine? One read; the usage
- * metric goes to the recorder (batched, off the request path).
+ * `POST /api/v1/validate`: is the action allowed for the license on this machine? The license row comes
+ * from the validation cache (a read on a miss); the usage metric goes to the recorder (batched, off the
+ * request path). Synchronous on a cache hit (no promise: the hot route answers in the same turn).
  */
 @Injectable()
 export class ValidateLicense {
@@ -202,92 +203,93 @@ export class ValidateLicense {
     @Inject(LicenseServerSettings) private readonly settings: LicenseServerSettings,
   ) {}
 
-  async execute(dto: ValidateDto): Promise<ValidateView> {
-    const key = wellFormedKey(dto.licenseKey);
+  execute(dto: ValidateDto): ValidateView | Promise<ValidateView> {
     const fingerprint = this.settings.fingerprintScope === 'ProjectOnly' ? null : dto.machineFingerprint;
-    const cacheKey = `${key}\u0000${fingerprint ?? ''}`;
+    // keyed by the key as sent: only a well-formed key is ever stored, so a hit needs no check-code hash
+    const cacheKey = ValidationCache.keyOf(dto.licenseKey, fingerprint);
     const cached = this.cache.get(cacheKey);
-    let row = cached?.row;
-    if (!cached) {
-      row = await this.uow.run((m) => this.activations.validation(m, key, fingerprint));
-      this.cache.set(cacheKey, row);
-    }
+    if (cached) return this.answer(cached.licenseKey, dto.actionType, cached);
+    const key = wellFormedKey(dto.licenseKey);
+    return this.cache
+      .load(cacheKey, key, () => this.uow.run((m) => this.activations.validation(m, key, fingerprint)))
+      .then((read) => this.answer(key, dto.actionType, read));
+  }
+
+  private answer(key: string, actionType: string, cached: CachedValidation): ValidateView {
+    const row = cached.row;
     let error: string | null = null;
     if (!row) error = LicenseErrors.LicenseNotFound;
     else if (row.is_revoked) error = LicenseErrors.LicenseRevoked;
-    else if (new Date(row.expires_at).getTime() <= Date.now()) error = LicenseErrors.LicenseExpired;
+    else if (cached.expiresMs <= Date.now()) error = LicenseErrors.LicenseExpired;
     else if (!row.activated) error = 'MACHINE_NOT_ACTIVATED';
-    else if (!hasFeature(row.allowed_features, dto.actionType)) error = 'FEATURE_NOT_ALLOWED';
-    this.usage.record({
-      licenseKey: key,
-      actionType: dto.actionType,
-      isValid: !error,
-      recordedAt: new Date(),
-    });
+    else if (!hasFeature(row.allowed_features, actionType)) error = 'FEATURE_NOT_ALLOWED';
+    this.usage.record({ licenseKey: key, actionType, isValid: !error, recordedAt: new Date() });
     return {
       isValid: !error,
       tier: row?.tier ?? null,
       allowedFeatures: row?.allowed_features ?? [],
-      expiresAt: row ? new Date(row.expires_at).toISOString() : null,
+      expiresAt: cached.expiresAt,
       error,
     };
   }
 }
 
 /**
- * `POST /api/v1/heartbeat`: spends the server-issued nonce (exactly once, whatever the concurrency), checks
- * it belongs to the proof, license and machine named, and answers a signed document with the next nonce;
- * after revocation `isRevoked` with the grace deadline. A mismatch rolls back: the nonce stays usable by
- * its holder.
+ * `POST /api/v1/heartbeat`: spends the server-issued nonce (exactly once, whatever the concurrency) when it
+ * belongs to the proof, license and machine named, and answers a signed document with the next nonce;
+ * after revocation `isRevoked` with the grace deadline. One statement does the whole write (spend, next
+ * nonce, last heartbeat, clock and counter: `ActivationRepository.heartbeat`), in autocommit: the license
+ * tables carry no tenant (no row-level security context to set), and one round trip is what lets a
+ * replica answer thousands of heartbeats a second. A mismatch spends nothing: the nonce stays usable by its
+ * holder. The answer is signed with the Ed25519 key (cheap per call; see `LicenseSigner`).
  */
 @Injectable()
 export class Heartbeat {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly database: Database,
     private readonly activations: ActivationRepository,
     private readonly signer: LicenseSigner,
   ) {}
 
   async execute(dto: HeartbeatDto): Promise<HeartbeatView> {
-    const answer = await this.uow.run(async (m) => {
-      const target = await this.activations.spendNonce(m, hashNonce(dto.nonce));
-      if (!target) throw AppError.conflict(LicenseErrors.NonceInvalid, 'Unknown or already used nonce');
-      if (
-        target.proof_id !== dto.proofId ||
-        target.license_id !== dto.licenseId ||
-        target.machine_fingerprint !== dto.machineFingerprint
-      ) {
+    const nonce = newNonce();
+    const nonceHash = hashNonce(dto.nonce);
+    const target = await this.activations.heartbeat(this.database, {
+      nonceHash,
+      proofId: dto.proofId,
+      licenseId: dto.licenseId,
+      fingerprint: dto.machineFingerprint,
+      nextHash: hashNonce(nonce),
+    });
+    if (!target) {
+      if (await this.activations.nonceExists(this.database, nonceHash))
         throw AppError.forbidden(
           'The nonce belongs to another proof, license or machine',
           LicenseErrors.HeartbeatMismatch,
         );
-      }
-      const nonce = newNonce();
-      await this.activations.issueNonce(m, target.id, hashNonce(nonce));
-      await this.activations.touch(m, target.id);
-      const clock = await this.signer.clock(m);
-      const payload: HeartbeatAnswerPayload = {
-        typ: HEARTBEAT_TYPE,
-        proofId: target.proof_id,
-        licenseId: target.license_id,
-        machineFingerprint: target.machine_fingerprint,
-        previousNonce: dto.nonce,
-        nonce,
-        isRevoked: target.is_revoked,
-        graceDeadline:
-          target.is_revoked && target.grace_deadline ? new Date(target.grace_deadline).toISOString() : null,
-        ...clock,
-      };
-      return this.signer.sign(payload);
-    });
-    const p = answer.payload;
+      throw AppError.conflict(LicenseErrors.NonceInvalid, 'Unknown or already used nonce');
+    }
+    const payload: HeartbeatAnswerPayload = {
+      typ: HEARTBEAT_TYPE,
+      proofId: target.proof_id,
+      licenseId: target.license_id,
+      machineFingerprint: target.machine_fingerprint,
+      previousNonce: dto.nonce,
+      nonce,
+      isRevoked: target.is_revoked,
+      graceDeadline:
+        target.is_revoked && target.grace_deadline ? new Date(target.grace_deadline).toISOString() : null,
+      serverTime: new Date(target.server_time).toISOString(),
+      counter: Number(target.counter),
+    };
+    const answer = this.signer.signAnswer(payload);
     return {
       success: true,
-      isRevoked: p.isRevoked,
-      graceDeadline: p.graceDeadline,
-      nonce: p.nonce,
-      serverTime: p.serverTime,
-      counter: p.counter,
+      isRevoked: payload.isRevoked,
+      graceDeadline: payload.graceDeadline,
+      nonce,
+      serverTime: payload.serverTime,
+      counter: payload.counter,
       heartbeat: answer,
       signedHeartbeat: encodeDocument(answer),
     };

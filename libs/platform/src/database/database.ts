@@ -39,6 +39,11 @@ export interface DatabaseStartOptions {
  * The database of one service: a TypeORM DataSource over `pg`, either to a real PostgreSQL or to the
  * embedded PGlite socket. Migrations run at start (never `synchronize`).
  */
+/** The part of node-postgres' pool `preparedQuery` uses. */
+interface PreparedQueryPool {
+  query<R>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
+}
+
 export class Database {
   private readonly logger = new Logger('Database');
 
@@ -48,6 +53,29 @@ export class Database {
     readonly description: string,
     private readonly embedded: EmbeddedPostgres | null,
   ) {}
+
+  /**
+   * Whether this is the embedded PGlite server. Its socket serves one backend to the pool's connections and
+   * keeps a transaction to itself, but not a lone statement: an autocommit statement (`dataSource.query`)
+   * of one connection can interleave with another's there. Code that runs single statements outside a
+   * transaction for speed on PostgreSQL wraps them in one on PGlite.
+   */
+  get isEmbedded(): boolean {
+    return this.embedded !== null;
+  }
+
+  /**
+   * One statement in autocommit on the pool, prepared under `name` once per pooled connection: PostgreSQL
+   * plans it once instead of on every call (for a hot path whose statement is a CTE of several writes,
+   * planning costs more than running it). No transaction and no role or tenant context (`UnitOfWork` sets
+   * those): for service-wide tables without row-level security only. On the embedded PGlite the statement
+   * runs in a transaction of its own (see `isEmbedded`).
+   */
+  async preparedQuery<R>(name: string, text: string, values: unknown[]): Promise<R[]> {
+    if (this.embedded) return this.dataSource.transaction((m) => m.query(text, values) as Promise<R[]>);
+    const pool = (this.dataSource.driver as unknown as { master: PreparedQueryPool }).master;
+    return (await pool.query<R>({ name, text, values })).rows;
+  }
 
   static async start(options: DatabaseStartOptions): Promise<Database> {
     assertIdentifier(options.applicationRole, 'Database:ApplicationRole');

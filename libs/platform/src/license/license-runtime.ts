@@ -1,5 +1,13 @@
 import { CommonErrorCodes } from '@arbiter/contracts';
-import { ClockState, evaluateLicense, hasFeature, LicenseKeySet, LicenseState } from '@arbiter/licensing';
+import {
+  ClockState,
+  evaluateLicense,
+  hasFeature,
+  LicenseKeySet,
+  LicenseState,
+  PreparedDocument,
+  prepareDocument,
+} from '@arbiter/licensing';
 import {
   applyDecorators,
   CanActivate,
@@ -56,6 +64,8 @@ const EVALUATION_TTL_MS = 1000;
 export class RuntimeLicense implements OnModuleInit {
   private readonly logger = new Logger('License');
   private proof: unknown;
+  /** The proof decoded and canonicalised once (every re-verification checks the signature again). */
+  private prepared: PreparedDocument | undefined;
   private keys: LicenseKeySet | undefined;
   private loadError: string | undefined;
   private clock: ClockState | undefined;
@@ -100,6 +110,7 @@ export class RuntimeLicense implements OnModuleInit {
     try {
       const text = readFileSync(file, 'utf8').trim();
       this.proof = text.startsWith('{') ? JSON.parse(text) : text;
+      this.prepared = prepareDocument(this.proof);
       this.keys = new LicenseKeySet(JSON.parse(readFileSync(keysFile, 'utf8')));
       this.loadError = undefined;
     } catch (error) {
@@ -124,7 +135,12 @@ export class RuntimeLicense implements OnModuleInit {
         clock: this.clock,
       };
     } else {
-      state = evaluateLicense({ proof: this.proof, keys: this.keys, now, clock: this.clock });
+      state = evaluateLicense({
+        proof: this.prepared ?? this.proof,
+        keys: this.keys,
+        now,
+        clock: this.clock,
+      });
       if (state.valid) this.clock = state.clock;
     }
     this.cached = { at: now.getTime(), state };

@@ -1,6 +1,6 @@
 import { ApplicationRole1732060000002 } from './1732060000002-application-role';
 import { ExperienceService1732060000400 } from '../../experience';
-import { LicenseServer1732060000200 } from '../../license';
+import { LicenseServer1732060000200, LicenseSigningKinds1732060002500 } from '../../license';
 import { TokenAuth1732060000100 } from './1732060000100-token-auth';
 import { SigningKeyActivation1732060000300 } from './1732060000300-signing-key-activation';
 import { CrossTenantReader1732060002402 } from './1732060002402-cross-tenant-reader';
@@ -13,4 +13,5 @@ export const IDENTITY_MIGRATIONS = [
   SigningKeyActivation1732060000300,
   ExperienceService1732060000400,
   CrossTenantReader1732060002402,
+  LicenseSigningKinds1732060002500,
 ];

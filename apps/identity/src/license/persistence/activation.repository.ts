@@ -1,3 +1,4 @@
+import { Database } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
@@ -14,13 +15,21 @@ export interface ActivationRow {
   last_heartbeat_at: Date | null;
 }
 
-/** A spent nonce's activation, with what the heartbeat needs of its license. */
-export interface HeartbeatTarget extends ActivationRow {
+/** What a heartbeat that spent its nonce reads for the answer. */
+export interface HeartbeatTarget {
+  proof_id: string;
+  license_id: string;
+  machine_fingerprint: string;
   is_revoked: boolean;
   grace_deadline: Date | null;
+  server_time: Date;
+  counter: string;
 }
 
-/** `license_activations` (one per license and machine) and `license_nonces` (single-use heartbeat nonces). */
+/**
+ * `license_activations` (one per license and machine) and `license_nonces` (single-use heartbeat nonces:
+ * a row per nonce not yet spent; spending deletes it).
+ */
 @Injectable()
 export class ActivationRepository {
   async byMachine(
@@ -86,26 +95,56 @@ export class ActivationRepository {
   }
 
   /**
-   * Spends a nonce: exactly one of any number of concurrent calls with the same nonce gets the row (the
-   * others wait for its commit, then see `used_at` set). Undefined for an unknown or spent nonce.
+   * The whole heartbeat write in one autocommit statement (one round trip, no transaction around it,
+   * prepared once per pooled connection: planning this CTE took longer than running it):
+   * spends the nonce (deletes it) only when it belongs to the proof, license and machine named, stores the
+   * next nonce's hash, marks the activation's last heartbeat, and reads what the answer carries (revocation,
+   * grace deadline, the database's time and the next counter value). Of any number of concurrent calls
+   * with the same nonce exactly one deletes the row (the others wait for its commit, then find none).
+   * Undefined when nothing was spent: unknown, spent or another proof's nonce (`nonceExists` tells which).
+   *
+   * The statement's own transaction commits asynchronously (`synchronous_commit` off for it alone): the
+   * answer does not wait for the WAL flush, which under load is what bounds a commit per call. The write
+   * stays atomic (all of it or none); what a PostgreSQL crash can lose is the last heartbeats' fraction of
+   * a second: their spent nonces come back unspent and their new nonces are gone, so such a runtime's next
+   * heartbeat is refused (409) and it re-activates. A license revocation is not written here.
    */
-  async spendNonce(m: EntityManager, nonceHash: string): Promise<HeartbeatTarget | undefined> {
-    const rows: HeartbeatTarget[] = await m.query(
+  async heartbeat(
+    db: Database,
+    spend: { nonceHash: string; proofId: string; licenseId: string; fingerprint: string; nextHash: string },
+  ): Promise<HeartbeatTarget | undefined> {
+    const rows = await db.preparedQuery<HeartbeatTarget>(
+      'license-heartbeat',
       `WITH spent AS (
-         UPDATE license_nonces SET used_at = now()
-          WHERE nonce_hash = $1 AND used_at IS NULL
-          RETURNING activation_id)
-       SELECT a.*, k.is_revoked, r.grace_deadline
-         FROM spent s JOIN license_activations a ON a.id = s.activation_id
-         JOIN license_keys k ON k.id = a.license_id
+         DELETE FROM license_nonces n USING license_activations a
+          WHERE n.nonce_hash = $1 AND a.id = n.activation_id
+            AND a.proof_id = $2::uuid AND a.license_id = $3::uuid AND a.machine_fingerprint = $4
+          RETURNING n.activation_id),
+       issued AS (
+         INSERT INTO license_nonces (nonce_hash, activation_id) SELECT $5, activation_id FROM spent
+          RETURNING activation_id),
+       touched AS (
+         UPDATE license_activations a SET last_heartbeat_at = now() FROM issued i
+          WHERE a.id = i.activation_id
+          RETURNING a.proof_id, a.license_id, a.machine_fingerprint)
+       SELECT t.proof_id, t.license_id, t.machine_fingerprint, k.is_revoked, r.grace_deadline,
+              now() AS server_time, nextval('license_counter') AS counter,
+              set_config('synchronous_commit', 'off', true) AS commit_mode
+         FROM touched t JOIN license_keys k ON k.id = t.license_id
          LEFT JOIN license_revocations r ON r.license_id = k.id`,
-      [nonceHash],
+      [spend.nonceHash, spend.proofId, spend.licenseId, spend.fingerprint, spend.nextHash],
     );
     return rows[0];
   }
 
-  async touch(m: EntityManager, activationId: string): Promise<void> {
-    await m.query(`UPDATE license_activations SET last_heartbeat_at = now() WHERE id = $1`, [activationId]);
+  /** Whether an unspent nonce exists (after a heartbeat spent nothing: another proof's nonce, or none). */
+  async nonceExists(db: Database, nonceHash: string): Promise<boolean> {
+    const rows = await db.preparedQuery(
+      'license-nonce-exists',
+      `SELECT 1 FROM license_nonces WHERE nonce_hash = $1`,
+      [nonceHash],
+    );
+    return rows.length > 0;
   }
 
   /** Whether the license is activated on the machine (any machine under `ProjectOnly`). */

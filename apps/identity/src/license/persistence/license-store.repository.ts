@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { LicensePublicJwk } from '@arbiter/licensing';
+import type { LicenseAlg, LicensePublicJwk } from '@arbiter/licensing';
 import type { EntityManager } from 'typeorm';
 
 export interface RevocationRow {
@@ -12,7 +12,7 @@ export interface RevocationRow {
 
 export interface SigningKeyRow {
   kid: string;
-  alg: string;
+  alg: LicenseAlg;
   public_jwk: LicensePublicJwk;
   private_pem: string;
   is_active: boolean;
@@ -91,11 +91,14 @@ export class UsageMetricRepository {
   }
 }
 
-/** `license_signing_keys`: every Ed25519 key the server signs or signed with; one is active. */
+/** `license_signing_keys`: every key the server signs or signed with; one active per algorithm. */
 @Injectable()
 export class LicenseSigningKeyRepository {
-  async active(m: EntityManager): Promise<SigningKeyRow | undefined> {
-    const rows: SigningKeyRow[] = await m.query(`SELECT * FROM license_signing_keys WHERE is_active`);
+  async active(m: EntityManager, alg: LicenseAlg): Promise<SigningKeyRow | undefined> {
+    const rows: SigningKeyRow[] = await m.query(
+      `SELECT * FROM license_signing_keys WHERE is_active AND alg = $1`,
+      [alg],
+    );
     return rows[0];
   }
 
@@ -103,12 +106,15 @@ export class LicenseSigningKeyRepository {
     return m.query(`SELECT * FROM license_signing_keys ORDER BY created_at DESC`);
   }
 
-  /** Retires the active key (if any) and makes the given one active. */
+  /** Retires the active key of the row's algorithm (if any) and makes the given one active. */
   async activate(
     m: EntityManager,
     row: Pick<SigningKeyRow, 'kid' | 'alg' | 'public_jwk' | 'private_pem'>,
   ): Promise<void> {
-    await m.query(`UPDATE license_signing_keys SET is_active = false, retired_at = now() WHERE is_active`);
+    await m.query(
+      `UPDATE license_signing_keys SET is_active = false, retired_at = now() WHERE is_active AND alg = $1`,
+      [row.alg],
+    );
     await m.query(
       `INSERT INTO license_signing_keys (kid, alg, public_jwk, private_pem, is_active) VALUES ($1, $2, $3, $4, true)`,
       [row.kid, row.alg, JSON.stringify(row.public_jwk), row.private_pem],
