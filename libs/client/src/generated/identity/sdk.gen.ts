@@ -378,7 +378,7 @@ export class IdentitySdk extends HeyApiClient {
     /**
      * Rotate the license signing key now
      *
-     * What the rotation job does every `LicenseServer:KeyRotationDays`, on demand: a new active Ed25519 key; the old one stays published, so proofs it signed stay verifiable.
+     * What the rotation job does every `LicenseServer:KeyRotationDays`, on demand: a new active key of each kind (PS256 for proofs, records and snapshots; EdDSA for heartbeat answers); the old ones stay published, so documents they signed stay verifiable.
      */
     public licenseAdminRotate<ThrowOnError extends boolean = false>(options: Options<LicenseAdminRotateData, ThrowOnError>): RequestResult<LicenseAdminRotateResponses, LicenseAdminRotateErrors, ThrowOnError> {
         return (options.client ?? this.client).post<LicenseAdminRotateResponses, LicenseAdminRotateErrors, ThrowOnError>({ url: '/api/v1/keys/rotate', ...options });
@@ -419,43 +419,11 @@ export class IdentitySdk extends HeyApiClient {
     /**
      * Activate a license on a machine: a signed proof
      *
-     * The proof (Ed25519 under `kid`) carries the license, tier, capability keys, machine, environment, validity, server time, counter and the first heartbeat nonce. A machine already activated re-activates in place (a new proof, same slot).
+     * The proof (PS256 under `kid`: RSA-2048 PSS, fast to verify offline) carries the license, tier, capability keys, machine, environment, validity, server time, counter and the first heartbeat nonce. A machine already activated re-activates in place (a new proof, same slot).
      */
     public licenseRuntimeActivate<ThrowOnError extends boolean = false>(options: Options<LicenseRuntimeActivateData, ThrowOnError>): RequestResult<LicenseRuntimeActivateResponses, LicenseRuntimeActivateErrors, ThrowOnError> {
         return (options.client ?? this.client).post<LicenseRuntimeActivateResponses, LicenseRuntimeActivateErrors, ThrowOnError>({
             url: '/api/v1/activate',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * Is an action allowed for a license on a machine (online check)?
-     *
-     * Every call records a usage metric (batched). A malformed key is 400; every other answer is 200.
-     */
-    public licenseRuntimeValidate<ThrowOnError extends boolean = false>(options: Options<LicenseRuntimeValidateData, ThrowOnError>): RequestResult<LicenseRuntimeValidateResponses, LicenseRuntimeValidateErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<LicenseRuntimeValidateResponses, LicenseRuntimeValidateErrors, ThrowOnError>({
-            url: '/api/v1/validate',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * Heartbeat: spend the nonce, get the next one (or the revocation)
-     *
-     * Body `{ proofId, licenseId, machineFingerprint, nonce }`. Each nonce works once (a replay is 409). The answer is signed and binds the new nonce to the proof; after revocation `isRevoked: true` with `graceDeadline`.
-     */
-    public licenseRuntimeHeartbeat<ThrowOnError extends boolean = false>(options: Options<LicenseRuntimeHeartbeatData, ThrowOnError>): RequestResult<LicenseRuntimeHeartbeatResponses, LicenseRuntimeHeartbeatErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<LicenseRuntimeHeartbeatResponses, LicenseRuntimeHeartbeatErrors, ThrowOnError>({
-            url: '/api/v1/heartbeat',
             ...options,
             headers: {
                 'Content-Type': 'application/json',
@@ -476,7 +444,7 @@ export class IdentitySdk extends HeyApiClient {
     /**
      * The public keys that verify license documents (JWKS-style)
      *
-     * Plain `{ keys: [...] }` (not enveloped): every Ed25519 key the server signs or signed with, by `kid`. Runtimes keep them to verify proofs offline, also those signed before a rotation.
+     * Plain `{ keys: [...] }` (not enveloped): every key the server signs or signed with, by `kid` with its `alg` (`PS256` RSA keys for proofs, records and snapshots; `EdDSA` Ed25519 keys for heartbeat answers). Runtimes keep them to verify proofs offline, also those signed before a rotation.
      */
     public licenseRuntimePublicKeys<ThrowOnError extends boolean = false>(options?: Options<LicenseRuntimePublicKeysData, ThrowOnError>): RequestResult<LicenseRuntimePublicKeysResponses, LicenseRuntimePublicKeysErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<LicenseRuntimePublicKeysResponses, LicenseRuntimePublicKeysErrors, ThrowOnError>({ url: '/api/v1/license/keys', ...options });
@@ -663,6 +631,38 @@ export class IdentitySdk extends HeyApiClient {
     public experiencePosttool<ThrowOnError extends boolean = false>(options: Options<ExperiencePosttoolData, ThrowOnError>): RequestResult<ExperiencePosttoolResponses, ExperiencePosttoolErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ExperiencePosttoolResponses, ExperiencePosttoolErrors, ThrowOnError>({
             url: '/api/posttool',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Is an action allowed for a license on a machine (online check)?
+     *
+     * Every call records a usage metric (batched). A malformed key is 400; every other answer is 200. Answered from an in-memory read of the license, dropped on every replica when the license is revoked, its features change or a machine is activated; expiry is checked on every call.
+     */
+    public licenseRuntimeValidate<ThrowOnError extends boolean = false>(options: Options<LicenseRuntimeValidateData, ThrowOnError>): RequestResult<LicenseRuntimeValidateResponses, LicenseRuntimeValidateErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<LicenseRuntimeValidateResponses, LicenseRuntimeValidateErrors, ThrowOnError>({
+            url: '/api/v1/validate',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Heartbeat: spend the nonce, get the next one (or the revocation)
+     *
+     * Body `{ proofId, licenseId, machineFingerprint, nonce }`. Each nonce works once (a replay is 409). The answer is signed (EdDSA: Ed25519, cheap per call) and binds the new nonce to the proof; after revocation `isRevoked: true` with `graceDeadline`.
+     */
+    public licenseRuntimeHeartbeat<ThrowOnError extends boolean = false>(options: Options<LicenseRuntimeHeartbeatData, ThrowOnError>): RequestResult<LicenseRuntimeHeartbeatResponses, LicenseRuntimeHeartbeatErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<LicenseRuntimeHeartbeatResponses, LicenseRuntimeHeartbeatErrors, ThrowOnError>({
+            url: '/api/v1/heartbeat',
             ...options,
             headers: {
                 'Content-Type': 'application/json',

@@ -47,6 +47,141 @@ export type JudgeJobView = {
     judgeJobId: string;
 };
 
+export type ValidateDto = {
+    /**
+     * The license key: `ARB-XXXXX-XXXXX-XXXXX-XXXXX-CC` (the last group is a check code)
+     */
+    licenseKey: string;
+    machineFingerprint: string;
+    /**
+     * The action asked about: a feature key the license must grant (e.g. `api.validate`)
+     */
+    actionType: string;
+};
+
+export type ValidateView = {
+    isValid: boolean;
+    tier: 'Free' | 'Licensed' | 'Enterprise';
+    allowedFeatures: Array<string>;
+    expiresAt: string | null;
+    /**
+     * Why not valid: `LICENSE_NOT_FOUND`, `LICENSE_REVOKED`, `LICENSE_EXPIRED`, `MACHINE_NOT_ACTIVATED`, `FEATURE_NOT_ALLOWED`
+     */
+    error: string | null;
+};
+
+export type HostedErrorItemView = {
+    /**
+     * Stable code naming the problem.
+     */
+    code: string;
+    /**
+     * What went wrong, for a person.
+     */
+    message: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `ValidateView`.
+ */
+export type ValidateEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: ValidateView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
+export type HeartbeatDto = {
+    /**
+     * `proofId` of the activation proof
+     */
+    proofId: string;
+    /**
+     * `licenseId` of the activation proof
+     */
+    licenseId: string;
+    machineFingerprint: string;
+    /**
+     * The nonce of the proof (first heartbeat) or of the last heartbeat answer; single use
+     */
+    nonce: string;
+};
+
+export type SignedDocumentView = {
+    /**
+     * `PS256` (RSA-2048 PSS, SHA-256) for proofs, license records and snapshots; `EdDSA` (Ed25519) for heartbeat answers
+     */
+    alg: 'PS256' | 'EdDSA';
+    /**
+     * Id of the signing key (see `GET /api/v1/license/keys`)
+     */
+    kid: string;
+    /**
+     * The signed content (`typ` names its kind)
+     */
+    payload: {
+        [key: string]: unknown;
+    };
+    /**
+     * The signature (base64url, by `alg`) over the canonical JSON (RFC 8785) of `payload`
+     */
+    signature: string;
+};
+
+export type HeartbeatView = {
+    success: true;
+    isRevoked: boolean;
+    graceDeadline: string | null;
+    /**
+     * The nonce of the next heartbeat (single use)
+     */
+    nonce: string;
+    serverTime: string;
+    counter: number;
+    /**
+     * The signed answer (payload `typ` `arbiter.license.heartbeat`)
+     */
+    heartbeat: SignedDocumentView;
+    /**
+     * Base64 of the signed answer
+     */
+    signedHeartbeat: string;
+};
+
+/**
+ * Success in the hosted envelope: `result` is `HeartbeatView`.
+ */
+export type HeartbeatEnvelope = {
+    /**
+     * Always true on a 2xx answer.
+     */
+    isSuccess: true;
+    /**
+     * The answer of the operation.
+     */
+    result: HeartbeatView;
+    /**
+     * Empty on success (failures are the error family).
+     */
+    errors: Array<HostedErrorItemView>;
+    /**
+     * When the answer was written (UTC).
+     */
+    timestamp: string;
+};
+
 export type RegisterDto = {
     /**
      * Sign-in name, unique in the tenant (case-insensitive): 1-128 letters, digits or . _ @ + -
@@ -79,17 +214,6 @@ export type SavedUserView = {
      * The id of the created or updated entry (the same as `id`).
      */
     entityId: string;
-};
-
-export type HostedErrorItemView = {
-    /**
-     * Stable code naming the problem.
-     */
-    code: string;
-    /**
-     * What went wrong, for a person.
-     */
-    message: string;
 };
 
 /**
@@ -798,12 +922,28 @@ export type RevokeKeyEnvelope = {
     timestamp: string;
 };
 
-export type LicenseKeyRotationView = {
+export type RotatedKeyView = {
+    alg: 'PS256' | 'EdDSA';
     /**
-     * The new active key id
+     * The new active key id of this kind
      */
     kid: string;
     previousKid: string | null;
+};
+
+export type LicenseKeyRotationView = {
+    /**
+     * The new active proof key id (PS256: what new activation proofs carry)
+     */
+    kid: string;
+    /**
+     * The proof key id before
+     */
+    previousKid: string | null;
+    /**
+     * Every key kind rotated: PS256 (proofs, records, snapshots) and EdDSA (heartbeat answers)
+     */
+    rotated: Array<RotatedKeyView>;
 };
 
 /**
@@ -938,24 +1078,6 @@ export type ActivateDto = {
     signedPolicy?: string;
 };
 
-export type SignedDocumentView = {
-    alg: 'EdDSA';
-    /**
-     * Id of the signing key (see `GET /api/v1/license/keys`)
-     */
-    kid: string;
-    /**
-     * The signed content (`typ` names its kind)
-     */
-    payload: {
-        [key: string]: unknown;
-    };
-    /**
-     * Ed25519 signature (base64url) over the canonical JSON (RFC 8785) of `payload`
-     */
-    signature: string;
-};
-
 export type ActivationView = {
     success: true;
     /**
@@ -981,109 +1103,6 @@ export type ActivationEnvelope = {
      * The answer of the operation.
      */
     result: ActivationView;
-    /**
-     * Empty on success (failures are the error family).
-     */
-    errors: Array<HostedErrorItemView>;
-    /**
-     * When the answer was written (UTC).
-     */
-    timestamp: string;
-};
-
-export type ValidateDto = {
-    /**
-     * The license key: `ARB-XXXXX-XXXXX-XXXXX-XXXXX-CC` (the last group is a check code)
-     */
-    licenseKey: string;
-    machineFingerprint: string;
-    /**
-     * The action asked about: a feature key the license must grant (e.g. `api.validate`)
-     */
-    actionType: string;
-};
-
-export type ValidateView = {
-    isValid: boolean;
-    tier: 'Free' | 'Licensed' | 'Enterprise';
-    allowedFeatures: Array<string>;
-    expiresAt: string | null;
-    /**
-     * Why not valid: `LICENSE_NOT_FOUND`, `LICENSE_REVOKED`, `LICENSE_EXPIRED`, `MACHINE_NOT_ACTIVATED`, `FEATURE_NOT_ALLOWED`
-     */
-    error: string | null;
-};
-
-/**
- * Success in the hosted envelope: `result` is `ValidateView`.
- */
-export type ValidateEnvelope = {
-    /**
-     * Always true on a 2xx answer.
-     */
-    isSuccess: true;
-    /**
-     * The answer of the operation.
-     */
-    result: ValidateView;
-    /**
-     * Empty on success (failures are the error family).
-     */
-    errors: Array<HostedErrorItemView>;
-    /**
-     * When the answer was written (UTC).
-     */
-    timestamp: string;
-};
-
-export type HeartbeatDto = {
-    /**
-     * `proofId` of the activation proof
-     */
-    proofId: string;
-    /**
-     * `licenseId` of the activation proof
-     */
-    licenseId: string;
-    machineFingerprint: string;
-    /**
-     * The nonce of the proof (first heartbeat) or of the last heartbeat answer; single use
-     */
-    nonce: string;
-};
-
-export type HeartbeatView = {
-    success: true;
-    isRevoked: boolean;
-    graceDeadline: string | null;
-    /**
-     * The nonce of the next heartbeat (single use)
-     */
-    nonce: string;
-    serverTime: string;
-    counter: number;
-    /**
-     * The signed answer (payload `typ` `arbiter.license.heartbeat`)
-     */
-    heartbeat: SignedDocumentView;
-    /**
-     * Base64 of the signed answer
-     */
-    signedHeartbeat: string;
-};
-
-/**
- * Success in the hosted envelope: `result` is `HeartbeatView`.
- */
-export type HeartbeatEnvelope = {
-    /**
-     * Always true on a 2xx answer.
-     */
-    isSuccess: true;
-    /**
-     * The answer of the operation.
-     */
-    result: HeartbeatView;
     /**
      * Empty on success (failures are the error family).
      */
@@ -1132,14 +1151,28 @@ export type RevocationSnapshotEnvelope = {
 };
 
 export type LicenseJwkView = {
-    kty: 'OKP';
-    crv: 'Ed25519';
     /**
-     * The public key (base64url)
+     * `RSA` for `PS256` keys, `OKP` for `EdDSA` keys
      */
-    x: string;
+    kty: 'RSA' | 'OKP';
+    /**
+     * OKP keys only
+     */
+    crv?: 'Ed25519';
+    /**
+     * OKP: the public key (base64url)
+     */
+    x?: string;
+    /**
+     * RSA: the modulus (base64url)
+     */
+    n?: string;
+    /**
+     * RSA: the public exponent (base64url)
+     */
+    e?: string;
     kid: string;
-    alg: 'EdDSA';
+    alg: 'PS256' | 'EdDSA';
     use: 'sig';
 };
 
@@ -2800,108 +2833,6 @@ export type LicenseRuntimeActivateResponses = {
 
 export type LicenseRuntimeActivateResponse = LicenseRuntimeActivateResponses[keyof LicenseRuntimeActivateResponses];
 
-export type LicenseRuntimeValidateData = {
-    body: ValidateDto;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/v1/validate';
-};
-
-export type LicenseRuntimeValidateErrors = {
-    /**
-     * Malformed license key or wrong check code (`LICENSE_KEY_MALFORMED`), or a field out of range
-     */
-    400: IdentityError;
-    /**
-     * Body or upload too large
-     */
-    413: IdentityError;
-    /**
-     * Unsupported media type (JSON bodies only)
-     */
-    415: IdentityError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: IdentityError;
-};
-
-export type LicenseRuntimeValidateError = LicenseRuntimeValidateErrors[keyof LicenseRuntimeValidateErrors];
-
-export type LicenseRuntimeValidateResponses = {
-    /**
-     * The answer
-     */
-    200: ValidateEnvelope;
-};
-
-export type LicenseRuntimeValidateResponse = LicenseRuntimeValidateResponses[keyof LicenseRuntimeValidateResponses];
-
-export type LicenseRuntimeHeartbeatData = {
-    body: HeartbeatDto;
-    headers?: {
-        /**
-         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
-         */
-        'x-tenant-id'?: string;
-        /**
-         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
-         */
-        'x-correlation-id'?: string;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/v1/heartbeat';
-};
-
-export type LicenseRuntimeHeartbeatErrors = {
-    /**
-     * Bad request: the body, a parameter or the query is invalid
-     */
-    400: IdentityError;
-    /**
-     * The nonce belongs to another proof, license or machine (`HEARTBEAT_MISMATCH`)
-     */
-    403: IdentityError;
-    /**
-     * Unknown or already used nonce (`NONCE_INVALID`)
-     */
-    409: IdentityError;
-    /**
-     * Body or upload too large
-     */
-    413: IdentityError;
-    /**
-     * Unsupported media type (JSON bodies only)
-     */
-    415: IdentityError;
-    /**
-     * Unexpected failure (logged with the trace id)
-     */
-    500: IdentityError;
-};
-
-export type LicenseRuntimeHeartbeatError = LicenseRuntimeHeartbeatErrors[keyof LicenseRuntimeHeartbeatErrors];
-
-export type LicenseRuntimeHeartbeatResponses = {
-    /**
-     * The signed answer
-     */
-    200: HeartbeatEnvelope;
-};
-
-export type LicenseRuntimeHeartbeatResponse = LicenseRuntimeHeartbeatResponses[keyof LicenseRuntimeHeartbeatResponses];
-
 export type LicenseRuntimeRevocationsData = {
     body?: never;
     headers?: {
@@ -3967,3 +3898,105 @@ export type ExperiencePosttoolResponses = {
 };
 
 export type ExperiencePosttoolResponse = ExperiencePosttoolResponses[keyof ExperiencePosttoolResponses];
+
+export type LicenseRuntimeValidateData = {
+    body: ValidateDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/validate';
+};
+
+export type LicenseRuntimeValidateErrors = {
+    /**
+     * Malformed license key or wrong check code (`LICENSE_KEY_MALFORMED`), or a field out of range
+     */
+    400: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseRuntimeValidateError = LicenseRuntimeValidateErrors[keyof LicenseRuntimeValidateErrors];
+
+export type LicenseRuntimeValidateResponses = {
+    /**
+     * The answer
+     */
+    200: ValidateEnvelope;
+};
+
+export type LicenseRuntimeValidateResponse = LicenseRuntimeValidateResponses[keyof LicenseRuntimeValidateResponses];
+
+export type LicenseRuntimeHeartbeatData = {
+    body: HeartbeatDto;
+    headers?: {
+        /**
+         * The tenant the request acts for (when the service takes it from the header; a token's tenant claim wins where the service requires one). A malformed value is a 400 `INVALID_TENANT_ID`.
+         */
+        'x-tenant-id'?: string;
+        /**
+         * Correlation id echoed on the response (and the error body's `traceId`); a fresh one when absent.
+         */
+        'x-correlation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/heartbeat';
+};
+
+export type LicenseRuntimeHeartbeatErrors = {
+    /**
+     * A field out of range (`VALIDATION_FAILED`)
+     */
+    400: IdentityError;
+    /**
+     * The nonce belongs to another proof, license or machine (`HEARTBEAT_MISMATCH`)
+     */
+    403: IdentityError;
+    /**
+     * Unknown or already used nonce (`NONCE_INVALID`)
+     */
+    409: IdentityError;
+    /**
+     * Body or upload too large
+     */
+    413: IdentityError;
+    /**
+     * Unsupported media type (JSON bodies only)
+     */
+    415: IdentityError;
+    /**
+     * Unexpected failure (logged with the trace id)
+     */
+    500: IdentityError;
+};
+
+export type LicenseRuntimeHeartbeatError = LicenseRuntimeHeartbeatErrors[keyof LicenseRuntimeHeartbeatErrors];
+
+export type LicenseRuntimeHeartbeatResponses = {
+    /**
+     * The signed answer
+     */
+    200: HeartbeatEnvelope;
+};
+
+export type LicenseRuntimeHeartbeatResponse = LicenseRuntimeHeartbeatResponses[keyof LicenseRuntimeHeartbeatResponses];
