@@ -8,6 +8,9 @@
  */
 import { Bits, fillBits, newBits, nextBit, setBit } from './bitset';
 import { CellShape, Interval, exactNumber } from './cell-shape';
+import { runToEnd, STEP_EVERY, Steps } from './yielding';
+
+const ANY: CellShape = Object.freeze({ kind: 'any' as const });
 
 /** Tests one opaque cell (row, column) against its input value; `true` means the cell matches. */
 export type CellTest<C> = (row: number, column: number, value: unknown, context: C) => boolean | null;
@@ -314,6 +317,40 @@ function cellAccepts(shape: CellShape, value: unknown): number {
   }
 }
 
+/** What a RowMatcher is built from, made in steps (`rowMatcherSteps`: a pause every rows slice and column). */
+export interface RowMatcherParts {
+  opaque: Int32Array[];
+  anyCell: Uint8Array;
+  columns: (ColumnIndex | null)[];
+}
+
+export function* rowMatcherSteps(shapes: CellShape[][], columnCount: number): Steps<RowMatcherParts> {
+  const size = shapes.length;
+  const anyCell = new Uint8Array(size * columnCount);
+  const opaque = new Array<Int32Array>(size);
+  for (let r = 0; r < size; r++) {
+    const row = shapes[r];
+    const cols: number[] = [];
+    for (let c = 0; c < columnCount; c++) {
+      const kind = row[c]?.kind ?? 'any';
+      if (kind === 'opaque') cols.push(c);
+      if (kind === 'any') anyCell[r * columnCount + c] = 1;
+    }
+    opaque[r] = cols.length ? Int32Array.from(cols) : NO_COLUMNS;
+    if (r % (4 * STEP_EVERY) === 4 * STEP_EVERY - 1) yield;
+  }
+  const columns: (ColumnIndex | null)[] = [];
+  for (let c = 0; c < columnCount && size > SCAN_MAX_ROWS; c++) {
+    const column = new Array<CellShape>(size);
+    for (let r = 0; r < size; r++) column[r] = shapes[r][c] ?? ANY;
+    yield;
+    const index = new ColumnIndex(column, size);
+    columns.push(index.useful ? index : null);
+    yield;
+  }
+  return { opaque, anyCell, columns };
+}
+
 export class RowMatcher<C = unknown> {
   private readonly columns: (ColumnIndex | null)[];
   private readonly candidates: Bits;
@@ -332,6 +369,7 @@ export class RowMatcher<C = unknown> {
     readonly shapes: CellShape[][],
     readonly columnCount: number,
     private readonly test: CellTest<C>,
+    prebuilt?: RowMatcherParts,
   ) {
     const size = (this.size = shapes.length);
     this.scan = size <= SCAN_MAX_ROWS;
@@ -340,24 +378,10 @@ export class RowMatcher<C = unknown> {
     this.candidates = newBits(size);
     this.matched = new Int32Array(size);
     this.fallback = new Uint8Array(columnCount);
-    this.anyCell = new Uint8Array(size * columnCount);
-    this.opaque = shapes.map((row, r) => {
-      const cols: number[] = [];
-      for (let c = 0; c < columnCount; c++) {
-        const kind = row[c]?.kind ?? 'any';
-        if (kind === 'opaque') cols.push(c);
-        if (kind === 'any') this.anyCell[r * columnCount + c] = 1;
-      }
-      return cols.length ? Int32Array.from(cols) : NO_COLUMNS;
-    });
-    this.columns = [];
-    for (let c = 0; c < columnCount && !this.scan; c++) {
-      const index = new ColumnIndex(
-        shapes.map((row) => row[c] ?? { kind: 'any' }),
-        size,
-      );
-      this.columns.push(index.useful ? index : null);
-    }
+    const parts = prebuilt ?? runToEnd(rowMatcherSteps(shapes, columnCount));
+    this.anyCell = parts.anyCell;
+    this.opaque = parts.opaque;
+    this.columns = parts.columns;
   }
 
   get rowCount(): number {
