@@ -13,7 +13,7 @@ import { client } from './helpers';
 
 /**
  * The longest a probe may wait beyond the idle floor of this run (the worst wait of the same probe over
- * 1 s with nothing running, measured first): the issue's 100 ms. The floor takes out what a shared,
+ * 2 s with nothing running, measured first): the issue's 100 ms. The floor takes out what a shared,
  * loaded machine adds to every probe; a request holding the loop for 100 ms or more still fails.
  */
 const PROBE_MS = Number(process.env.LIVENESS_PROBE_MS ?? 100);
@@ -62,6 +62,18 @@ describe('decision tables of 10,000 rows', () => {
       await new Promise((r) => setTimeout(r, 25));
     return evaluation().precompiled;
   };
+  /**
+   * A request whose JSON was written beforehand: the test shares the service's event loop, and its own
+   * JSON.stringify of 10,000 rows is not the service's doing.
+   */
+  const sendJson = async (method: string, path: string, json: string) => {
+    const res = await fetch(`${sut.url}/api/v1/decision-tables${path}`, {
+      method,
+      headers: { 'x-tenant-id': 'tenant-a', 'content-type': 'application/json' },
+      body: json,
+    });
+    return { status: res.status, body: await res.json() };
+  };
   beforeAll(async () => {
     sut = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
       overrides: { 'Http:BodyLimitBytes': 16 * 1024 * 1024 },
@@ -69,14 +81,15 @@ describe('decision tables of 10,000 rows', () => {
     api = client(sut.url);
     await fetch(`${sut.url}/health/live`);
     await api.post('/validate', largeTable(3, 'warm'));
-    const idle = await whileProbingLiveness(sut.url, () => new Promise((r) => setTimeout(r, 1000)));
+    const idle = await whileProbingLiveness(sut.url, () => new Promise((r) => setTimeout(r, 2000)));
     budget = PROBE_MS + idle.worstProbeMs;
   }, 120_000);
   afterAll(() => sut?.stop());
 
   it('creates, validates, evaluates and updates it while /health/live keeps answering', async () => {
     const table = largeTable(10_000);
-    const created = await whileProbingLiveness(sut.url, () => api.post('', table));
+    const tableJson = JSON.stringify(table);
+    const created = await whileProbingLiveness(sut.url, () => sendJson('POST', '', tableJson));
     expect(created.result.status).toBe(201);
     expect(created.worstProbeMs).toBeLessThan(budget);
     const id = created.result.body.id as string;
@@ -85,7 +98,7 @@ describe('decision tables of 10,000 rows', () => {
     expect(compiled.result).toBe(1);
     expect(compiled.worstProbeMs).toBeLessThan(budget);
 
-    const validated = await whileProbingLiveness(sut.url, () => api.post('/validate', table));
+    const validated = await whileProbingLiveness(sut.url, () => sendJson('POST', '/validate', tableJson));
     expect(validated.result.status).toBe(200);
     expect(validated.result.body.valid).toBe(true);
     // 50 million row pairs: the bounded analysis says it stopped short
@@ -115,7 +128,8 @@ describe('decision tables of 10,000 rows', () => {
 
     table.rows[0].outputs.score = -1;
     table.rows[1].inputConditions.age = '[1..2]';
-    const updated = await whileProbingLiveness(sut.url, () => api.put(`/${id}`, table));
+    const updatedJson = JSON.stringify(table);
+    const updated = await whileProbingLiveness(sut.url, () => sendJson('PUT', `/${id}`, updatedJson));
     expect(updated.result.status).toBe(200);
     expect(updated.worstProbeMs).toBeLessThan(budget);
     const recompiled = await whileProbingLiveness(sut.url, () => compiledAfterSave(2));

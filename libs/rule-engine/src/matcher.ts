@@ -11,6 +11,8 @@ import { CellShape, Interval, exactNumber } from './cell-shape';
 import { runToEnd, STEP_EVERY, Steps } from './yielding';
 
 const ANY: CellShape = Object.freeze({ kind: 'any' as const });
+/** rows or regions between two pauses of a column index build (a power of two, less one) */
+const PAUSE_EVERY = 2047;
 
 /** Tests one opaque cell (row, column) against its input value; `true` means the cell matches. */
 export type CellTest<C> = (row: number, column: number, value: unknown, context: C) => boolean | null;
@@ -33,26 +35,35 @@ const DENSE_WORDS = 65_536;
  * hold (regions × rows) bits.
  */
 class ColumnIndex {
-  readonly pool: Uint32Array;
-  private readonly words: number;
-  private readonly scratch: number;
-  private readonly open: number;
+  pool!: Uint32Array;
+  private words!: number;
+  private scratch!: number;
+  private open!: number;
   private readonly strings = new Map<string, number>();
   /** sparse strings: each literal's rows (added to the open rows at lookup) */
-  private readonly stringRows: Map<string, Int32Array> | null;
-  private readonly trueRows: number;
-  private readonly falseRows: number;
-  private readonly points: Float64Array;
+  private stringRows!: Map<string, Int32Array> | null;
+  private trueRows!: number;
+  private falseRows!: number;
+  private points!: Float64Array;
   /** regions: 2i+1 is point i, 2i the open gap below it, 2k above all; offset of every stride-th region */
-  private readonly regions: Int32Array;
-  private readonly stride: number;
+  private regions!: Int32Array;
+  private stride!: number;
   /** toggled rows at each region (CSR: rows toggleRows[toggleStart[g] .. toggleStart[g+1]) */
-  private readonly toggleStart: Int32Array;
-  private readonly toggleRows: Int32Array;
+  private toggleStart!: Int32Array;
+  private toggleRows!: Int32Array;
   /** false when every cell is `-` or opaque: the column narrows nothing */
-  readonly useful: boolean;
+  useful!: boolean;
 
-  constructor(shapes: CellShape[], size: number) {
+  private constructor() {}
+
+  /** The index of one column, built in steps (a pause every few thousand rows or regions). */
+  static *build(shapes: CellShape[], size: number): Steps<ColumnIndex> {
+    const index = new ColumnIndex();
+    yield* index.fill(shapes, size);
+    return index;
+  }
+
+  private *fill(shapes: CellShape[], size: number): Steps<void> {
     const words = (this.words = (size + 31) >>> 5);
     const budget = DENSE_WORDS + 16 * size;
     const slots: Bits[] = [];
@@ -62,7 +73,9 @@ class ColumnIndex {
     let hasNumbers = false;
     let hasBooleans = false;
     const stringRows = new Map<string, number[]>();
-    shapes.forEach((s, r) => {
+    for (let r = 0; r < shapes.length; r++) {
+      if ((r & PAUSE_EVERY) === PAUSE_EVERY) yield;
+      const s = shapes[r];
       if (s.kind === 'any' || s.kind === 'opaque') setBit(open, r);
       else useful = true;
       if (s.kind === 'numbers') hasNumbers = true;
@@ -73,7 +86,7 @@ class ColumnIndex {
           if (rows === undefined) stringRows.set(v, [r]);
           else if (rows[rows.length - 1] !== r) rows.push(r);
         }
-    });
+    }
     this.useful = useful;
     this.open = slot(open);
     const withOpen = (rows: Iterable<number>) => {
@@ -94,11 +107,12 @@ class ColumnIndex {
     if (hasBooleans) {
       const t: number[] = [];
       const f: number[] = [];
-      shapes.forEach((s, r) => {
-        if (s.kind !== 'booleans') return;
+      for (let r = 0; r < shapes.length; r++) {
+        const s = shapes[r];
+        if (s.kind !== 'booleans') continue;
         if (s.values.includes(true)) t.push(r);
         if (s.values.includes(false)) f.push(r);
-      });
+      }
       this.trueRows = slot(withOpen(t));
       this.falseRows = slot(withOpen(f));
     }
@@ -142,7 +156,9 @@ class ColumnIndex {
         i.lo === -Infinity ? 0 : 2 * this.pointIndex(i.lo) + (i.loIncl ? 1 : 2);
       const regionTo = (i: Interval) =>
         i.hi === Infinity ? 2 * k : 2 * this.pointIndex(i.hi) + (i.hiIncl ? 1 : 0);
+      yield;
       for (let r = 0; r < shapes.length; r++) {
+        if ((r & PAUSE_EVERY) === PAUSE_EVERY) yield;
         const s = shapes[r];
         if (s.kind !== 'numbers') continue;
         if (s.intervals.length === 1) {
@@ -181,7 +197,9 @@ class ColumnIndex {
       const bits = open.slice();
       let last: Bits | null = null;
       let lastSlot = -1;
+      yield;
       for (let g = 0; g < regionCount; g++) {
+        if ((g & PAUSE_EVERY) === PAUSE_EVERY) yield;
         for (let t = toggleStart[g]; t < toggleStart[g + 1]; t++) {
           const r = toggleRows[t];
           bits[r >>> 5] ^= 1 << (r & 31);
@@ -344,7 +362,7 @@ export function* rowMatcherSteps(shapes: CellShape[][], columnCount: number): St
     const column = new Array<CellShape>(size);
     for (let r = 0; r < size; r++) column[r] = shapes[r][c] ?? ANY;
     yield;
-    const index = new ColumnIndex(column, size);
+    const index = yield* ColumnIndex.build(column, size);
     columns.push(index.useful ? index : null);
     yield;
   }
