@@ -72,7 +72,7 @@ describe('decision tables of 10,000 rows', () => {
       headers: { 'x-tenant-id': 'tenant-a', 'content-type': 'application/json' },
       body: json,
     });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: (await res.json()) as any };
   };
   beforeAll(async () => {
     sut = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
