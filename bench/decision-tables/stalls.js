@@ -116,6 +116,7 @@ async function main() {
   );
   await post(dt, '/validate', makeTable(5, 'First')); // load the code paths
   const table = makeTable(ROWS, 'First');
+  table.name = `${table.name}-${Date.now()}`; // a new name each run (a PostgreSQL database outlives the run)
   const tableJson = JSON.stringify(table);
   const input = { age: 30, country: 'NL', amount: 5000, tier: 'gold', vip: true };
   let id;
