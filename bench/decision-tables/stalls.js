@@ -6,15 +6,23 @@
  * 20 ms while it runs: a 10,000-row table created, validated, first evaluated, analysed and updated; and
  * each hostile dry-run of issue 28 (FEEL loop, `while(true){}`, an allocation loop, a native loop), a saved
  * FEEL loop executed, and a 10,000-rule rule set saved, activated and executed for the first time.
- *   npm run bench:decision-tables:stalls       (ROWS=10000 override)
- * The machine is shared: an idle line ("idle 2 s") is printed first as the floor of that run.
+ *   npm run bench:decision-tables:stalls       (ROWS=10000 override, ROWS=100000 for the largest table;
+ *                                              ONLY=tables: the table requests only;
+ *                                              TABLES_DB=postgres://…: decisions on PostgreSQL, not PGlite)
+ * The first evaluate is sent right after the save's response: it waits for the compile that follows the
+ * save (no second compile), so its line is the compile after the response.
+ * The machine is shared: the load average and an idle line ("idle 2 s", the floor of the run) come first;
+ * each line says whether its /health/live p99 is within the issue's 50 ms.
  */
+const os = require('node:os');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { startDecisions } = require('../../apps/decisions/dist');
 const { startControlPlane } = require('../../apps/control-plane/dist');
 const { makeTable } = require('./run');
 
 const ROWS = Number(process.env.ROWS ?? 10_000);
+const TARGET_MS = 50;
+const results = [];
 const silent = { 'Logging:Level': 'silent' };
 
 async function measure(label, baseUrl, work) {
@@ -50,9 +58,10 @@ async function measure(label, baseUrl, work) {
   await Promise.all(pending);
   waits.sort((a, b) => a - b);
   const p99 = waits[Math.min(waits.length - 1, Math.floor(waits.length * 0.99))] ?? 0;
+  results.push({ label, p99 });
   console.log(
     `${label.padEnd(58)} ${elapsed.toFixed(0).padStart(7)} ms   loop delay max ${(delay.max / 1e6).toFixed(0).padStart(6)} ms` +
-      `   /health/live p99 ${p99.toFixed(0).padStart(6)} ms, max ${(waits[waits.length - 1] ?? 0).toFixed(0).padStart(6)} ms` +
+      `   /health/live p99 ${p99.toFixed(0).padStart(6)} ms ${p99 <= TARGET_MS ? '(ok)  ' : '(MISS)'}, max ${(waits[waits.length - 1] ?? 0).toFixed(0).padStart(6)} ms` +
       `${outcome ? `   ${outcome}` : ''}`,
   );
 }
@@ -64,7 +73,7 @@ async function main() {
     port: 0,
     host: '127.0.0.1',
     overrides: {
-      'ConnectionStrings:DecisionTablesDb': 'pglite://memory',
+      'ConnectionStrings:DecisionTablesDb': process.env.TABLES_DB ?? 'pglite://memory',
       'Http:BodyLimitBytes': 64 * 2 ** 20,
       'DecisionTables:MaxRows': 100_000,
       ...silent,
@@ -84,13 +93,21 @@ async function main() {
   });
   const headers = { 'content-type': 'application/json', 'x-tenant-id': 'bench', 'x-actor': 'bench' };
   const post = async (base, path, body, method = 'POST') => {
-    const res = await fetch(base + path, { method, headers, body: JSON.stringify(body) });
+    // a body given as text is sent as it is (the bench's own JSON.stringify of a large table is not
+    // counted against the service: they share this process's event loop)
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    const res = await fetch(base + path, { method, headers, body: text });
     const json = await res.json().catch(() => null);
     return { status: res.status, json };
   };
   const dt = `${decisions.url}/api/v1/decision-tables`;
   console.log(
-    `node ${process.version}; ${ROWS} rows × 5 inputs; services in one process, probe every 20 ms\n`,
+    `node ${process.version}; ${ROWS} rows × 5 inputs; services in one process, probe every 20 ms; ` +
+      `decisions on ${process.env.TABLES_DB ? 'PostgreSQL' : 'PGlite'}; target /health/live p99 ≤ ${TARGET_MS} ms\n` +
+      `load average at start: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')} (${os.cpus().length} cores)\n`,
   );
   await measure(
     'idle 2 s (the floor of this run)',
@@ -99,23 +116,24 @@ async function main() {
   );
   await post(dt, '/validate', makeTable(5, 'First')); // load the code paths
   const table = makeTable(ROWS, 'First');
+  table.name = `${table.name}-${Date.now()}`; // a new name each run (a PostgreSQL database outlives the run)
+  const tableJson = JSON.stringify(table);
+  const input = { age: 30, country: 'NL', amount: 5000, tier: 'gold', vip: true };
   let id;
   await measure(`create a ${ROWS}-row table`, decisions.url, async () => {
-    const r = await post(dt, '', table);
+    const r = await post(dt, '', tableJson);
     id = r.json?.id;
     return `HTTP ${r.status}`;
   });
-  await new Promise((r) => setTimeout(r, 3000)); // the compile after the response
+  await measure(
+    'first evaluate (waits for the compile after the save)',
+    decisions.url,
+    async () => `HTTP ${(await post(dt, `/${id}/evaluate`, { input })).status}`,
+  );
   await measure(
     'validate it',
     decisions.url,
-    async () => `HTTP ${(await post(dt, '/validate', table)).status}`,
-  );
-  const input = { age: 30, country: 'NL', amount: 5000, tier: 'gold', vip: true };
-  await measure(
-    'first evaluate',
-    decisions.url,
-    async () => `HTTP ${(await post(dt, `/${id}/evaluate`, { input })).status}`,
+    async () => `HTTP ${(await post(dt, '/validate', tableJson)).status}`,
   );
   await measure(
     'analyze the stored version',
@@ -123,17 +141,23 @@ async function main() {
     async () => `HTTP ${(await post(dt, `/${id}/analyze`, {})).status}`,
   );
   table.rows[0].outputs.score = -1;
+  const updatedJson = JSON.stringify(table);
   await measure(
     'update it',
     decisions.url,
-    async () => `HTTP ${(await post(dt, `/${id}`, table, 'PUT')).status}`,
+    async () => `HTTP ${(await post(dt, `/${id}`, updatedJson, 'PUT')).status}`,
   );
-  await new Promise((r) => setTimeout(r, 3000));
   await measure(
-    'first evaluate after the update',
+    'first evaluate after the update (its compile)',
     decisions.url,
     async () => `HTTP ${(await post(dt, `/${id}/evaluate`, { input })).status}`,
   );
+  await measure(
+    'evaluate again (compiled)',
+    decisions.url,
+    async () => `HTTP ${(await post(dt, `/${id}/evaluate`, { input })).status}`,
+  );
+  if (process.env.ONLY === 'tables') return finish(cp, decisions);
 
   const flow = (config) => ({
     type: 'flow-graph',
@@ -187,8 +211,9 @@ async function main() {
     condition: `amount > ${i} and country = "NL"`,
     output: { [`band${i % 50}`]: i },
   }));
+  const ruleSetJson = JSON.stringify({ ruleSet: { rules } });
   await measure('save a 10,000-rule rule set', cp.url, async () => {
-    const r = await cpPost('/api/v1/rule-engine/rulesets/big', { ruleSet: { rules } });
+    const r = await cpPost('/api/v1/rule-engine/rulesets/big', ruleSetJson);
     return `HTTP ${r.status}`;
   });
   await measure('activate it', cp.url, async () => {
@@ -199,6 +224,19 @@ async function main() {
     const r = await cpPost('/api/v1/rule-engine/execute/big', { facts: { amount: 5000, country: 'NL' } });
     return `HTTP ${r.status} ${r.json?.status}`;
   });
+  return finish(cp, decisions);
+}
+
+async function finish(cp, decisions) {
+  const missed = results.filter((r) => r.p99 > TARGET_MS && !r.label.startsWith('idle'));
+  console.log(
+    `\nload average at end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ', ',
+      )}; ${missed.length ? `p99 above ${TARGET_MS} ms: ${missed.map((r) => r.label).join('; ')}` : `every p99 within ${TARGET_MS} ms`}`,
+  );
   await cp.stop?.();
   await decisions.stop?.();
   process.exit(0);

@@ -1,8 +1,9 @@
 /**
- * A table of the largest default size (10,000 rows × 5 inputs) is created, validated, analysed, updated
- * and evaluated without holding the service: `/health/live` keeps answering meanwhile, creating checks
- * structure and FEEL only (no analysis), validating runs on a worker thread with a bounded analysis, and
- * the version is compiled when saved, so the first evaluate does not compile.
+ * A table of 10,000 rows × 5 inputs is created, validated, analysed, updated and evaluated without holding
+ * the service: `/health/live` keeps answering meanwhile, also while the saved version is compiled after
+ * the response. The body is parsed, checked, stored and compiled in slices of the event loop (or on a
+ * worker thread); the version is compiled when saved, so the first evaluate does not compile. The row
+ * cap is DecisionTables:MaxRows (100,000 by default).
  */
 import { RequestContext } from '@arbiter/platform';
 import { ServiceUnderTest, startServiceForTest, whileProbingLiveness } from '@arbiter/testing';
@@ -11,17 +12,18 @@ import { DecisionTableEvaluationService } from '../src/decision-tables/applicati
 import { client } from './helpers';
 
 /**
- * The longest a probe may wait while a worker validates or analyses, or a compiled table evaluates. The
- * issue's target is 100 ms (`LIVENESS_PROBE_MS=100` on a quiet machine); the shared 2-core machine ran
- * at load 13–55 while these were written, where an idle service kept probes waiting up to 0.45 s.
+ * The longest a probe may wait beyond the idle floor of this run (the worst wait of the same probe over
+ * 2 s with nothing running, measured first): the issue's 100 ms. The floor takes out what a shared,
+ * loaded machine adds to every probe; a request holding the loop for 100 ms or more still fails.
  */
-const PROBE_MS = Number(process.env.LIVENESS_PROBE_MS ?? 1000);
+const PROBE_MS = Number(process.env.LIVENESS_PROBE_MS ?? 100);
 /**
- * A save still spends event-loop time on a 10,000-row body (profiled: the platform's validation pipe
- * ~0.8 s of CPU in class-transformer, the structural check ~0.3 s, the compile after the response
- * ~0.3–0.5 s): bounded, not yet within the 100 ms target. Before: 5–11 s.
+ * PGlite (the embedded database, the default of these tests) runs PostgreSQL as WebAssembly on the
+ * service's own thread: writing a 10,000-row definition into its `jsonb` holds the loop 270–290 ms by
+ * itself (measured at load 20), which no slicing of ours can cut. On PostgreSQL (TEST_DATABASE_URL) a save
+ * is held to the same budget as every other request.
  */
-const SAVE_PROBE_MS = Number(process.env.LIVENESS_PROBE_SAVE_MS ?? 5000);
+const EMBEDDED_DB_WRITE_MS = process.env.TEST_DATABASE_URL ? 0 : 400;
 
 let seed = 42;
 const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
@@ -59,6 +61,26 @@ function largeTable(rows: number, name = 'large') {
 describe('decision tables of 10,000 rows', () => {
   let sut: ServiceUnderTest;
   let api: ReturnType<typeof client>;
+  let budget = PROBE_MS;
+  const evaluation = () => sut.service.app.get(DecisionTableEvaluationService);
+  /** until `count` versions were compiled after their save */
+  const compiledAfterSave = async (count: number) => {
+    for (let i = 0; i < 400 && evaluation().precompiled < count; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    return evaluation().precompiled;
+  };
+  /**
+   * A request whose JSON was written beforehand: the test shares the service's event loop, and its own
+   * JSON.stringify of 10,000 rows is not the service's doing.
+   */
+  const sendJson = async (method: string, path: string, json: string) => {
+    const res = await fetch(`${sut.url}/api/v1/decision-tables${path}`, {
+      method,
+      headers: { 'x-tenant-id': 'tenant-a', 'content-type': 'application/json' },
+      body: json,
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
   beforeAll(async () => {
     sut = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
       overrides: { 'Http:BodyLimitBytes': 16 * 1024 * 1024 },
@@ -66,32 +88,36 @@ describe('decision tables of 10,000 rows', () => {
     api = client(sut.url);
     await fetch(`${sut.url}/health/live`);
     await api.post('/validate', largeTable(3, 'warm'));
+    const idle = await whileProbingLiveness(sut.url, () => new Promise((r) => setTimeout(r, 2000)));
+    budget = PROBE_MS + idle.worstProbeMs;
   }, 120_000);
   afterAll(() => sut?.stop());
 
   it('creates, validates, evaluates and updates it while /health/live keeps answering', async () => {
     const table = largeTable(10_000);
-    const created = await whileProbingLiveness(sut.url, () => api.post('', table));
+    const tableJson = JSON.stringify(table);
+    const created = await whileProbingLiveness(sut.url, () => sendJson('POST', '', tableJson));
     expect(created.result.status).toBe(201);
-    expect(created.worstProbeMs).toBeLessThan(SAVE_PROBE_MS);
+    expect(created.worstProbeMs).toBeLessThan(budget + EMBEDDED_DB_WRITE_MS);
     const id = created.result.body.id as string;
+    // the compile after the response, in slices of the event loop
+    const compiled = await whileProbingLiveness(sut.url, () => compiledAfterSave(1));
+    expect(compiled.result).toBe(1);
+    expect(compiled.worstProbeMs).toBeLessThan(budget);
 
-    const validated = await whileProbingLiveness(sut.url, () => api.post('/validate', table));
+    const validated = await whileProbingLiveness(sut.url, () => sendJson('POST', '/validate', tableJson));
     expect(validated.result.status).toBe(200);
     expect(validated.result.body.valid).toBe(true);
     // 50 million row pairs: the bounded analysis says it stopped short
     expect(validated.result.body.analysis.complete).toBe(false);
     expect(validated.result.body.analysis.overlaps.length).toBeGreaterThan(0);
-    expect(validated.worstProbeMs).toBeLessThan(PROBE_MS);
+    expect(validated.worstProbeMs).toBeLessThan(budget);
 
     // compiled when saved: the first evaluate finds it compiled
-    const evaluation = sut.service.app.get(DecisionTableEvaluationService);
-    for (let i = 0; i < 100 && evaluation.precompiled < 1; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(evaluation.precompiled).toBe(1);
     const input = { age: 30, country: 'NL', amount: 5000, tier: 'gold', vip: true };
     const first = await whileProbingLiveness(sut.url, () => api.post(`/${id}/evaluate`, { input }));
     expect(first.result.status).toBe(200);
-    expect(first.worstProbeMs).toBeLessThan(PROBE_MS);
+    expect(first.worstProbeMs).toBeLessThan(budget);
     // the replica's metrics are for operators: read them as one
     const operator = {
       id: 'ops',
@@ -100,23 +126,45 @@ describe('decision tables of 10,000 rows', () => {
       permissions: ['decision-tables.metrics'],
       claims: {},
     };
-    const metrics = () => RequestContext.run({ user: operator }, () => evaluation.metrics());
+    const metrics = () => RequestContext.run({ user: operator }, () => evaluation().metrics());
     expect(metrics().compiledCache).toMatchObject({ compilations: 1 });
 
     const analysed = await whileProbingLiveness(sut.url, () => api.post(`/${id}/analyze`));
     expect(analysed.result.status).toBe(200);
-    expect(analysed.worstProbeMs).toBeLessThan(PROBE_MS);
+    expect(analysed.worstProbeMs).toBeLessThan(budget);
 
     table.rows[0].outputs.score = -1;
-    const updated = await whileProbingLiveness(sut.url, () => api.put(`/${id}`, table));
+    table.rows[1].inputConditions.age = '[1..2]';
+    const updatedJson = JSON.stringify(table);
+    const updated = await whileProbingLiveness(sut.url, () => sendJson('PUT', `/${id}`, updatedJson));
     expect(updated.result.status).toBe(200);
-    expect(updated.worstProbeMs).toBeLessThan(SAVE_PROBE_MS);
+    expect(updated.worstProbeMs).toBeLessThan(budget + EMBEDDED_DB_WRITE_MS);
+    const recompiled = await whileProbingLiveness(sut.url, () => compiledAfterSave(2));
+    expect(recompiled.result).toBe(2);
+    expect(recompiled.worstProbeMs).toBeLessThan(budget);
+    // the update is what evaluates now, and its audit entry counts the rows it changed
+    const afterUpdate = await whileProbingLiveness(sut.url, () =>
+      api.post(`/${id}/evaluate`, {
+        input: { age: 1.5, country: 'XX', amount: 1, tier: 'none', vip: false },
+      }),
+    );
+    expect(afterUpdate.worstProbeMs).toBeLessThan(budget);
+    expect(afterUpdate.result.status).toBe(200);
+    const audit = await api.get(`/${id}/audit`);
+    expect(JSON.stringify(audit.body)).toMatch(/2 row\(s\) modified/);
+    const stored = await api.get(`/${id}`);
+    expect(stored.body.rows).toHaveLength(10_000);
+    expect(stored.body.rows[0]).toMatchObject({ id: 'r0', outputs: { score: -1 } });
   }, 120_000);
 
   it('refuses a table past DecisionTables:MaxRows with a problem naming the limit', async () => {
-    const res = await api.post('/validate', largeTable(10_001, 'too-large'));
+    // the default cap: 100,000 rows (rows without conditions keep the body small)
+    const res = await api.post('/validate', {
+      ...largeTable(1, 'too-large'),
+      rows: Array.from({ length: 100_001 }, (_, i) => ({ inputConditions: {}, outputs: { score: i } })),
+    });
     expect(res.status).toBe(200);
     expect(res.body.valid).toBe(false);
-    expect(JSON.stringify(res.body.errors)).toMatch(/at most 10000 rows/);
+    expect(JSON.stringify(res.body.errors)).toMatch(/at most 100000 rows/);
   }, 60_000);
 });

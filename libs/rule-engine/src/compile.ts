@@ -25,6 +25,7 @@ import {
   NormalizedTable,
   TableLimits,
   normalizeDefinition,
+  normalizeDefinitionSliced,
 } from './definition';
 import { EvaluationError, TableCompileError } from './errors';
 import {
@@ -41,10 +42,11 @@ import {
 } from './hit-policy';
 import { FactTyping, factTypingOf, withTypedFacts } from './fact-types';
 import { coerceInput, outputFits } from './input-types';
-import { RowMatcher } from './matcher';
+import { RowMatcher, RowMatcherParts, rowMatcherSteps } from './matcher';
 import { JSON_VALUES } from './output-values';
 import { isInheritedName, own, setOwn } from './own';
 import { ColumnType, EvaluationResult, HitPolicy, OutputRow } from './types';
+import { runSliced, runToEnd, STEP_EVERY, Steps } from './yielding';
 
 type Input = Record<string, unknown>;
 
@@ -115,7 +117,8 @@ export class CompiledDecisionTable {
    */
   readonly table: NormalizedTable;
 
-  constructor(table: NormalizedTable, maxSteps: number = STEP_BUDGET) {
+  /** `prebuilt`: the per-row parts built beforehand (`compileDecisionTableSliced`), else built here. */
+  constructor(table: NormalizedTable, maxSteps: number = STEP_BUDGET, prebuilt?: TableParts) {
     this.maxSteps = maxSteps;
     this.hitPolicy = table.hitPolicy;
     this.rowCount = table.rows.length;
@@ -127,13 +130,11 @@ export class CompiledDecisionTable {
     );
     this.values = new Array(this.names.length).fill(null);
     this.outputNames = table.outputs.map((o) => o.name);
-    this.rowIds = table.rows.map((r) => r.id);
-    this.cells = table.rows.map((r) => r.cells.slice()); // exact size (built by push)
-    this.shapes = table.rows.map((r) => r.shapes);
-    // keep compiled FEEL only where the index cannot decide (others compile again on a rare fallback)
-    this.tests = table.rows.map((r, i) =>
-      r.tests.map((t, c) => (this.shapes[i][c].kind === 'opaque' ? t : null)),
-    );
+    const parts = prebuilt ?? runToEnd(tableSteps(table));
+    this.rowIds = parts.rowIds;
+    this.cells = parts.cells;
+    this.shapes = parts.shapes;
+    this.tests = parts.tests;
     this.inheritedNames = this.names.some(isInheritedName);
     this.typing = factTypingOf(this.names, this.types, this.tests);
     this.outputTypes = table.outputs.map((o) => o.type);
@@ -145,33 +146,18 @@ export class CompiledDecisionTable {
       this.dynamic ||
       this.expressions.some((e) => e !== null) ||
       this.shapes.some((row) => row.some((cell) => cell.kind === 'opaque'));
-    this.outputRows = table.rows.map((r) => {
-      const outputs: Record<string, unknown> = {};
-      for (const name of this.outputNames) setOwn(outputs, name, own(r.outputs, name) ?? null);
-      return Object.freeze({ rowId: r.id, outputs: Object.freeze(outputs) });
-    });
-    this.table = {
-      ...table,
-      rows: table.rows.map((r, i) => ({
-        ...r,
-        cells: this.cells[i],
-        tests: this.tests[i],
-        outputs: this.outputRows[i].outputs as Record<string, unknown>,
-      })),
-    };
-    this.rowPriority = table.rows.map((r) => r.priority);
-    // output-value ranks, only where a hit policy orders by them and a column lists output values
-    const ranked = (this.ranked =
-      (table.hitPolicy === 'Priority' || table.hitPolicy === 'OutputOrder') &&
-      table.outputs.some((o) => o.outputValues));
-    this.priorityKeys = this.outputRows.map((row) => (ranked ? this.ranksOf(row.outputs) : NO_RANKS));
+    this.outputRows = parts.outputRows;
+    this.table = { ...table, rows: parts.rows };
+    this.rowPriority = parts.rowPriority;
+    this.ranked = parts.ranked;
+    this.priorityKeys = parts.priorityKeys;
     this.column = new Array(this.rowCount).fill(null);
     this.rules = rankedRules(this.outputRows, this.priorityKeys, this.rowPriority);
     const hasDefaults = table.outputs.some((o) => o.defaultValue !== undefined);
     this.defaults = hasDefaults
       ? Object.freeze(Object.fromEntries(table.outputs.map((o) => [o.name, o.defaultValue ?? null])))
       : null;
-    this.matcher = new RowMatcher<Input>(this.shapes, this.names.length, this.testCell);
+    this.matcher = new RowMatcher<Input>(this.shapes, this.names.length, this.testCell, parts.matcher);
   }
 
   /** The facts of the evaluation in progress as a FEEL scope, made once per evaluation (`factsScope`). */
@@ -425,4 +411,77 @@ export function compileDecisionTable(
   const { table, problems } = normalizeDefinition(definition, options.limits ?? DEFAULT_LIMITS);
   if (!table) throw new TableCompileError(problems);
   return new CompiledDecisionTable(table, options.maxSteps);
+}
+
+/**
+ * `compileDecisionTable` in slices of the event loop (SLICE_MS each, see yielding.ts): reading the cells,
+ * the per-row parts and each column's index are built in steps, so compiling a 100,000-row table after
+ * its save holds no other request. The same code as the one-go compile; the result is the same table.
+ */
+export async function compileDecisionTableSliced(
+  definition: unknown,
+  options: CompileOptions = {},
+): Promise<CompiledDecisionTable> {
+  const { table, problems } = await normalizeDefinitionSliced(definition, options.limits ?? DEFAULT_LIMITS);
+  if (!table) throw new TableCompileError(problems);
+  const parts = await runSliced(tableSteps(table));
+  return new CompiledDecisionTable(table, options.maxSteps, parts);
+}
+
+/** What a compiled table keeps per row, and its index: built in steps (see `compileDecisionTableSliced`). */
+export interface TableParts {
+  rowIds: string[];
+  cells: string[][];
+  shapes: CellShape[][];
+  tests: (CompiledUnaryTests | null)[][];
+  outputRows: OutputRow[];
+  /** the normalised rows, lean: compiled FEEL only for opaque cells, outputs as frozen */
+  rows: NormalizedTable['rows'];
+  rowPriority: number[];
+  ranked: boolean;
+  priorityKeys: Int32Array[];
+  matcher: RowMatcherParts;
+}
+
+function* tableSteps(table: NormalizedTable): Steps<TableParts> {
+  const n = table.rows.length;
+  const outputNames = table.outputs.map((o) => o.name);
+  // output-value ranks, only where a hit policy orders by them and a column lists output values
+  const ranked =
+    (table.hitPolicy === 'Priority' || table.hitPolicy === 'OutputOrder') &&
+    table.outputs.some((o) => o.outputValues);
+  const parts: TableParts = {
+    rowIds: new Array(n),
+    cells: new Array(n),
+    shapes: new Array(n),
+    tests: new Array(n),
+    outputRows: new Array(n),
+    rows: new Array(n),
+    rowPriority: new Array(n),
+    ranked,
+    priorityKeys: new Array(n),
+    matcher: undefined as unknown as RowMatcherParts,
+  };
+  for (let i = 0; i < n; i++) {
+    const r = table.rows[i];
+    parts.rowIds[i] = r.id;
+    const cells = (parts.cells[i] = r.cells.slice()); // exact size (built by push)
+    const shapes = (parts.shapes[i] = r.shapes);
+    // keep compiled FEEL only where the index cannot decide (others compile again on a rare fallback)
+    const tests = (parts.tests[i] = r.tests.map((t, c) => (shapes[c].kind === 'opaque' ? t : null)));
+    const outputs: Record<string, unknown> = {};
+    for (const name of outputNames) setOwn(outputs, name, own(r.outputs, name) ?? null);
+    const outputRow = (parts.outputRows[i] = Object.freeze({
+      rowId: r.id,
+      outputs: Object.freeze(outputs),
+    }));
+    parts.rows[i] = { ...r, cells, tests, outputs: outputRow.outputs as Record<string, unknown> };
+    parts.rowPriority[i] = r.priority;
+    parts.priorityKeys[i] = ranked
+      ? Int32Array.from(table.outputs.map((o) => outputRank(o.outputValues, outputs[o.name], JSON_VALUES)))
+      : NO_RANKS;
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
+  parts.matcher = yield* rowMatcherSteps(parts.shapes, table.inputs.length);
+  return parts;
 }

@@ -13,6 +13,7 @@ import { normalizeHitPolicy } from './hit-policy';
 import { normalizeColumnType, outputFits } from './input-types';
 import { own } from './own';
 import { ColumnType, HitPolicy, TableProblem } from './types';
+import { runSliced, runToEnd, Steps, STEP_EVERY } from './yielding';
 
 export interface TableLimits {
   maxRows: number;
@@ -20,7 +21,7 @@ export interface TableLimits {
   maxCellLength: number;
 }
 
-export const DEFAULT_LIMITS: TableLimits = { maxRows: 10_000, maxColumns: 100, maxCellLength: 10_000 };
+export const DEFAULT_LIMITS: TableLimits = { maxRows: 100_000, maxColumns: 100, maxCellLength: 10_000 };
 
 export interface NormalizedInput {
   name: string;
@@ -67,11 +68,26 @@ const MAX_KNOWN_CELLS = 50_000;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+export interface Normalized {
+  table: NormalizedTable | null;
+  problems: TableProblem[];
+}
+
 /** Reads and checks a definition. `table` is null when a problem prevents building it. */
-export function normalizeDefinition(
+export function normalizeDefinition(def: unknown, limits: TableLimits = DEFAULT_LIMITS): Normalized {
+  return runToEnd(normalizeSteps(def, limits));
+}
+
+/** `normalizeDefinition` in slices of the event loop (`runSliced`): a 100,000-row table holds nobody. */
+export function normalizeDefinitionSliced(
   def: unknown,
   limits: TableLimits = DEFAULT_LIMITS,
-): { table: NormalizedTable | null; problems: TableProblem[] } {
+): Promise<Normalized> {
+  return runSliced(normalizeSteps(def, limits));
+}
+
+/** normalizeDefinition as steps: a pause every STEP_EVERY rows. */
+function* normalizeSteps(def: unknown, limits: TableLimits): Steps<Normalized> {
   const problems: TableProblem[] = [];
   const problem = (message: string, rowId: string | null = null, column: string | null = null) =>
     problems.push({ rowId, column, message });
@@ -177,7 +193,7 @@ export function normalizeDefinition(
       if (known.size < MAX_KNOWN_CELLS) known.set(text, entry);
       return entry;
     };
-    def.rows.forEach((raw, index) => {
+    const readRow = (raw: unknown, index: number) => {
       let rowId = `row-${index + 1}`;
       if (!isObject(raw)) {
         problem('A row must be an object', rowId);
@@ -273,7 +289,12 @@ export function normalizeDefinition(
         outputs: outs,
         ...(expressions.length ? { expressions } : {}),
       });
-    });
+    };
+    const raws = def.rows as unknown[];
+    for (let index = 0; index < raws.length; index++) {
+      readRow(raws[index], index);
+      if (index % STEP_EVERY === STEP_EVERY - 1) yield;
+    }
   }
   if (problems.length || !hitPolicy) return { table: null, problems };
   return { table: { name, hitPolicy, inputs, outputs, rows }, problems };

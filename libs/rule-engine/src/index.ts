@@ -29,3 +29,4 @@ export * from './document';
 export * from './flow-graph';
 export * from './rulesets/compile-ruleset';
 export * from './worker/tasks';
+export * from './yielding';

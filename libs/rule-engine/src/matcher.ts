@@ -8,6 +8,11 @@
  */
 import { Bits, fillBits, newBits, nextBit, setBit } from './bitset';
 import { CellShape, Interval, exactNumber } from './cell-shape';
+import { runToEnd, STEP_EVERY, Steps } from './yielding';
+
+const ANY: CellShape = Object.freeze({ kind: 'any' as const });
+/** rows or regions between two pauses of a column index build (a power of two, less one) */
+const PAUSE_EVERY = 2047;
 
 /** Tests one opaque cell (row, column) against its input value; `true` means the cell matches. */
 export type CellTest<C> = (row: number, column: number, value: unknown, context: C) => boolean | null;
@@ -30,26 +35,35 @@ const DENSE_WORDS = 65_536;
  * hold (regions × rows) bits.
  */
 class ColumnIndex {
-  readonly pool: Uint32Array;
-  private readonly words: number;
-  private readonly scratch: number;
-  private readonly open: number;
+  pool!: Uint32Array;
+  private words!: number;
+  private scratch!: number;
+  private open!: number;
   private readonly strings = new Map<string, number>();
   /** sparse strings: each literal's rows (added to the open rows at lookup) */
-  private readonly stringRows: Map<string, Int32Array> | null;
-  private readonly trueRows: number;
-  private readonly falseRows: number;
-  private readonly points: Float64Array;
+  private stringRows!: Map<string, Int32Array> | null;
+  private trueRows!: number;
+  private falseRows!: number;
+  private points!: Float64Array;
   /** regions: 2i+1 is point i, 2i the open gap below it, 2k above all; offset of every stride-th region */
-  private readonly regions: Int32Array;
-  private readonly stride: number;
+  private regions!: Int32Array;
+  private stride!: number;
   /** toggled rows at each region (CSR: rows toggleRows[toggleStart[g] .. toggleStart[g+1]) */
-  private readonly toggleStart: Int32Array;
-  private readonly toggleRows: Int32Array;
+  private toggleStart!: Int32Array;
+  private toggleRows!: Int32Array;
   /** false when every cell is `-` or opaque: the column narrows nothing */
-  readonly useful: boolean;
+  useful!: boolean;
 
-  constructor(shapes: CellShape[], size: number) {
+  private constructor() {}
+
+  /** The index of one column, built in steps (a pause every few thousand rows or regions). */
+  static *build(shapes: CellShape[], size: number): Steps<ColumnIndex> {
+    const index = new ColumnIndex();
+    yield* index.fill(shapes, size);
+    return index;
+  }
+
+  private *fill(shapes: CellShape[], size: number): Steps<void> {
     const words = (this.words = (size + 31) >>> 5);
     const budget = DENSE_WORDS + 16 * size;
     const slots: Bits[] = [];
@@ -59,7 +73,9 @@ class ColumnIndex {
     let hasNumbers = false;
     let hasBooleans = false;
     const stringRows = new Map<string, number[]>();
-    shapes.forEach((s, r) => {
+    for (let r = 0; r < shapes.length; r++) {
+      if ((r & PAUSE_EVERY) === PAUSE_EVERY) yield;
+      const s = shapes[r];
       if (s.kind === 'any' || s.kind === 'opaque') setBit(open, r);
       else useful = true;
       if (s.kind === 'numbers') hasNumbers = true;
@@ -70,7 +86,7 @@ class ColumnIndex {
           if (rows === undefined) stringRows.set(v, [r]);
           else if (rows[rows.length - 1] !== r) rows.push(r);
         }
-    });
+    }
     this.useful = useful;
     this.open = slot(open);
     const withOpen = (rows: Iterable<number>) => {
@@ -91,11 +107,12 @@ class ColumnIndex {
     if (hasBooleans) {
       const t: number[] = [];
       const f: number[] = [];
-      shapes.forEach((s, r) => {
-        if (s.kind !== 'booleans') return;
+      for (let r = 0; r < shapes.length; r++) {
+        const s = shapes[r];
+        if (s.kind !== 'booleans') continue;
         if (s.values.includes(true)) t.push(r);
         if (s.values.includes(false)) f.push(r);
-      });
+      }
       this.trueRows = slot(withOpen(t));
       this.falseRows = slot(withOpen(f));
     }
@@ -139,7 +156,9 @@ class ColumnIndex {
         i.lo === -Infinity ? 0 : 2 * this.pointIndex(i.lo) + (i.loIncl ? 1 : 2);
       const regionTo = (i: Interval) =>
         i.hi === Infinity ? 2 * k : 2 * this.pointIndex(i.hi) + (i.hiIncl ? 1 : 0);
+      yield;
       for (let r = 0; r < shapes.length; r++) {
+        if ((r & PAUSE_EVERY) === PAUSE_EVERY) yield;
         const s = shapes[r];
         if (s.kind !== 'numbers') continue;
         if (s.intervals.length === 1) {
@@ -178,7 +197,9 @@ class ColumnIndex {
       const bits = open.slice();
       let last: Bits | null = null;
       let lastSlot = -1;
+      yield;
       for (let g = 0; g < regionCount; g++) {
+        if ((g & PAUSE_EVERY) === PAUSE_EVERY) yield;
         for (let t = toggleStart[g]; t < toggleStart[g + 1]; t++) {
           const r = toggleRows[t];
           bits[r >>> 5] ^= 1 << (r & 31);
@@ -314,6 +335,40 @@ function cellAccepts(shape: CellShape, value: unknown): number {
   }
 }
 
+/** What a RowMatcher is built from, made in steps (`rowMatcherSteps`: a pause every rows slice and column). */
+export interface RowMatcherParts {
+  opaque: Int32Array[];
+  anyCell: Uint8Array;
+  columns: (ColumnIndex | null)[];
+}
+
+export function* rowMatcherSteps(shapes: CellShape[][], columnCount: number): Steps<RowMatcherParts> {
+  const size = shapes.length;
+  const anyCell = new Uint8Array(size * columnCount);
+  const opaque = new Array<Int32Array>(size);
+  for (let r = 0; r < size; r++) {
+    const row = shapes[r];
+    const cols: number[] = [];
+    for (let c = 0; c < columnCount; c++) {
+      const kind = row[c]?.kind ?? 'any';
+      if (kind === 'opaque') cols.push(c);
+      if (kind === 'any') anyCell[r * columnCount + c] = 1;
+    }
+    opaque[r] = cols.length ? Int32Array.from(cols) : NO_COLUMNS;
+    if (r % (4 * STEP_EVERY) === 4 * STEP_EVERY - 1) yield;
+  }
+  const columns: (ColumnIndex | null)[] = [];
+  for (let c = 0; c < columnCount && size > SCAN_MAX_ROWS; c++) {
+    const column = new Array<CellShape>(size);
+    for (let r = 0; r < size; r++) column[r] = shapes[r][c] ?? ANY;
+    yield;
+    const index = yield* ColumnIndex.build(column, size);
+    columns.push(index.useful ? index : null);
+    yield;
+  }
+  return { opaque, anyCell, columns };
+}
+
 export class RowMatcher<C = unknown> {
   private readonly columns: (ColumnIndex | null)[];
   private readonly candidates: Bits;
@@ -332,6 +387,7 @@ export class RowMatcher<C = unknown> {
     readonly shapes: CellShape[][],
     readonly columnCount: number,
     private readonly test: CellTest<C>,
+    prebuilt?: RowMatcherParts,
   ) {
     const size = (this.size = shapes.length);
     this.scan = size <= SCAN_MAX_ROWS;
@@ -340,24 +396,10 @@ export class RowMatcher<C = unknown> {
     this.candidates = newBits(size);
     this.matched = new Int32Array(size);
     this.fallback = new Uint8Array(columnCount);
-    this.anyCell = new Uint8Array(size * columnCount);
-    this.opaque = shapes.map((row, r) => {
-      const cols: number[] = [];
-      for (let c = 0; c < columnCount; c++) {
-        const kind = row[c]?.kind ?? 'any';
-        if (kind === 'opaque') cols.push(c);
-        if (kind === 'any') this.anyCell[r * columnCount + c] = 1;
-      }
-      return cols.length ? Int32Array.from(cols) : NO_COLUMNS;
-    });
-    this.columns = [];
-    for (let c = 0; c < columnCount && !this.scan; c++) {
-      const index = new ColumnIndex(
-        shapes.map((row) => row[c] ?? { kind: 'any' }),
-        size,
-      );
-      this.columns.push(index.useful ? index : null);
-    }
+    const parts = prebuilt ?? runToEnd(rowMatcherSteps(shapes, columnCount));
+    this.anyCell = parts.anyCell;
+    this.opaque = parts.opaque;
+    this.columns = parts.columns;
   }
 
   get rowCount(): number {

@@ -31,3 +31,31 @@ export async function forEachYielding<T>(
     }
   }
 }
+
+/**
+ * Work written as a generator that pauses (`yield`) every STEP_EVERY items: `runToEnd` runs it in one go,
+ * `runSliced` hands the event loop back whenever a slice has held it SLICE_MS. One code path for both.
+ */
+export type Steps<T> = Generator<void, T, void>;
+
+/** Items (rows, columns) between two pauses of a `Steps` generator. */
+export const STEP_EVERY = 64;
+
+export function runToEnd<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export async function runSliced<T>(steps: Steps<T>, sliceMs = SLICE_MS): Promise<T> {
+  let sliceEnd = now() + sliceMs;
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (now() > sliceEnd) {
+      await yieldToEventLoop();
+      sliceEnd = now() + sliceMs;
+    }
+  }
+}

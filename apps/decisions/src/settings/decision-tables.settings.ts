@@ -14,7 +14,7 @@ export class DecisionTablesSettings {
   @IsInt()
   @Min(1)
   @Max(100_000)
-  maxRows: number = 10_000;
+  maxRows: number = 100_000;
 
   /**
    * Cells (rows × input columns) from which validating or analysing an unsaved definition runs on a worker

@@ -1,4 +1,5 @@
 import { IsArray, IsObject } from 'class-validator';
+import { ArrayField } from '../openapi/fields';
 import { AppError } from './app-error';
 import { createValidationPipe, findUnstorableText, isUnstorableText, nestsDeeperThan } from './validation';
 import { OpaqueJson } from '../openapi/opaque-json';
@@ -143,5 +144,26 @@ describe("OpaqueJson('array')", () => {
       .catch((e) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused.status).toBe(400);
+  });
+});
+
+describe('the validation pipe and open-JSON arrays (ArrayField of objects)', () => {
+  class RowsDto {
+    @ArrayField('object', { minItems: 2, maxItems: 5 })
+    rows!: Record<string, unknown>[];
+  }
+  const pipe = createValidationPipe();
+  const send = (rows: unknown) => pipe.transform({ rows }, { type: 'body', metatype: RowsDto });
+
+  it('hands a valid array over as sent (the same array, not a copy)', async () => {
+    const rows = [{ a: 1 }, { b: { c: [1] } }, { d: 'x' }];
+    const result = (await send(rows)) as RowsDto;
+    expect(result).toBeInstanceOf(RowsDto);
+    expect(result.rows).toBe(rows);
+  });
+
+  it('still refuses an array past its bounds or holding a non-object, as class-validator words it', async () => {
+    for (const rows of [[{ a: 1 }], Array.from({ length: 6 }, () => ({})), [{ a: 1 }, 'text', { b: 2 }], 'x'])
+      await expect(send(rows)).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
   });
 });

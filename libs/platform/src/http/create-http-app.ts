@@ -14,6 +14,7 @@ import { createOpenApiDocument, OpenApiDefinition } from '../openapi/openapi-doc
 import { REQUEST_CONTEXT_HOOK } from './platform-http.module';
 import { createRequestLog, REQUEST_LOG } from './request-log';
 import { parseJsonRequestBody } from './json-body';
+import { parseJsonRequestBodySliced, SLICED_BODY_CHARS } from './json-body-sliced';
 import { recordRoutes } from './registered-routes';
 
 /** The longest path parameter the router accepts (longer: 414 `URI_TOO_LONG`). */
@@ -78,9 +79,18 @@ export async function createHttpApp(
     false,
     { bodyLimit: options.bodyLimitBytes },
     (_request: unknown, body: Buffer, done: (error: Error | null, value?: unknown) => void) => {
+      const text = body.toString('utf8');
+      if (text.length >= SLICED_BODY_CHARS) {
+        // a large body (a 100,000-row table) is parsed in slices: no other request waits for it
+        parseJsonRequestBodySliced(text).then(
+          (value) => done(null, value),
+          (error: Error) => done(error, undefined),
+        );
+        return;
+      }
       let value: unknown;
       try {
-        value = parseJsonRequestBody(body.toString('utf8'));
+        value = parseJsonRequestBody(text);
       } catch (error) {
         return done(error as Error, undefined);
       }

@@ -6,3 +6,4 @@ export * from './run-until-signalled';
 export * from './platform.module';
 export * from './hot-route';
 export * from './registered-routes';
+export * from './json-body-sliced';

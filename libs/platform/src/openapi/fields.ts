@@ -175,7 +175,10 @@ export function ArrayField(
       items: { type: 'string', ...(options.maxLength !== undefined ? { maxLength: options.maxLength } : {}) },
     };
   } else if (items === 'object' || options.checkItems === false) {
-    rules.push(IsObject({ each: true }), OpaqueJson('objects'));
+    rules.push(
+      IsObject({ each: true }),
+      OpaqueJson('objects', { minItems: options.minItems, maxItems: options.maxItems }),
+    );
     itemSchema =
       items === 'object'
         ? { items: { type: 'object', additionalProperties: true } }

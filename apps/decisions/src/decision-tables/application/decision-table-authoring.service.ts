@@ -17,11 +17,11 @@ import { commentOrNull } from '../request-values';
 import { requireAdministrator } from './administrators';
 import { CompiledTableCache } from './compiled-table-cache';
 import { loadVersion, requireTable } from './stored-tables';
-import { diffVersions, summarizeChange, VersionDiff } from './table-diff';
-import { DecisionTableView, StoredDefinition, TableSummary, toStoredDefinition } from './table-model';
+import { diffVersions, diffVersionsSliced, summarizeChange, VersionDiff } from './table-diff';
+import { DecisionTableView, StoredDefinition, TableSummary, toStoredDefinitionSliced } from './table-model';
 import { AnalysisWorkers } from './analysis-workers';
 import { DecisionTableEvaluationService } from './decision-table-evaluation.service';
-import { checkedDefinition, TableLimits, tableLimits } from './table-validation';
+import { checkedDefinition, refuseProblems, TableLimits, tableLimits } from './table-validation';
 import { auditEntryView, tableSummary, tableView, versionView } from './table-views';
 
 export interface Page {
@@ -154,7 +154,7 @@ export class DecisionTableAuthoringService {
   // ------------------------------------------------------------------ writes
 
   async create(body: Record<string, unknown>) {
-    const definition = checkedDefinition(body, await this.workers.check(body, this.limits));
+    const definition = await checkedDefinition(body, await this.workers.check(body, this.limits));
     const now = new Date();
     const id = randomUUID();
     const tenantId = RequestContext.tenantId();
@@ -209,7 +209,7 @@ export class DecisionTableAuthoringService {
    */
   async update(id: string, body: Record<string, unknown>, expected?: readonly number[]) {
     // a bad definition is refused before any read (a large one checked on an analysis worker thread)
-    checkedDefinition(body, await this.workers.check(body, this.limits));
+    refuseProblems(await this.workers.check(body, this.limits));
     const now = new Date();
     const tenantId = RequestContext.tenantId();
     const actor = RequestContext.actor();
@@ -227,7 +227,7 @@ export class DecisionTableAuthoringService {
       const table = (await this.repo.find(m, id))!;
       const previous = (await this.repo.version(m, id, next - 1))!;
       // rows sent without an id keep the identity they had in the latest version
-      const definition = toStoredDefinition(body, previous.definition);
+      const definition = await toStoredDefinitionSliced(body, previous.definition);
       if (definition.name !== table.name && (await this.repo.findByName(m, definition.name)))
         throw AppError.conflict(E.DuplicateName, `A table named '${definition.name}' already exists`);
       await this.repo
@@ -262,7 +262,9 @@ export class DecisionTableAuthoringService {
         actor,
         version: next,
         comment: commentOrNull(body.comment),
-        changesSummary: summarizeChange(diffVersions(next - 1, previous.definition, next, definition)),
+        changesSummary: summarizeChange(
+          await diffVersionsSliced(next - 1, previous.definition, next, definition),
+        ),
         timestamp: now,
       });
       return { next, definition };

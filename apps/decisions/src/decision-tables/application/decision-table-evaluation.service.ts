@@ -5,7 +5,7 @@ import {
   CompiledDecisionTable,
   EvaluationError,
   analyzeTable,
-  compileDecisionTable,
+  compileDecisionTableSliced,
 } from '@arbiter/rule-engine';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DecisionTablesSettings } from '../../settings';
@@ -53,6 +53,8 @@ export class DecisionTableEvaluationService implements OnModuleInit {
       // a save announced over NATS reaches its own replica too, after the version was precompiled: a cache
       // whose latest is already the announced version holds nothing stale (no evaluate recompiles it)
       const current = data.change !== 'deleted' && data.version !== null;
+      if (current) this.sawVersion(data.tenantId, data.tableId, data.version!);
+      else this.newest.delete(`${data.tenantId}\u0000${data.tableId}`);
       if (current && this.cache.latestVersion(data.tenantId, data.tableId) === data.version) return;
       this.cache.invalidate(data.tenantId, data.tableId);
     });
@@ -65,36 +67,81 @@ export class DecisionTableEvaluationService implements OnModuleInit {
     return wanted === undefined ? undefined : this.cache.get(tenantId, id, wanted);
   }
 
+  /**
+   * Compiles in progress by tenant, table and version: an evaluate arriving while a saved version is
+   * being compiled waits for that compile instead of starting a second one.
+   */
+  private readonly compiling = new Map<string, Promise<CompiledDecisionTable>>();
+
+  /**
+   * The newest version saved or announced per table (tenant and id): a compile that ends after a newer
+   * version was saved does not put its older version in the cache as the latest.
+   */
+  private readonly newest = new Map<string, number>();
+
+  private sawVersion(tenantId: string, id: string, version: number): void {
+    const key = `${tenantId}\u0000${id}`;
+    if (!(this.newest.get(key)! >= version)) this.newest.set(key, version);
+  }
+
+  private isNewest(tenantId: string, id: string, version: number): boolean {
+    return !(this.newest.get(`${tenantId}\u0000${id}`)! > version);
+  }
+
+  /**
+   * One compile of a version, in slices of the event loop (`compileDecisionTableSliced`): a 100,000-row
+   * table compiles without holding any other request.
+   */
+  private compileOnce(
+    tenantId: string,
+    id: string,
+    version: number,
+    definition: unknown,
+  ): Promise<CompiledDecisionTable> {
+    const key = `${tenantId}\u0000${id}\u0000${version}`;
+    let pending = this.compiling.get(key);
+    if (!pending) {
+      pending = compileDecisionTableSliced(definition, { limits: this.limits, maxSteps: this.maxSteps });
+      this.compiling.set(key, pending);
+      const forget = () => this.compiling.delete(key);
+      pending.then(forget, forget);
+    }
+    return pending;
+  }
+
   /** The compiled table (cache first; the latest version needs no database read once cached). */
   async compiled(id: string, version?: number): Promise<CompiledDecisionTable> {
     const hit = this.cached(id, version);
     if (hit) return hit;
     const tenantId = RequestContext.tenantId();
     const { table, stored, number } = await this.uow.run((m) => loadVersion(this.repo, m, id, version));
-    const compiled = compileDecisionTable(stored.definition, {
-      limits: this.limits,
-      maxSteps: this.maxSteps,
-    });
-    this.cache.put(tenantId, id, number, compiled, number === table.latestVersion);
+    const compiled = await this.compileOnce(tenantId, id, number, stored.definition);
+    // a newer version saved meanwhile is the latest: this one is cached as a past version only
+    const latest = number === table.latestVersion && this.isNewest(tenantId, id, number);
+    this.cache.put(tenantId, id, number, compiled, latest);
     return compiled;
   }
 
   /**
-   * Compiles a version just saved and caches it as the latest, after the response (`setImmediate`), so
-   * no evaluate pays for compiling it. A failure is left to the first evaluate (which compiles again
-   * and reports it).
+   * Compiles a version just saved, after the response and in slices of the event loop, and caches it as
+   * the latest, so no evaluate pays for compiling it (one arriving meanwhile waits for this compile). A
+   * failure is left to the first evaluate (which compiles again and reports it).
    */
   precompile(tenantId: string, id: string, version: number, definition: unknown): void {
+    this.sawVersion(tenantId, id, version);
     setImmediate(() => {
       if (this.cache.latestVersion(tenantId, id) !== undefined && this.cache.get(tenantId, id, version))
         return;
-      try {
-        const compiled = compileDecisionTable(definition, { limits: this.limits, maxSteps: this.maxSteps });
-        this.cache.put(tenantId, id, version, compiled, true);
-        this.precompiled++;
-      } catch {
-        /* the first evaluate compiles and reports */
-      }
+      this.compileOnce(tenantId, id, version, definition).then(
+        (compiled) => {
+          if (!this.isNewest(tenantId, id, version)) return; // a newer version was saved meanwhile
+          this.cache.put(tenantId, id, version, compiled, true);
+          this.precompiled++;
+        },
+        () => {
+          /* the first evaluate compiles and reports */
+        },
+      );
     });
   }
 

@@ -1,4 +1,4 @@
-import { own, setOwn } from '@arbiter/rule-engine';
+import { own, runSliced, runToEnd, setOwn, STEP_EVERY, Steps } from '@arbiter/rule-engine';
 import { StoredDefinition } from './table-model';
 
 type Change = { from: unknown; to: unknown };
@@ -41,6 +41,25 @@ export function diffVersions(
   toVersion: number,
   b: StoredDefinition,
 ): VersionDiff {
+  return runToEnd(diffSteps(fromVersion, a, toVersion, b));
+}
+
+/** `diffVersions` in slices of the event loop (a 100,000-row update's audit summary holds nobody). */
+export function diffVersionsSliced(
+  fromVersion: number,
+  a: StoredDefinition,
+  toVersion: number,
+  b: StoredDefinition,
+): Promise<VersionDiff> {
+  return runSliced(diffSteps(fromVersion, a, toVersion, b));
+}
+
+function* diffSteps(
+  fromVersion: number,
+  a: StoredDefinition,
+  toVersion: number,
+  b: StoredDefinition,
+): Steps<VersionDiff> {
   const changes: Record<string, Change> = {};
   for (const key of ['name', 'hitPolicy', 'description', 'inputColumns', 'outputColumns'] as const)
     if (!same(a[key], b[key])) changes[key] = { from: a[key] ?? null, to: b[key] ?? null };
@@ -56,7 +75,10 @@ export function diffVersions(
     }));
   const removedRows = a.rows.filter((r) => !after.has(r.id)).map((r) => r.id);
   const modifiedRows: VersionDiff['modifiedRows'] = [];
-  for (const row of b.rows) {
+  yield;
+  for (let i = 0; i < b.rows.length; i++) {
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+    const row = b.rows[i];
     const old = before.get(row.id);
     if (!old) continue;
     const rowChanges: Record<string, Record<string, Change> | Change> = {};

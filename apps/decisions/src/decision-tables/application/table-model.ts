@@ -1,4 +1,11 @@
-import type { InputColumn, OutputColumn } from '@arbiter/rule-engine';
+import {
+  runSliced,
+  runToEnd,
+  STEP_EVERY,
+  type InputColumn,
+  type OutputColumn,
+  type Steps,
+} from '@arbiter/rule-engine';
 import { randomUUID } from 'node:crypto';
 
 /** A table definition as stored per version (row ids assigned, priorities filled). */
@@ -49,18 +56,36 @@ export function toStoredDefinition(
   input: Record<string, unknown>,
   previous?: StoredDefinition,
 ): StoredDefinition {
+  return runToEnd(storedDefinitionSteps(input, previous));
+}
+
+/** `toStoredDefinition` in slices of the event loop (a 100,000-row save holds no other request). */
+export function toStoredDefinitionSliced(
+  input: Record<string, unknown>,
+  previous?: StoredDefinition,
+): Promise<StoredDefinition> {
+  return runSliced(storedDefinitionSteps(input, previous));
+}
+
+function* storedDefinitionSteps(
+  input: Record<string, unknown>,
+  previous?: StoredDefinition,
+): Steps<StoredDefinition> {
   const raw = input.rows as Record<string, unknown>[];
-  const ids = assignRowIds(raw, previous?.rows ?? []);
-  const rows = raw.map((row, i): StoredRow => {
+  const ids = yield* rowIdSteps(raw, previous?.rows ?? []);
+  const rows = new Array<StoredRow>(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const row = raw[i];
     const computed = row.outputExpressions as Record<string, string> | undefined | null;
-    return {
+    rows[i] = {
       id: ids[i],
       priority: typeof row.priority === 'number' ? row.priority : 0,
       inputConditions: (row.inputConditions as Record<string, string>) ?? {},
       outputs: (row.outputs as Record<string, unknown>) ?? {},
       ...(computed && Object.keys(computed).length ? { outputExpressions: computed } : {}),
     };
-  });
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
   return {
     name: String(input.name).trim(),
     ...(typeof input.description === 'string' ? { description: input.description } : {}),
@@ -110,15 +135,29 @@ const resultKey = (row: Record<string, unknown> | StoredRow): string =>
  * that id explicitly. Conditions compare trimmed, with `-` and blank cells left out; key order is ignored.
  */
 export function assignRowIds(rows: Record<string, unknown>[], previous: StoredRow[]): string[] {
+  return runToEnd(rowIdSteps(rows, previous));
+}
+
+function* rowIdSteps(rows: Record<string, unknown>[], previous: StoredRow[]): Steps<string[]> {
   const ids: (string | undefined)[] = rows.map(explicitId);
+  // a new table: every row keeps its id or gets a new one (nothing to match conditions against)
+  if (previous.length === 0) return ids.map((id) => id ?? randomUUID());
   const taken = new Set(ids.filter((id): id is string => id !== undefined));
   const free = (row: StoredRow | undefined): row is StoredRow => row !== undefined && !taken.has(row.id);
   const claim = (i: number, row: StoredRow) => {
     ids[i] = row.id;
     taken.add(row.id);
   };
-  const keys = rows.map((row) => conditionsKey(row.inputConditions));
-  const previousKeys = previous.map((row) => conditionsKey(row.inputConditions));
+  const keys = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    keys[i] = conditionsKey(rows[i].inputConditions);
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
+  const previousKeys = new Array<string>(previous.length);
+  for (let i = 0; i < previous.length; i++) {
+    previousKeys[i] = conditionsKey(previous[i].inputConditions);
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
   // 2. same position, same conditions
   rows.forEach((_, i) => {
     if (ids[i] === undefined && free(previous[i]) && previousKeys[i] === keys[i]) claim(i, previous[i]);
@@ -142,11 +181,13 @@ export function assignRowIds(rows: Record<string, unknown>[], previous: StoredRo
       }
     }
   });
+  yield;
   // 4. same position, same outputs
-  rows.forEach((row, i) => {
-    if (ids[i] === undefined && free(previous[i]) && resultKey(previous[i]) === resultKey(row))
+  for (let i = 0; i < rows.length; i++) {
+    if (ids[i] === undefined && free(previous[i]) && resultKey(previous[i]) === resultKey(rows[i]))
       claim(i, previous[i]);
-  });
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
   // 5. new rows
   return ids.map((id) => id ?? randomUUID());
 }

@@ -20,8 +20,8 @@ describe('table validation', () => {
     expect(limits).toEqual({ maxRows: 2, maxColumns: 3, maxCellLength: 10_000 });
   });
 
-  it('accepts a valid definition and fills what is stored', () => {
-    const stored = checkedDefinition(
+  it('accepts a valid definition and fills what is stored', async () => {
+    const stored = await checkedDefinition(
       table([row('r1', '< 18')]),
       checkDecisionTable(table([row('r1', '< 18')]), limits),
     );

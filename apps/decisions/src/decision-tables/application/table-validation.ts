@@ -1,7 +1,7 @@
 import { TableProblem, validateDecisionTable, ValidationResult } from '@arbiter/rule-engine';
 import { DecisionTablesSettings } from '../../settings';
 import { invalidTable } from '../errors';
-import { StoredDefinition, toStoredDefinition } from './table-model';
+import { StoredDefinition, toStoredDefinitionSliced } from './table-model';
 
 /** The size limits a table definition is checked against (`DecisionTables:MaxRows` / `MaxColumns`). */
 export interface TableLimits {
@@ -20,7 +20,7 @@ export function validateDefinition(body: unknown, limits: TableLimits): Validati
 }
 
 /**
- * A definition ready to store (row ids and priorities filled; `previous`: the version it updates, whose
+ * A definition ready to store, made in slices of the event loop (row ids and priorities filled; `previous`: the version it updates, whose
  * row ids rows without one keep, see `assignRowIds`); 400 INVALID_TABLE when its `problems` (structure
  * and FEEL: `checkDecisionTable`, on a worker for large tables) are not none.
  */
@@ -28,8 +28,13 @@ export function checkedDefinition(
   body: Record<string, unknown>,
   problems: readonly TableProblem[],
   previous?: StoredDefinition,
-): StoredDefinition {
+): Promise<StoredDefinition> {
+  refuseProblems(problems);
+  return toStoredDefinitionSliced(body, previous);
+}
+
+/** 400 INVALID_TABLE when a definition's `problems` are not none. */
+export function refuseProblems(problems: readonly TableProblem[]): void {
   // structure and FEEL only: the overlap/gap analysis is the validate and analyze routes' business
   if (problems.length) throw invalidTable([...problems]);
-  return toStoredDefinition(body, previous);
 }

@@ -1,5 +1,7 @@
+import { parseJsonRequestBodySliced, stringifyJsonSliced } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { StoredDefinition } from '../application/table-model';
 import { DecisionTableAuditEntity, DecisionTableEntity, DecisionTableVersionEntity } from './entities';
 
 export interface AuditRecord {
@@ -18,6 +20,16 @@ export interface AuditRecord {
  * `UPDATE … RETURNING` through `EntityManager.query` answers `[rows, affected]` on the pg driver and
  * the rows alone on PGlite: the rows either way.
  */
+interface VersionRow {
+  table_id: string;
+  version: number;
+  tenant_id: string;
+  definition: string;
+  created_at: Date | string;
+  created_by: string;
+  comment: string | null;
+}
+
 function returnedRows<T>(result: unknown): T[] {
   const rows = result as unknown[];
   return (Array.isArray(rows[0]) ? rows[0] : rows) as T[];
@@ -113,11 +125,43 @@ export class TypeOrmDecisionTableRepository extends DecisionTableRepository {
   async deleteTable(m: EntityManager, id: string) {
     return (await m.getRepository(DecisionTableEntity).delete({ id })).affected ?? 0;
   }
+  /** The definition is written as JSON text made in slices of the event loop (a 100,000-row table). */
   async insertVersion(m: EntityManager, version: DecisionTableVersionEntity) {
-    await m.getRepository(DecisionTableVersionEntity).insert(version as never);
+    const definition = await stringifyJsonSliced(version.definition);
+    await m.query(
+      `INSERT INTO decision_table_versions
+         (table_id, version, tenant_id, definition, created_at, created_by, comment)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)`,
+      [
+        version.tableId,
+        version.version,
+        version.tenantId,
+        definition,
+        version.createdAt,
+        version.createdBy,
+        version.comment,
+      ],
+    );
   }
-  version(m: EntityManager, tableId: string, version: number) {
-    return m.getRepository(DecisionTableVersionEntity).findOne({ where: { tableId, version } });
+  /** The definition is read as JSON text and parsed in slices of the event loop (a 100,000-row table). */
+  async version(m: EntityManager, tableId: string, version: number) {
+    const [row] = returnedRows<VersionRow>(
+      await m.query(
+        `SELECT table_id, version, tenant_id, definition::text AS definition, created_at, created_by, comment
+           FROM decision_table_versions WHERE table_id = $1 AND version = $2`,
+        [tableId, version],
+      ),
+    );
+    if (!row) return null;
+    const entity = new DecisionTableVersionEntity();
+    entity.tableId = row.table_id;
+    entity.version = Number(row.version);
+    entity.tenantId = row.tenant_id;
+    entity.definition = (await parseJsonRequestBodySliced(row.definition)) as StoredDefinition;
+    entity.createdAt = new Date(row.created_at);
+    entity.createdBy = row.created_by;
+    entity.comment = row.comment;
+    return entity;
   }
   versions(m: EntityManager, tableId: string, offset: number, limit: number) {
     return m.getRepository(DecisionTableVersionEntity).find({

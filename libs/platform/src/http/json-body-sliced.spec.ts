@@ -1,0 +1,92 @@
+import { parseJsonRequestBodySliced, SLICED_BODY_CHARS, stringifyJsonSliced } from './json-body-sliced';
+import { InvalidJsonBodyError } from './json-body';
+
+/** a body past the sliced size: `value` padded with a long filler array (split and batched) */
+const large = (value: unknown) => ({
+  value,
+  filler: Array.from({ length: 40_000 }, (_, i) => ({ i, s: `x${i}` })),
+});
+
+describe('parseJsonRequestBodySliced', () => {
+  it('gives what JSON.parse gives, for documents split along arrays and objects', async () => {
+    const docs = [
+      large({ a: [1, 2, { b: 'c\\"d', e: null }], f: true, g: -1.5e3, h: '' }),
+      {
+        rows: Array.from({ length: 30_000 }, (_, i) => ({
+          id: `r${i}`,
+          c: { x: '"NL"', y: `[${i}..${i + 1}]` },
+          o: [i],
+        })),
+      },
+      Array.from({ length: 20_000 }, (_, i) => [i, `s${i}`, { n: { m: [i, [], {}] } }]),
+      {
+        ruleSet: {
+          rules: Array.from({ length: 20_000 }, (_, i) => ({ id: `r${i}`, condition: `amount > ${i}` })),
+        },
+      },
+      large({ big: 'y'.repeat(SLICED_BODY_CHARS * 2), escaped: 'a\\\\"b\\u00e9\n' }),
+    ];
+    for (const doc of docs) {
+      for (const text of [JSON.stringify(doc), JSON.stringify(doc, null, 2)]) {
+        expect(text.length).toBeGreaterThanOrEqual(SLICED_BODY_CHARS);
+        expect(JSON.stringify(await parseJsonRequestBodySliced(text))).toBe(JSON.stringify(JSON.parse(text)));
+      }
+    }
+  });
+
+  it('hands the event loop back while parsing a large body', async () => {
+    const text = JSON.stringify({ rows: Array.from({ length: 200_000 }, (_, i) => ({ id: `r${i}`, v: i })) });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    await parseJsonRequestBodySliced(text);
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(1);
+  });
+
+  it('refuses what the one-go parse refuses', async () => {
+    const pad = `"pad": [${Array.from({ length: 40_000 }, (_, i) => i).join(',')}]`;
+    const bad = [
+      `{${pad}, "a": [1,]}`,
+      `{${pad}, "a": [1 2]}`,
+      `{${pad}, "a": }`,
+      `{${pad}, "a": [1, 2}`,
+      `{${pad}} trailing`,
+      `{${pad}, "a": "unterminated}`,
+      `[${pad}]`,
+      `{${pad},}`,
+    ];
+    for (const text of bad)
+      await expect(parseJsonRequestBodySliced(text)).rejects.toBeInstanceOf(InvalidJsonBodyError);
+  });
+
+  it('refuses prototype poisoning in a piece and in a split member (FORBIDDEN_JSON_KEY)', async () => {
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({ i }));
+    const inPiece = JSON.stringify({ rows: [...rows, { __proto__: 1 }] }).replace(
+      '"i":39999',
+      '"__proto__":{"x":1}',
+    );
+    const split = `{"__proto__": ${JSON.stringify(rows)}}`;
+    const ctor = `{"constructor": {"prototype": {"x": 1}, "rows": ${JSON.stringify(rows)}}}`;
+    for (const text of [inPiece, split, ctor])
+      await expect(parseJsonRequestBodySliced(text)).rejects.toMatchObject({ code: 'FORBIDDEN_JSON_KEY' });
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
+
+describe('stringifyJsonSliced', () => {
+  it('writes what JSON.stringify writes', async () => {
+    const docs: unknown[] = [
+      {
+        name: 't',
+        description: undefined,
+        rows: Array.from({ length: 3_000 }, (_, i) => ({ id: `r${i}`, o: { v: i, s: 'a"b' } })),
+      },
+      Array.from({ length: 1_000 }, (_, i) => [i, null, true]),
+      { a: { b: Array.from({ length: 600 }, (_, i) => i) }, c: [], d: {}, e: 'x', f: null },
+      'text',
+      42,
+      [],
+    ];
+    for (const doc of docs) expect(await stringifyJsonSliced(doc)).toBe(JSON.stringify(doc));
+  });
+});
