@@ -261,6 +261,28 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByRole('textbox', { name: 'age of row r2', exact: true }).fill('< 18');
     await a.getByRole('textbox', { name: 'risk of row r2', exact: true }).fill('minor');
     await a.getByLabel('Hit policy').selectOption('Unique');
+    // as you type: each cell is checked by the service (debounced) and its message shown on the cell,
+    // without pressing Validate; fixing the text clears it
+    const ageR1 = a.getByRole('textbox', { name: 'age of row r1', exact: true });
+    const cellError = async () => {
+      await a.locator('input[aria-label="age of row r1"][aria-invalid="true"]').waitFor();
+      const describedBy = (await ageR1.getAttribute('aria-describedby')) ?? '';
+      const id = describedBy.split(' ').find((x) => x.endsWith('-error'));
+      return (await a.locator(`[id="${id}"]`).textContent()) ?? '';
+    };
+    await ageR1.fill('');
+    await ageR1.pressSequentially('>> 18', { delay: 30 });
+    await expect(cellError()).resolves.toMatch(/line 1, column \d+: ./);
+    await ageR1.fill('');
+    await ageR1.pressSequentially('> income', { delay: 30 });
+    await expect(cellError()).resolves.toContain("Unknown name: 'income'");
+    await shot(a, 'decision-table-feel-validation.png');
+    await ageR1.fill('');
+    await ageR1.pressSequentially('>= 18', { delay: 30 });
+    await a.locator('input[aria-label="age of row r1"]:not([aria-invalid="true"])').waitFor();
+    await a.waitForTimeout(400); // past the debounce: the valid answer has come back and stays clear
+    expect(await ageR1.getAttribute('aria-invalid')).not.toBe('true');
+
     // a bad condition is reported on its cell by the service's validation
     await a.getByRole('textbox', { name: 'age of row r1', exact: true }).fill('>> 18');
     await a.getByRole('button', { name: 'Validate' }).click();
