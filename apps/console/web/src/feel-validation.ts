@@ -9,14 +9,14 @@ export interface FeelValidation {
 }
 
 /**
- * The text shown under a FEEL cell for the service's answer: nothing when valid, else the message with
- * its position (`line 1, column 4: …`) when the service gives one.
+ * The text shown under a FEEL cell for the service's answer: nothing when valid, else its message, with the
+ * position (`line 1, column 4: …`) added when the service gives one the message does not already name
+ * (a syntax error says `… at line 1, column 7 (near …)` itself).
  */
 export function validationText(result: FeelValidation): string | undefined {
   if (result.valid) return undefined;
-  return result.line
-    ? `line ${result.line}, column ${result.column ?? 1}: ${result.message}`
-    : result.message;
+  if (!result.line || /\bline \d+/.test(result.message)) return result.message;
+  return `line ${result.line}, column ${result.column ?? 1}: ${result.message}`;
 }
 
 /**
