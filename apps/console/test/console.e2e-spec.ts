@@ -261,6 +261,28 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByRole('textbox', { name: 'age of row r2', exact: true }).fill('< 18');
     await a.getByRole('textbox', { name: 'risk of row r2', exact: true }).fill('minor');
     await a.getByLabel('Hit policy').selectOption('Unique');
+    // as you type: each cell is checked by the service (debounced) and its message shown on the cell,
+    // without pressing Validate; fixing the text clears it
+    const ageR1 = a.getByRole('textbox', { name: 'age of row r1', exact: true });
+    const cellError = async () => {
+      await a.locator('input[aria-label="age of row r1"][aria-invalid="true"]').waitFor();
+      const describedBy = (await ageR1.getAttribute('aria-describedby')) ?? '';
+      const id = describedBy.split(' ').find((x) => x.endsWith('-error'));
+      return (await a.locator(`[id="${id}"]`).textContent()) ?? '';
+    };
+    await ageR1.fill('');
+    await ageR1.pressSequentially('>= (18', { delay: 30 });
+    await expect(cellError()).resolves.toContain("Expected ')' at line 1, column 7");
+    await ageR1.fill('');
+    await ageR1.pressSequentially('> income', { delay: 30 });
+    await expect(cellError()).resolves.toContain("Unknown name: 'income'");
+    await shot(a, 'decision-table-feel-validation.png');
+    await ageR1.fill('');
+    await ageR1.pressSequentially('>= 18', { delay: 30 });
+    await a.locator('input[aria-label="age of row r1"]:not([aria-invalid="true"])').waitFor();
+    await a.waitForTimeout(400); // past the debounce: the valid answer has come back and stays clear
+    expect(await ageR1.getAttribute('aria-invalid')).not.toBe('true');
+
     // a bad condition is reported on its cell by the service's validation
     await a.getByRole('textbox', { name: 'age of row r1', exact: true }).fill('>> 18');
     await a.getByRole('button', { name: 'Validate' }).click();
@@ -497,6 +519,35 @@ describeWithBrowser('operator console in Chromium', () => {
     await a.getByTestId('scenario-statistics').filter({ hasText: '1 run(s)' }).waitFor();
     expect(await seriousViolations(a)).toEqual([]);
     await shot(a, 'scenarios.png');
+
+    // a control-plane workflow: the plan of loan-approval v1 (read from the control plane over the bus),
+    // run against v1 (its own expectations: nothing fails), then the gate of v1 with no coverage floor
+    const workflow = a.getByTestId('workflow-scenarios');
+    await workflow.getByLabel('Rule set').selectOption('loan-approval');
+    await workflow.getByRole('textbox', { name: 'Version' }).fill('1');
+    await workflow.getByRole('textbox', { name: 'Minimum coverage %' }).fill('0');
+    await workflow.getByRole('button', { name: 'Generate workflow plan' }).click();
+    const summary = a.getByTestId('workflow-plan-summary');
+    await summary.filter({ hasText: 'Plan of loan-approval v1 (rules)' }).waitFor();
+    const count = Number(/: (\d+) scenario/.exec((await summary.textContent()) ?? '')?.[1]);
+    expect(count).toBeGreaterThan(0);
+    await workflow.getByRole('button', { name: 'Run workflow plan' }).click();
+    const wfRun = a.getByTestId('workflow-run');
+    await wfRun.filter({ hasText: 'Run on v1' }).waitFor();
+    await expect(wfRun.textContent()).resolves.toContain(`${count} of ${count} passed, 0 failed, 0 errors`);
+    await a.getByTestId('workflow-plan').getByText('Passed').first().waitFor();
+    await workflow.getByRole('button', { name: 'Run gate' }).click();
+    await a.getByTestId('workflow-gate-verdict').filter({ hasText: 'gate passed' }).waitFor();
+    await expect(wfRun.textContent()).resolves.toMatch(/Gate on v1 .*mutation score/);
+    // the service's verdict is recorded for the version (what an approver checks)
+    const verdict = await fetch(
+      `${consoleUrl}/svc/decisions/api/v1/scenarios/workflows/loan-approval/versions/1/gate`,
+      { headers: { 'x-tenant-id': 'default' } },
+    ).then((r) => r.json() as Promise<any>);
+    expect(verdict.status ?? verdict.result?.status).toBe('Passed');
+    expect(await seriousViolations(a)).toEqual([]);
+    await wfRun.scrollIntoViewIfNeeded();
+    await shot(a, 'scenarios-workflow-gate.png');
   });
 
   it('license: the runtime state, and a key checked online before and after its activation', async () => {
@@ -543,7 +594,7 @@ describeWithBrowser('operator console in Chromium', () => {
   it('experience: the lesson store figures and a topic timeline', async () => {
     const stats: any = await fetch(`${identityUrl}/api/stats`, {
       headers: { 'x-tenant-id': 'default' },
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<any>);
     await a.goto(`${consoleUrl}/#/experience`);
     const figures = a.getByTestId('experience-stats');
     await figures.filter({ hasText: 'Interceptions' }).waitFor();

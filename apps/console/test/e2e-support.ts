@@ -1,6 +1,6 @@
 import { createTestDatabase, TestDatabase } from '@arbiter/testing';
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -10,7 +10,10 @@ import type { Browser, Page } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 const main = join(__dirname, '..', '..', 'cli', 'dist', 'main.js');
-const screenshots = join(__dirname, '..', 'docs', 'screenshots');
+/** every run writes its screenshots here (git-ignored) */
+export const RUN_SCREENSHOTS = join(__dirname, '..', 'test-results', 'screenshots');
+/** the copies linked from the README (committed), refreshed only with UPDATE_SCREENSHOTS=1 */
+const committedScreenshots = join(__dirname, '..', 'docs', 'screenshots');
 
 if (!hasChromium) {
   // a clear message, not a failure: the machine has no browser to drive
@@ -18,12 +21,19 @@ if (!hasChromium) {
 }
 export const describeWithBrowser = hasChromium ? describe : describe.skip;
 
-/** The committed screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1), not by every run. */
+/**
+ * A screenshot of the page: every run writes it to `test-results/screenshots/` (git-ignored, what CI
+ * keeps); with UPDATE_SCREENSHOTS=1 it also replaces the committed copy in `docs/screenshots/` that the
+ * README links, so an ordinary run never dirties the tree.
+ */
 export const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
 export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(RUN_SCREENSHOTS, { recursive: true });
+  const path = join(RUN_SCREENSHOTS, name);
+  await page.screenshot({ path });
   if (!UPDATE_SCREENSHOTS) return;
-  mkdirSync(screenshots, { recursive: true });
-  await page.screenshot({ path: join(screenshots, name) });
+  mkdirSync(committedScreenshots, { recursive: true });
+  copyFileSync(path, join(committedScreenshots, name));
 }
 
 export function freePort(): Promise<number> {

@@ -1,7 +1,8 @@
 import { ActionIcon, Badge, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Dispatch, memo, SetStateAction, useCallback, useRef } from 'react';
+import { Dispatch, memo, SetStateAction, useCallback, useMemo, useRef } from 'react';
 import { RowMarks } from '../feel-completion';
+import { validationScope } from '../feel-validation';
 import {
   Column,
   deleteColumn,
@@ -43,6 +44,7 @@ export function TableGrid({ table, setTable, tableId, cellErrors, marks }: Props
   const top = items.length ? items[0].start : 0;
   const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   const columns = table.inputColumns.length + table.outputColumns.length + 2;
+  const scope = useMemo(() => validationScope(table.inputColumns), [table.inputColumns]);
 
   const onCell = useCallback(
     (index: number, side: 'input' | 'output', column: string, value: string) =>
@@ -117,6 +119,7 @@ export function TableGrid({ table, setTable, tableId, cellErrors, marks }: Props
                   inputs={table.inputColumns}
                   outputs={table.outputColumns}
                   tableId={tableId}
+                  scope={scope}
                   errors={cellErrors}
                   marks={marks[row.id]}
                   onCell={onCell}
@@ -143,6 +146,7 @@ interface RowProps {
   inputs: Column[];
   outputs: Column[];
   tableId: string;
+  scope: Record<string, string>;
   errors: Record<string, string>;
   marks: RowMarks | undefined;
   onCell: (index: number, side: 'input' | 'output', column: string, value: string) => void;
@@ -156,6 +160,7 @@ const GridRow = memo(function GridRow({
   inputs,
   outputs,
   tableId,
+  scope,
   errors,
   marks,
   onCell,
@@ -190,6 +195,7 @@ const GridRow = memo(function GridRow({
             value={row.inputConditions?.[c.name] ?? ''}
             error={errors[`${row.id}:${c.name}`]}
             tableId={tableId}
+            scope={scope}
             onChange={(v) => onCell(index, 'input', c.name, v)}
           />
         </Table.Td>

@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { dt, errorText } from '../api';
+import { WorkflowScenarios } from '../components/WorkflowScenarios';
 
 interface Scenario {
   id: string;
@@ -57,7 +58,10 @@ const STATUS_COLOURS: Record<string, string> = {
   Pending: 'gray',
 };
 
-/** Scenarios: a decision table's generated plan, a run with its coverage, and the tenant's statistics. */
+/**
+ * Scenarios: a decision table's generated plan, a run with its coverage, and the tenant's statistics;
+ * below, a control-plane workflow's plan, run and CI gate (`WorkflowScenarios`).
+ */
 export function ScenariosPage() {
   const [tables, setTables] = useState<{ id: string; name: string }[]>([]);
   const [tableId, setTableId] = useState('');
@@ -184,6 +188,7 @@ export function ScenariosPage() {
           </Table.Tbody>
         </Table>
       )}
+      <WorkflowScenarios />
     </Stack>
   );
 }

@@ -1,4 +1,5 @@
-import { diffLines, pairRows } from '../web/src/diff-lines';
+import { describe, expect, it } from 'vitest';
+import { diffLines, pairRows } from '../src/diff-lines';
 import {
   addColumn,
   addRow,
@@ -9,7 +10,7 @@ import {
   setCell,
   TableDefinition,
   toBody,
-} from '../web/src/table-model';
+} from '../src/table-model';
 
 const table = (): TableDefinition => ({
   name: 'Risk',

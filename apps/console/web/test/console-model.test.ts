@@ -1,7 +1,9 @@
-import { entryVerdict, severityColour, Verification } from '../web/src/audit-model';
-import { completionOptions, rowMarks } from '../web/src/feel-completion';
-import { licenseUnconfigured, pageAllowed } from '../web/src/license-model';
-import { importFormat } from '../web/src/table-files';
+import { describe, expect, it } from 'vitest';
+import { entryVerdict, severityColour, Verification } from '../src/audit-model';
+import { completionOptions, rowMarks } from '../src/feel-completion';
+import { licenseUnconfigured, pageAllowed } from '../src/license-model';
+import { importFormat } from '../src/table-files';
+import { needsValidation, validationScope, validationText } from '../src/feel-validation';
 
 const verification = (over: Partial<Verification>): Verification => ({
   valid: true,
@@ -133,5 +135,32 @@ describe('import format by file name', () => {
       null,
       null,
     ]);
+  });
+});
+
+describe('FEEL validation of a cell as you type', () => {
+  it('shows nothing for a valid cell and the message with its position for an invalid one', () => {
+    expect(validationText({ valid: true, message: 'OK' })).toBeUndefined();
+    expect(validationText({ valid: false, message: "Unexpected token '>'", line: 1, column: 2 })).toBe(
+      "line 1, column 2: Unexpected token '>'",
+    );
+    expect(validationText({ valid: false, message: "Unknown name: 'income'" })).toBe(
+      "Unknown name: 'income'",
+    );
+  });
+
+  it("puts the grid's input columns in scope with their types (any when untyped)", () => {
+    expect(validationScope([{ name: 'age', type: 'number' }, { name: 'region' }])).toEqual({
+      age: 'number',
+      region: 'any',
+    });
+    expect(validationScope([])).toEqual({});
+  });
+
+  it('asks nothing about an empty cell (it matches anything)', () => {
+    expect(needsValidation('')).toBe(false);
+    expect(needsValidation('   ')).toBe(false);
+    expect(needsValidation('-')).toBe(true);
+    expect(needsValidation('>= 18')).toBe(true);
   });
 });
