@@ -1,4 +1,9 @@
-import { parseJsonRequestBodySliced, SLICED_BODY_CHARS, stringifyJsonSliced } from './json-body-sliced';
+import {
+  parseJsonRequestBodySliced,
+  parseStoredJsonSliced,
+  SLICED_BODY_CHARS,
+  stringifyJsonSliced,
+} from './json-body-sliced';
 import { InvalidJsonBodyError } from './json-body';
 
 /** a body past the sliced size: `value` padded with a long filler array (split and batched) */
@@ -70,6 +75,32 @@ describe('parseJsonRequestBodySliced', () => {
     for (const text of [inPiece, split, ctor])
       await expect(parseJsonRequestBodySliced(text)).rejects.toMatchObject({ code: 'FORBIDDEN_JSON_KEY' });
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
+
+describe('parseStoredJsonSliced (JSON the service wrote itself)', () => {
+  it('keeps `__proto__` as an own key, in a piece and in a split member, and leaves prototypes alone', async () => {
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({ i }));
+    const inPiece = `{"rows": ${JSON.stringify(rows)}, "outputs": {"__proto__": "found"}}`;
+    const split = `{"__proto__": ${JSON.stringify(rows)}, "after": 1}`;
+    const small = '{"outputs": {"__proto__": "found"}}';
+    for (const text of [inPiece, split, small]) {
+      const parsed = (await parseStoredJsonSliced(text)) as Record<string, any>;
+      expect(JSON.stringify(parsed)).toBe(JSON.stringify(JSON.parse(text)));
+      expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    }
+    const fromSplit = (await parseStoredJsonSliced(split)) as Record<string, unknown>;
+    expect(Object.hasOwn(fromSplit, '__proto__')).toBe(true);
+    expect(Array.isArray(fromSplit['__proto__'])).toBe(true);
+    const fromPiece = (await parseStoredJsonSliced(inPiece)) as { outputs: Record<string, unknown> };
+    expect(Object.hasOwn(fromPiece.outputs, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).i).toBeUndefined();
+  });
+
+  it('still refuses text that is not JSON', async () => {
+    await expect(parseStoredJsonSliced('{"a": ')).rejects.toBeInstanceOf(InvalidJsonBodyError);
+    const rows = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => i));
+    await expect(parseStoredJsonSliced(`{"a": ${rows}, }`)).rejects.toBeInstanceOf(InvalidJsonBodyError);
   });
 });
 

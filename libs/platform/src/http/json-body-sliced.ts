@@ -35,20 +35,61 @@ const invalid = (): never => {
  */
 export async function parseJsonRequestBodySliced(text: string): Promise<unknown> {
   if (text.length < SLICED_BODY_CHARS) return parseJsonRequestBody(text);
+  return parseSliced(text, false);
+}
+
+/**
+ * JSON the service wrote itself (a stored table definition read back), parsed in the same slices, every key
+ * kept as an own property as `JSON.parse` keeps it — `__proto__` included: a key a file import accepted (a
+ * column named `__proto__`) must read back as stored, never be refused like a request body's.
+ */
+export async function parseStoredJsonSliced(text: string): Promise<unknown> {
+  if (text.length < SLICED_BODY_CHARS) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return invalid();
+    }
+  }
+  return parseSliced(text, true);
+}
+
+async function parseSliced(text: string, keepProtoKeys: boolean): Promise<unknown> {
   const start = text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
-  const parser = new SlicedJsonParser(text);
+  const parser = new SlicedJsonParser(text, keepProtoKeys);
   const i = parser.skipSpace(start);
   const c = text.charCodeAt(i);
-  if (c !== OPEN_BRACKET && c !== OPEN_BRACE) return parseJsonRequestBody(text);
+  if (c !== OPEN_BRACKET && c !== OPEN_BRACE) return parser.parse(text);
   const { value, end } = await parser.container(i, 0);
   if (parser.skipSpace(end) !== text.length) invalid();
   return value;
 }
 
+/** Sets an own enumerable property, `__proto__` as a key like any other (never the prototype). */
+function setMember(members: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(members, key, { value, enumerable: true, writable: true, configurable: true });
+  else members[key] = value;
+}
+
 class SlicedJsonParser {
   private sliceEnd = performance.now() + SLICE_MS;
 
-  constructor(private readonly text: string) {}
+  /** `keepProtoKeys`: trusted text (`parseStoredJsonSliced`), else a request body's checks apply. */
+  constructor(
+    private readonly text: string,
+    private readonly keepProtoKeys: boolean,
+  ) {}
+
+  /** One piece: a request body's parse (prototype poisoning refused), or `JSON.parse` for trusted text. */
+  parse(piece: string): unknown {
+    if (!this.keepProtoKeys) return parseJsonRequestBody(piece);
+    try {
+      return JSON.parse(piece);
+    } catch {
+      return invalid();
+    }
+  }
 
   skipSpace(i: number): number {
     const text = this.text;
@@ -120,9 +161,12 @@ class SlicedJsonParser {
     const flush = () => {
       if (pieceStart < 0) return;
       const body = text.slice(pieceStart, pieceEnd);
-      const parsed = parseJsonRequestBody(isArray ? `[${body}]` : `{${body}}`);
+      const parsed = this.parse(isArray ? `[${body}]` : `{${body}}`);
       if (isArray) for (const item of parsed as unknown[]) items.push(item);
-      else Object.assign(members, parsed); // `__proto__` was refused by the piece's parse
+      // a request body's `__proto__` was refused by the piece's parse; trusted text keeps it as a key
+      else
+        for (const k of Object.keys(parsed as object))
+          setMember(members, k, (parsed as Record<string, unknown>)[k]);
       pieceStart = pieceEnd = -1;
     };
     let j = this.skipSpace(i + 1);
@@ -133,7 +177,7 @@ class SlicedJsonParser {
       if (!isArray) {
         if (text.charCodeAt(j) !== QUOTE) invalid();
         const keyEnd = this.stringEnd(j);
-        key = parseJsonRequestBody(text.slice(j, keyEnd)) as string;
+        key = this.parse(text.slice(j, keyEnd)) as string;
         j = this.skipSpace(keyEnd);
         if (text.charCodeAt(j) !== COLON) invalid();
         j = this.skipSpace(j + 1);
@@ -154,11 +198,13 @@ class SlicedJsonParser {
         j = inner.end;
         if (isArray) items.push(inner.value);
         else {
-          if (key === '__proto__') throw forbiddenJsonKey('__proto__');
           const value = inner.value as Record<string, unknown>;
-          if (key === 'constructor' && !Array.isArray(value) && Object.hasOwn(value, 'prototype'))
-            throw forbiddenJsonKey('constructor');
-          members[key!] = value;
+          if (!this.keepProtoKeys) {
+            if (key === '__proto__') throw forbiddenJsonKey('__proto__');
+            if (key === 'constructor' && !Array.isArray(value) && Object.hasOwn(value, 'prototype'))
+              throw forbiddenJsonKey('constructor');
+          }
+          setMember(members, key!, value);
         }
       } else {
         if (pieceStart < 0) pieceStart = elementStart;

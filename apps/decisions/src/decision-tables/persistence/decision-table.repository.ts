@@ -1,4 +1,4 @@
-import { parseJsonRequestBodySliced, stringifyJsonSliced } from '@arbiter/platform';
+import { parseStoredJsonSliced, stringifyJsonSliced } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { StoredDefinition } from '../application/table-model';
@@ -157,7 +157,7 @@ export class TypeOrmDecisionTableRepository extends DecisionTableRepository {
     entity.tableId = row.table_id;
     entity.version = Number(row.version);
     entity.tenantId = row.tenant_id;
-    entity.definition = (await parseJsonRequestBodySliced(row.definition)) as StoredDefinition;
+    entity.definition = (await parseStoredJsonSliced(row.definition)) as StoredDefinition;
     entity.createdAt = new Date(row.created_at);
     entity.createdBy = row.created_by;
     entity.comment = row.comment;
