@@ -1,47 +1,11 @@
-import {
-  ActivationProofPayload,
-  generateSigningKey,
-  privateKeyFromPem,
-  PROOF_TYPE,
-  signDocument,
-} from '@arbiter/licensing';
-import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { startServiceForTest, ServiceUnderTest, writeLicenseProof } from '@arbiter/testing';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controlPlaneService } from '../src';
 
-/** A proof as the license server signs it (same library, a key of the test's own) and its public key set. */
-function writeProof(dir: string, name: string, features: string[], tamper = false) {
-  const key = generateSigningKey();
-  const now = Date.now();
-  const payload: ActivationProofPayload = {
-    typ: PROOF_TYPE,
-    proofId: '5b0e8c0e-4a43-4d6e-9d0f-6a1d8b1f2c3d',
-    licenseId: '0f4e2b9a-1c3d-4e5f-8a7b-6c5d4e3f2a1b',
-    licenseKeyHint: 'ARB-AAAAA-…-00',
-    organizationId: 'org',
-    organizationName: 'Org',
-    tier: 'Licensed',
-    allowedFeatures: features,
-    machineFingerprint: 'cp-1',
-    fingerprintScope: 'MachineAndProject',
-    environment: 'Production',
-    productVersion: '1.0.0',
-    manifestHash: null,
-    issuedAt: new Date(now - 60_000).toISOString(),
-    expiresAt: new Date(now + 86_400_000).toISOString(),
-    nonce: 'n'.repeat(32),
-    serverTime: new Date(now - 60_000).toISOString(),
-    counter: 1,
-  };
-  const proof = signDocument(payload, key.kid, privateKeyFromPem(key.privatePem));
-  const file = join(dir, `${name}.json`);
-  const body = tamper ? { ...proof, payload: { ...payload, allowedFeatures: ['*'] } } : proof;
-  writeFileSync(file, JSON.stringify(body));
-  writeFileSync(`${file}.keys.json`, JSON.stringify({ keys: [key.publicJwk] }));
-  return file;
-}
+const writeProof = (dir: string, name: string, features: string[], tamper = false) =>
+  writeLicenseProof({ dir, name, features, machineFingerprint: 'cp-1', tamper });
 
 describe('control plane under a license proof (License:FilePath, License:EnforceOnMiddleware)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'arbiter-license-runtime-'));

@@ -1,12 +1,5 @@
-import {
-  ActivationProofPayload,
-  generateSigningKey,
-  privateKeyFromPem,
-  PROOF_TYPE,
-  signDocument,
-} from '@arbiter/licensing';
-import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { ServiceUnderTest, startServiceForTest, writeLicenseProof } from '@arbiter/testing';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -34,36 +27,6 @@ const loanTable = (name = 'Loan scenarios') => ({
     { id: 'r3', inputConditions: { amount: '< 1000' }, outputs: { decision: 'fast-track' } },
   ],
 });
-
-/** A proof as the license server signs it (the same library, a key of the test's own), and its key set. */
-function writeProof(dir: string, features: string[]): string {
-  const key = generateSigningKey();
-  const now = Date.now();
-  const payload: ActivationProofPayload = {
-    typ: PROOF_TYPE,
-    proofId: '5b0e8c0e-4a43-4d6e-9d0f-6a1d8b1f2c3d',
-    licenseId: '0f4e2b9a-1c3d-4e5f-8a7b-6c5d4e3f2a1b',
-    licenseKeyHint: 'ARB-AAAAA-…-00',
-    organizationId: 'org',
-    organizationName: 'Org',
-    tier: 'Licensed',
-    allowedFeatures: features,
-    machineFingerprint: 'decisions-1',
-    fingerprintScope: 'MachineAndProject',
-    environment: 'Production',
-    productVersion: '1.0.0',
-    manifestHash: null,
-    issuedAt: new Date(now - 60_000).toISOString(),
-    expiresAt: new Date(now + 86_400_000).toISOString(),
-    nonce: 'n'.repeat(32),
-    serverTime: new Date(now - 60_000).toISOString(),
-    counter: 1,
-  };
-  const file = join(dir, 'proof.json');
-  writeFileSync(file, JSON.stringify(signDocument(payload, key.kid, privateKeyFromPem(key.privatePem))));
-  writeFileSync(`${file}.keys.json`, JSON.stringify({ keys: [key.publicJwk] }));
-  return file;
-}
 
 function scenariosApi(base: string, tenant = 'tenant-a') {
   const call = async (method: string, path: string, body?: unknown) => {
@@ -443,7 +406,11 @@ describe('AI proposals under an enforced license', () => {
     const sut = await startServiceForTest(decisionsService, 'ConnectionStrings:DecisionTablesDb', {
       overrides: {
         'License:EnforceOnMiddleware': true,
-        'License:FilePath': writeProof(dir, ['api.validate']),
+        'License:FilePath': writeLicenseProof({
+          dir,
+          features: ['api.validate'],
+          machineFingerprint: 'decisions-1',
+        }),
       },
     });
     try {

@@ -4,3 +4,4 @@ export * from './migrated-database';
 export * from './contract';
 export * from './liveness-probe';
 export * from './nats-server';
+export * from './license-proof';
