@@ -11,5 +11,8 @@ export default defineConfig({
     environment: 'happy-dom',
     setupFiles: ['test/setup.ts'],
     restoreMocks: true,
+    // rendering a 1,000-row grid in happy-dom takes seconds on a loaded machine: what these tests assert is
+    // what is rendered, not how fast (the browser e2e test measures that)
+    testTimeout: 30_000,
   },
 });

@@ -4,37 +4,9 @@ import { EventBus, InProcessEventBus } from '@arbiter/platform';
 import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { http, loanRules } from './workflow-helpers';
 
 jest.setTimeout(240_000);
-
-const loanRules = {
-  rules: [
-    { id: 'big', name: 'big', condition: 'amount >= 5000 and country = "NL"', output: { review: true } },
-    {
-      id: 'vip',
-      name: 'vip',
-      condition: 'customer.tier = "gold" or customer.years > 10',
-      output: { fast: true },
-    },
-    { id: 'over', name: 'over', condition: 'amount > limit', output: { overLimit: true } },
-  ],
-};
-
-function http(base: string, tenant: string) {
-  return async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        'x-tenant-id': tenant,
-        'x-actor': 'alice',
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
-}
 
 describe('AI proposals for a workflow plan (control plane + decisions over the bus, a stub model)', () => {
   let cp: ServiceUnderTest;
@@ -80,9 +52,9 @@ describe('AI proposals for a workflow plan (control plane + decisions over the b
   it("adds the proposals with the rule set's own expectation, through the same dedup, and runs them", async () => {
     const cpCall = http(cp.url, 'acme');
     const dCall = http(decisions.url, 'acme');
-    expect((await cpCall('POST', '/api/v1/control-plane/rulesets/loan', { ruleSet: loanRules })).status).toBe(
-      200,
-    );
+    expect(
+      (await cpCall('POST', '/api/v1/control-plane/rulesets/loan', { ruleSet: loanRules() })).status,
+    ).toBe(200);
     const plan = await dCall('POST', '/api/v1/scenarios/workflows/loan/plan', {});
     expect(plan.status).toBe(201);
     const existing = plan.body.scenarios[0].inputFacts;

@@ -6,26 +6,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runScenariosGate } from '../src/commands/scenarios';
+import { http, loanRules } from './workflow-helpers';
 
 jest.setTimeout(240_000);
-
-const loanRules = (boundary = '>=') => ({
-  rules: [
-    {
-      id: 'big',
-      name: 'big',
-      condition: `amount ${boundary} 5000 and country = "NL"`,
-      output: { review: true },
-    },
-    {
-      id: 'vip',
-      name: 'vip',
-      condition: 'customer.tier = "gold" or customer.years > 10',
-      output: { fast: true },
-    },
-    { id: 'over', name: 'over', condition: 'amount > limit', output: { overLimit: true } },
-  ],
-});
 
 const onboarding = {
   type: 'flow-graph',
@@ -64,22 +47,6 @@ const onboarding = {
     },
   ],
 };
-
-function http(base: string, tenant: string) {
-  return async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        'x-tenant-id': tenant,
-        'x-actor': 'alice',
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
-}
 
 describe('Workflow scope and RuleControlPlane:RequireScenarioGate (control plane + decisions over the bus)', () => {
   let cp: ServiceUnderTest;
