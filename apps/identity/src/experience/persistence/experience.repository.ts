@@ -104,6 +104,30 @@ export function vectorOf(bytes: Buffer): Float32Array {
 /** A vector literal pgvector reads (`[0.1,0.2,…]`). */
 export const vectorLiteral = (v: ArrayLike<number>) => `[${Array.from(v).join(',')}]`;
 
+/** An entry's column values in the order of the insert's column list (the pgvector column apart). */
+function entryValues(e: NewEntry): unknown[] {
+  return [
+    e.id,
+    e.collection,
+    e.kind,
+    e.pattern,
+    e.text,
+    e.tier,
+    e.confidence,
+    e.workspace ?? null,
+    e.toolName ?? null,
+    e.agent ?? null,
+    e.sessionId ?? null,
+    e.tags ?? [],
+    e.keywords,
+    e.sourceExamples ?? [],
+    JSON.stringify(e.meta ?? {}),
+    e.source ?? 'extracted',
+    e.embedding.length,
+    vectorBytes(e.embedding),
+  ];
+}
+
 /** Every statement of the experience tables (entries, collections, edges, timeline, verdicts, queue). */
 @Injectable()
 export class ExperienceRepository {
@@ -143,64 +167,20 @@ export class ExperienceRepository {
   }
 
   async insertEntry(m: EntityManager, e: NewEntry, withVectorColumn: boolean): Promise<void> {
-    const params = [
-      e.id,
-      e.collection,
-      e.kind,
-      e.pattern,
-      e.text,
-      e.tier,
-      e.confidence,
-      e.workspace ?? null,
-      e.toolName ?? null,
-      e.agent ?? null,
-      e.sessionId ?? null,
-      e.tags ?? [],
-      e.keywords,
-      e.sourceExamples ?? [],
-      JSON.stringify(e.meta ?? {}),
-      e.source ?? 'extracted',
-      e.embedding.length,
-      vectorBytes(e.embedding),
-    ];
-    if (withVectorColumn) params.push(vectorLiteral(e.embedding));
-    await m.query(
-      `INSERT INTO experience_entries (id, collection, kind, pattern, text, tier, confidence, workspace, tool_name,
-         agent, session_id, tags, keywords, source_examples, meta, source, dimension, embedding
-         ${withVectorColumn ? ', embedding_v' : ''})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18
-         ${withVectorColumn ? ', $19::vector' : ''})`,
-      params,
-    );
+    await this.insertEntries(m, [e], withVectorColumn);
   }
 
-  /** Many entries in multi-row inserts (500 a statement): a store seeded in bulk (`Knowledge.seed`). */
+  /**
+   * Entries in multi-row inserts (500 a statement): one extracted lesson, or a store seeded in bulk
+   * (`Knowledge.seed`).
+   */
   async insertEntries(m: EntityManager, entries: NewEntry[], withVectorColumn: boolean): Promise<void> {
     const width = withVectorColumn ? 19 : 18;
     for (let start = 0; start < entries.length; start += 500) {
       const chunk = entries.slice(start, start + 500);
       const params: unknown[] = [];
       const rows = chunk.map((e, r) => {
-        params.push(
-          e.id,
-          e.collection,
-          e.kind,
-          e.pattern,
-          e.text,
-          e.tier,
-          e.confidence,
-          e.workspace ?? null,
-          e.toolName ?? null,
-          e.agent ?? null,
-          e.sessionId ?? null,
-          e.tags ?? [],
-          e.keywords,
-          e.sourceExamples ?? [],
-          JSON.stringify(e.meta ?? {}),
-          e.source ?? 'extracted',
-          e.embedding.length,
-          vectorBytes(e.embedding),
-        );
+        params.push(...entryValues(e));
         if (withVectorColumn) params.push(vectorLiteral(e.embedding));
         const at = r * width;
         const slots = Array.from({ length: width }, (_, i) => `$${at + i + 1}`);
