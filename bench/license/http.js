@@ -7,7 +7,7 @@
  * 2. `POST /api/v1/heartbeat`: CONNECTIONS autocannon connections, each its own activation and nonce chain
  *    (every call spends a nonce and stores the next, and is answered with an Ed25519-signed document);
  *    requests/s (goal ≥ 5,000 on PostgreSQL), ROUNDS rounds after a WARMUP run.
- * ONLY=validate or ONLY=heartbeat runs one part.
+ * ONLY=validate or ONLY=heartbeat runs one part; IDENTITY_DIST=<path of a dist> benches another build.
  * The service runs with its configured pool (`Database:PoolSize`, 10); POOL_SIZE overrides it.
  * Database: BENCH_DATABASE_URL (a postgres:// URL of a server; a fresh database is created) or embedded PGlite;
  * BENCH_NATS_URL: the bus (as deployed; without it the in-process bus, and validate reads are kept 1 s).
@@ -58,7 +58,8 @@ async function serve(kind) {
     await serveBareFastify('/validate', sample, bodies);
     return;
   }
-  const { startIdentity } = require('../../apps/identity/dist');
+  // IDENTITY_DIST: another build of identity (an A/B of two builds on the same machine and moment)
+  const { startIdentity } = require(process.env.IDENTITY_DIST ?? '../../apps/identity/dist');
   const db = await connectionString();
   const service = await startIdentity({
     environment: 'Testing',

@@ -10,7 +10,7 @@ import {
   PROOF_TYPE,
   verifyDocument,
 } from '@arbiter/licensing';
-import { AppError, Database, UnitOfWork } from '@arbiter/platform';
+import { AppError, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { LicenseServerSettings } from '../settings';
@@ -22,6 +22,7 @@ import type {
   ValidateDto,
   ValidateView,
 } from './dto';
+import { HeartbeatWriter } from './heartbeat-writer';
 import { LicenseErrors } from './license-errors';
 import { wellFormedKey } from './license-key-input';
 import { LicenseSigner } from './license-signer';
@@ -238,37 +239,35 @@ export class ValidateLicense {
  * `POST /api/v1/heartbeat`: spends the server-issued nonce (exactly once, whatever the concurrency) when it
  * belongs to the proof, license and machine named, and answers a signed document with the next nonce;
  * after revocation `isRevoked` with the grace deadline. One statement does the whole write (spend, next
- * nonce, last heartbeat, clock and counter: `ActivationRepository.heartbeat`), in autocommit: the license
- * tables carry no tenant (no row-level security context to set), and one round trip is what lets a
+ * nonce, last heartbeat, clock and counter: `ActivationRepository.heartbeats`), in autocommit, shared
+ * with the heartbeats arriving at the same time (group commit: `HeartbeatWriter`): the license tables
+ * carry no tenant (no row-level security context to set), and a round trip per batch is what lets a
  * replica answer thousands of heartbeats a second. A mismatch spends nothing: the nonce stays usable by its
  * holder. The answer is signed with the Ed25519 key (cheap per call; see `LicenseSigner`).
  */
 @Injectable()
 export class Heartbeat {
   constructor(
-    private readonly database: Database,
-    private readonly activations: ActivationRepository,
+    private readonly writer: HeartbeatWriter,
     private readonly signer: LicenseSigner,
   ) {}
 
   async execute(dto: HeartbeatDto): Promise<HeartbeatView> {
     const nonce = newNonce();
     const nonceHash = hashNonce(dto.nonce);
-    const target = await this.activations.heartbeat(this.database, {
+    const target = await this.writer.write({
       nonceHash,
       proofId: dto.proofId,
       licenseId: dto.licenseId,
       fingerprint: dto.machineFingerprint,
       nextHash: hashNonce(nonce),
     });
-    if (!target) {
-      if (await this.activations.nonceExists(this.database, nonceHash))
-        throw AppError.forbidden(
-          'The nonce belongs to another proof, license or machine',
-          LicenseErrors.HeartbeatMismatch,
-        );
-      throw AppError.conflict(LicenseErrors.NonceInvalid, 'Unknown or already used nonce');
-    }
+    if (target === 'mismatch')
+      throw AppError.forbidden(
+        'The nonce belongs to another proof, license or machine',
+        LicenseErrors.HeartbeatMismatch,
+      );
+    if (!target) throw AppError.conflict(LicenseErrors.NonceInvalid, 'Unknown or already used nonce');
     const payload: HeartbeatAnswerPayload = {
       typ: HEARTBEAT_TYPE,
       proofId: target.proof_id,
