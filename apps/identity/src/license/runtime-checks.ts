@@ -12,7 +12,7 @@ import {
 } from '@arbiter/licensing';
 import { AppError, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { LicenseServerSettings } from '../settings';
 import type {
   ActivateDto,
@@ -24,6 +24,7 @@ import type {
 } from './dto';
 import { HeartbeatWriter } from './heartbeat-writer';
 import { LicenseErrors } from './license-errors';
+import { hashNonce, newNonce } from './nonces';
 import { wellFormedKey } from './license-key-input';
 import { LicenseSigner } from './license-signer';
 import { LICENSE_RECORD_TYPE } from './manage-licenses';
@@ -32,9 +33,6 @@ import { LicenseKeyRepository } from './persistence/license-key.repository';
 import { AssemblyApprovalRepository } from './persistence/license-store.repository';
 import { UsageRecorder } from './usage-recorder';
 import { CachedValidation, ValidationCache } from './validation-cache';
-
-const newNonce = () => randomBytes(24).toString('base64url');
-const hashNonce = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
 
 /**
  * `POST /api/v1/activate`: a signed proof for a machine. The key row is locked for the transaction, so
