@@ -197,6 +197,9 @@ describe('license server', () => {
     const malformed = await validate('api.validate', 'machine-1', typo);
     expect(malformed.status).toBe(400);
     expect(malformed.body.errors[0].code).toBe('LICENSE_KEY_MALFORMED');
+    // an action type with the characters an array literal escapes is recorded as sent
+    const odd = 'say "hi" \\ {x,y} NULL';
+    expect((await validate(odd)).body.result).toMatchObject({ isValid: false, error: 'FEATURE_NOT_ALLOWED' });
 
     // usage metrics: one row per validate call, written in a batch off the request path
     await sut.service.app.get(UsageRecorder).flush();
@@ -212,7 +215,17 @@ describe('license server', () => {
       { action_type: 'api.validate', is_valid: true },
       { action_type: 'pdf.canary', is_valid: false },
       { action_type: 'api.validate', is_valid: false },
+      { action_type: odd, is_valid: false },
     ]);
+    const [{ age }] = await sut.service.app
+      .get(UnitOfWork)
+      .run((m) =>
+        m.query(
+          `SELECT extract(epoch FROM now() - max(recorded_at)) AS age FROM license_usage_metrics WHERE license_key = $1`,
+          [key.licenseKey],
+        ),
+      );
+    expect(Math.abs(Number(age))).toBeLessThan(60);
 
     // feature update: atomic add + remove; the held proof is unchanged until re-activation
     const update = await call(base, 'POST', `/api/v1/keys/${key.licenseKey}/features`, {

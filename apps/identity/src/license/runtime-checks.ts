@@ -222,7 +222,7 @@ export class ValidateLicense {
     else if (cached.expiresMs <= Date.now()) error = LicenseErrors.LicenseExpired;
     else if (!row.activated) error = 'MACHINE_NOT_ACTIVATED';
     else if (!hasFeature(row.allowed_features, actionType)) error = 'FEATURE_NOT_ALLOWED';
-    this.usage.record({ licenseKey: key, actionType, isValid: !error, recordedAt: new Date() });
+    this.usage.record({ licenseKey: key, actionType, isValid: !error, recordedAtMs: Date.now() });
     return {
       isValid: !error,
       tier: row?.tier ?? null,
