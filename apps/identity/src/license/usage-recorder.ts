@@ -10,8 +10,8 @@ const MAX_PENDING = 100_000;
 
 /**
  * The usage metric of every validate call (`LicenseKey, ActionType, IsValid, RecordedAt`), off the
- * request path: buffered as ready array literals (`UsageBatch`, a row appended per call, so a flush has
- * nothing to build), written in multi-row inserts every `flushMs` (and when `BATCH` rows wait), and
+ * request path: buffered compactly (`UsageBatch`: a row is two numbers, nothing a young-generation
+ * collection must copy; a flush joins ready strings), written in multi-row inserts every `flushMs` (and when `BATCH` rows wait), and
  * flushed on shutdown. A failed write keeps the rows for the next flush; none is dropped silently.
  */
 @Injectable()
@@ -30,9 +30,9 @@ export class UsageRecorder implements OnApplicationShutdown {
 
   record(metric: UsageMetric): void {
     let batch = this.pending[this.pending.length - 1];
-    if (!batch || batch.count >= BATCH) this.pending.push((batch = new UsageBatch()));
+    if (!batch || batch.full) this.pending.push((batch = new UsageBatch(BATCH)));
     batch.add(metric);
-    if (batch.count >= BATCH) void this.flush();
+    if (batch.full) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
