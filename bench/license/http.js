@@ -7,7 +7,7 @@
  * 2. `POST /api/v1/heartbeat`: CONNECTIONS autocannon connections, each its own activation and nonce chain
  *    (every call spends a nonce and stores the next, and is answered with an Ed25519-signed document);
  *    requests/s (goal ≥ 5,000 on PostgreSQL), ROUNDS rounds after a WARMUP run.
- * ONLY=validate or ONLY=heartbeat runs one part.
+ * ONLY=validate or ONLY=heartbeat runs one part; IDENTITY_DIST=<path of a dist> benches another build.
  * The service runs with its configured pool (`Database:PoolSize`, 10); POOL_SIZE overrides it.
  * Database: BENCH_DATABASE_URL (a postgres:// URL of a server; a fresh database is created) or embedded PGlite;
  * BENCH_NATS_URL: the bus (as deployed; without it the in-process bus, and validate reads are kept 1 s).
@@ -58,7 +58,8 @@ async function serve(kind) {
     await serveBareFastify('/validate', sample, bodies);
     return;
   }
-  const { startIdentity } = require('../../apps/identity/dist');
+  // IDENTITY_DIST: another build of identity (an A/B of two builds on the same machine and moment)
+  const { startIdentity } = require(process.env.IDENTITY_DIST ?? '../../apps/identity/dist');
   const db = await connectionString();
   const service = await startIdentity({
     environment: 'Testing',
@@ -129,7 +130,11 @@ async function heartbeats(target, seconds, run) {
   // a fresh set of chains per run: autocannon drops the answers of the calls in flight when a run ends
   const proofs = target.proofs.slice(run * settings.connections, (run + 1) * settings.connections);
   const nonces = proofs.map((p) => p.nonce);
-  let next = 0;
+  // autocannon resets a connection's context before each request (one request in the list), so a chain
+  // is taken per request from the free ones and given back with its answer: a chain is never in two
+  // requests at once (taking them round robin did that whenever answers came back out of order, and the
+  // second call of a chain was refused as a spent nonce)
+  const free = proofs.map((_, i) => i);
   let failed = 0;
   const chainOf = new Map(proofs.map((p, i) => [p.proofId, i]));
   const result = await autocannon({
@@ -142,7 +147,7 @@ async function heartbeats(target, seconds, run) {
         path: '/api/v1/heartbeat',
         headers: { 'content-type': 'application/json' },
         setupRequest: (req, context) => {
-          if (context.chain === undefined) context.chain = next++ % proofs.length;
+          if (context.chain === undefined) context.chain = free.shift();
           const proof = proofs[context.chain];
           return {
             ...req,
@@ -157,7 +162,8 @@ async function heartbeats(target, seconds, run) {
         // the answer's proof names the chain: autocannon builds every connection's first request once, on
         // a request object its connections share, so the first requests all carry the last chain's body
         // (one of them wins, the others are refused: `refused` below)
-        onResponse: (status, body) => {
+        onResponse: (status, body, context) => {
+          if (context.chain !== undefined) free.push(context.chain);
           if (status !== 200) {
             return void failed++;
           }

@@ -11,6 +11,7 @@ import { EventBus, UnitOfWork } from '@arbiter/platform';
 import { startServiceForTest, ServiceUnderTest } from '@arbiter/testing';
 import { identityService } from '../src';
 import { LicenseSigner, UsageRecorder } from '../src/license';
+import { ActivationRepository } from '../src/license/persistence/activation.repository';
 import { call } from './helpers';
 
 const ADMIN_KEY = 'test-admin-key-0123456789';
@@ -196,6 +197,9 @@ describe('license server', () => {
     const malformed = await validate('api.validate', 'machine-1', typo);
     expect(malformed.status).toBe(400);
     expect(malformed.body.errors[0].code).toBe('LICENSE_KEY_MALFORMED');
+    // an action type with the characters an array literal escapes is recorded as sent
+    const odd = 'say "hi" \\ {x,y} NULL';
+    expect((await validate(odd)).body.result).toMatchObject({ isValid: false, error: 'FEATURE_NOT_ALLOWED' });
 
     // usage metrics: one row per validate call, written in a batch off the request path
     await sut.service.app.get(UsageRecorder).flush();
@@ -211,7 +215,17 @@ describe('license server', () => {
       { action_type: 'api.validate', is_valid: true },
       { action_type: 'pdf.canary', is_valid: false },
       { action_type: 'api.validate', is_valid: false },
+      { action_type: odd, is_valid: false },
     ]);
+    const [{ age }] = await sut.service.app
+      .get(UnitOfWork)
+      .run((m) =>
+        m.query(
+          `SELECT extract(epoch FROM now() - max(recorded_at)) AS age FROM license_usage_metrics WHERE license_key = $1`,
+          [key.licenseKey],
+        ),
+      );
+    expect(Math.abs(Number(age))).toBeLessThan(60);
 
     // feature update: atomic add + remove; the held proof is unchanged until re-activation
     const update = await call(base, 'POST', `/api/v1/keys/${key.licenseKey}/features`, {
@@ -370,6 +384,92 @@ describe('license server', () => {
         })
       ).status,
     ).toBe(400);
+  });
+
+  it('heartbeats in one batch: distinct nonces all succeed with their own counter, a repeated nonce wins once, a mismatch beside them is refused, a failed statement fails only its callers', async () => {
+    const key = await generate({ maxActivations: 40 });
+    const machines = Array.from({ length: 30 }, (_, i) => `batch-machine-${i}`);
+    const proofs: { proofId: string; licenseId: string; machineFingerprint: string; nonce: string }[] = [];
+    for (const machine of machines)
+      proofs.push((await activate(key.licenseKey, machine)).body.result.proof.payload);
+    const bodyOf = (p: (typeof proofs)[number], nonce: string = p.nonce) => ({
+      proofId: p.proofId,
+      licenseId: p.licenseId,
+      machineFingerprint: p.machineFingerprint,
+      nonce,
+    });
+    const statements = jest.spyOn(sut.service.app.get(ActivationRepository), 'heartbeats');
+    try {
+      // 30 chains, 5 rounds each, all in parallel: every call succeeds (batches carry distinct nonces)
+      const counters: number[] = [];
+      await Promise.all(
+        proofs.map(async (p) => {
+          let nonce = p.nonce;
+          for (let round = 0; round < 5; round++) {
+            const res = await call(base, 'POST', '/api/v1/heartbeat', { body: bodyOf(p, nonce) });
+            expect(res.status).toBe(200);
+            expect(res.body.result.heartbeat.payload).toMatchObject({
+              proofId: p.proofId,
+              previousNonce: nonce,
+            });
+            counters.push(res.body.result.counter);
+            nonce = res.body.result.nonce;
+          }
+          p.nonce = nonce;
+        }),
+      );
+      expect(new Set(counters).size).toBe(150);
+      const sizes = statements.mock.calls.map(([, spends]) => spends.length);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(150);
+      expect(Math.max(...sizes)).toBeGreaterThan(1); // they were batched
+      statements.mockClear();
+
+      // in one turn: 10 valid distinct nonces, the same nonce 20 times, 5 mismatches of valid nonces
+      const [dup, ...others] = proofs;
+      const mixed = await Promise.all([
+        ...others.slice(0, 10).map((p) => call(base, 'POST', '/api/v1/heartbeat', { body: bodyOf(p) })),
+        ...Array.from({ length: 20 }, () => call(base, 'POST', '/api/v1/heartbeat', { body: bodyOf(dup) })),
+        ...others.slice(10, 15).map((p) =>
+          call(base, 'POST', '/api/v1/heartbeat', {
+            body: { ...bodyOf(p), machineFingerprint: 'someone-else' },
+          }),
+        ),
+      ]);
+      expect(mixed.slice(0, 10).map((r) => r.status)).toEqual(Array(10).fill(200));
+      const repeated = mixed.slice(10, 30);
+      expect(repeated.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(
+        repeated.filter((r) => r.status === 409 && r.body.errors[0].code === 'NONCE_INVALID'),
+      ).toHaveLength(19);
+      for (const r of mixed.slice(30)) {
+        expect(r.status).toBe(403);
+        expect(r.body.errors[0].code).toBe('HEARTBEAT_MISMATCH');
+      }
+      expect(Math.max(...statements.mock.calls.map(([, spends]) => spends.length))).toBeGreaterThan(1);
+      // a mismatch spends nothing: the rightful holders still heartbeat with those nonces
+      for (const p of others.slice(10, 15))
+        expect((await call(base, 'POST', '/api/v1/heartbeat', { body: bodyOf(p) })).status).toBe(200);
+
+      // a statement that fails: its callers get the error (500 INTERNAL), nothing hangs, nothing is spent;
+      // the next statement runs as usual and the same nonces work
+      statements.mockRejectedValueOnce(new Error('connection lost'));
+      const victims = others.slice(15, 20);
+      const failed = await Promise.all(
+        victims.map((p) => call(base, 'POST', '/api/v1/heartbeat', { body: bodyOf(p) })),
+      );
+      expect(failed.map((r) => r.status)).toContain(500);
+      for (const [i, r] of failed.entries()) {
+        if (r.status === 500) continue;
+        expect(r.status).toBe(200); // a call that did not ride in the failed statement
+        victims[i].nonce = r.body.result.nonce;
+      }
+      const retried = await Promise.all(
+        victims.map((p) => call(base, 'POST', '/api/v1/heartbeat', { body: bodyOf(p) })),
+      );
+      expect(retried.map((r) => r.status)).toEqual(Array(5).fill(200));
+    } finally {
+      statements.mockRestore();
+    }
   });
 
   it('validate and heartbeat (hot routes): bad bodies get the validation errors; the cache follows changes other replicas publish', async () => {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminKeyGuard } from './admin-key.guard';
 import { LicenseAdminController, LicenseRuntimeController } from './license.controller';
+import { HeartbeatWriter } from './heartbeat-writer';
 import { LicenseHotRoutes } from './license-hot-routes';
 import { LicenseJobs } from './license-jobs';
 import { LicenseSigner } from './license-signer';
@@ -39,6 +40,7 @@ import { ValidationCache } from './validation-cache';
     ApproveAssembly,
     ActivateLicense,
     ValidateLicense,
+    HeartbeatWriter,
     Heartbeat,
     LicenseHotRoutes,
   ],

@@ -10,9 +10,9 @@ import {
   PROOF_TYPE,
   verifyDocument,
 } from '@arbiter/licensing';
-import { AppError, Database, UnitOfWork } from '@arbiter/platform';
+import { AppError, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { LicenseServerSettings } from '../settings';
 import type {
   ActivateDto,
@@ -22,7 +22,9 @@ import type {
   ValidateDto,
   ValidateView,
 } from './dto';
+import { HeartbeatWriter } from './heartbeat-writer';
 import { LicenseErrors } from './license-errors';
+import { hashNonce, newNonce } from './nonces';
 import { wellFormedKey } from './license-key-input';
 import { LicenseSigner } from './license-signer';
 import { LICENSE_RECORD_TYPE } from './manage-licenses';
@@ -31,9 +33,6 @@ import { LicenseKeyRepository } from './persistence/license-key.repository';
 import { AssemblyApprovalRepository } from './persistence/license-store.repository';
 import { UsageRecorder } from './usage-recorder';
 import { CachedValidation, ValidationCache } from './validation-cache';
-
-const newNonce = () => randomBytes(24).toString('base64url');
-const hashNonce = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
 
 /**
  * `POST /api/v1/activate`: a signed proof for a machine. The key row is locked for the transaction, so
@@ -223,7 +222,7 @@ export class ValidateLicense {
     else if (cached.expiresMs <= Date.now()) error = LicenseErrors.LicenseExpired;
     else if (!row.activated) error = 'MACHINE_NOT_ACTIVATED';
     else if (!hasFeature(row.allowed_features, actionType)) error = 'FEATURE_NOT_ALLOWED';
-    this.usage.record({ licenseKey: key, actionType, isValid: !error, recordedAt: new Date() });
+    this.usage.record({ licenseKey: key, actionType, isValid: !error, recordedAtMs: Date.now() });
     return {
       isValid: !error,
       tier: row?.tier ?? null,
@@ -238,37 +237,35 @@ export class ValidateLicense {
  * `POST /api/v1/heartbeat`: spends the server-issued nonce (exactly once, whatever the concurrency) when it
  * belongs to the proof, license and machine named, and answers a signed document with the next nonce;
  * after revocation `isRevoked` with the grace deadline. One statement does the whole write (spend, next
- * nonce, last heartbeat, clock and counter: `ActivationRepository.heartbeat`), in autocommit: the license
- * tables carry no tenant (no row-level security context to set), and one round trip is what lets a
+ * nonce, last heartbeat, clock and counter: `ActivationRepository.heartbeats`), in autocommit, shared
+ * with the heartbeats arriving at the same time (group commit: `HeartbeatWriter`): the license tables
+ * carry no tenant (no row-level security context to set), and a round trip per batch is what lets a
  * replica answer thousands of heartbeats a second. A mismatch spends nothing: the nonce stays usable by its
  * holder. The answer is signed with the Ed25519 key (cheap per call; see `LicenseSigner`).
  */
 @Injectable()
 export class Heartbeat {
   constructor(
-    private readonly database: Database,
-    private readonly activations: ActivationRepository,
+    private readonly writer: HeartbeatWriter,
     private readonly signer: LicenseSigner,
   ) {}
 
   async execute(dto: HeartbeatDto): Promise<HeartbeatView> {
     const nonce = newNonce();
     const nonceHash = hashNonce(dto.nonce);
-    const target = await this.activations.heartbeat(this.database, {
+    const target = await this.writer.write({
       nonceHash,
       proofId: dto.proofId,
       licenseId: dto.licenseId,
       fingerprint: dto.machineFingerprint,
       nextHash: hashNonce(nonce),
     });
-    if (!target) {
-      if (await this.activations.nonceExists(this.database, nonceHash))
-        throw AppError.forbidden(
-          'The nonce belongs to another proof, license or machine',
-          LicenseErrors.HeartbeatMismatch,
-        );
-      throw AppError.conflict(LicenseErrors.NonceInvalid, 'Unknown or already used nonce');
-    }
+    if (target === 'mismatch')
+      throw AppError.forbidden(
+        'The nonce belongs to another proof, license or machine',
+        LicenseErrors.HeartbeatMismatch,
+      );
+    if (!target) throw AppError.conflict(LicenseErrors.NonceInvalid, 'Unknown or already used nonce');
     const payload: HeartbeatAnswerPayload = {
       typ: HEARTBEAT_TYPE,
       proofId: target.proof_id,

@@ -1,21 +1,24 @@
 import { UnitOfWork } from '@arbiter/platform';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { UsageMetric, UsageMetricRepository } from './persistence/license-store.repository';
+import { UsageBatch } from './usage-batch';
 
 /** Rows written per statement. */
 const BATCH = 1000;
-/** Rows held while the database is unreachable; beyond that the oldest are dropped, with an error log. */
+/** Rows held while the database is unreachable; beyond that the oldest batches are dropped, with an error log. */
 const MAX_PENDING = 100_000;
 
 /**
  * The usage metric of every validate call (`LicenseKey, ActionType, IsValid, RecordedAt`), off the
- * request path: buffered, written in multi-row inserts every `flushMs` (and when `BATCH` rows wait), and
+ * request path: buffered compactly (`UsageBatch`: a row is two numbers, nothing a young-generation
+ * collection must copy; a flush joins ready strings), written in multi-row inserts every `flushMs` (and when `BATCH` rows wait), and
  * flushed on shutdown. A failed write keeps the rows for the next flush; none is dropped silently.
  */
 @Injectable()
 export class UsageRecorder implements OnApplicationShutdown {
   private readonly logger = new Logger('LicenseUsage');
-  private pending: UsageMetric[] = [];
+  /** Batches of at most `BATCH` rows, oldest first; the last one is being filled. */
+  private pending: UsageBatch[] = [];
   private flushing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   flushMs = 1000;
@@ -26,8 +29,10 @@ export class UsageRecorder implements OnApplicationShutdown {
   ) {}
 
   record(metric: UsageMetric): void {
-    this.pending.push(metric);
-    if (this.pending.length >= BATCH) void this.flush();
+    let batch = this.pending[this.pending.length - 1];
+    if (!batch || batch.full) this.pending.push((batch = new UsageBatch(BATCH)));
+    batch.add(metric);
+    if (batch.full) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -45,17 +50,20 @@ export class UsageRecorder implements OnApplicationShutdown {
     this.pending = [];
     this.flushing = (async () => {
       try {
-        for (let i = 0; i < batch.length; i += BATCH) {
-          const slice = batch.slice(i, i + BATCH);
-          await this.uow.run((m) => this.metrics.insertMany(m, slice));
+        while (batch.length) {
+          await this.uow.run((m) => this.metrics.insertMany(m, batch[0]));
+          batch.shift();
         }
       } catch (error) {
         this.pending = batch.concat(this.pending);
-        if (this.pending.length > MAX_PENDING) {
-          const dropped = this.pending.length - MAX_PENDING;
-          this.pending = this.pending.slice(dropped);
-          this.logger.error(`dropped ${dropped} usage metrics: the database is unreachable`);
+        let held = this.pending.reduce((n, b) => n + b.count, 0);
+        let dropped = 0;
+        while (held > MAX_PENDING && this.pending.length > 1) {
+          const oldest = this.pending.shift()!;
+          held -= oldest.count;
+          dropped += oldest.count;
         }
+        if (dropped) this.logger.error(`dropped ${dropped} usage metrics: the database is unreachable`);
         this.logger.warn(`usage metrics not written yet (${(error as Error).message}); retrying`);
         if (!this.timer) {
           this.timer = setTimeout(() => {

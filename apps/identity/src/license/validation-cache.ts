@@ -23,6 +23,11 @@ export interface CachedValidation {
 const TTL_WITH_BUS_MS = 10_000;
 const TTL_WITHOUT_BUS_MS = 1000;
 const MAX_ENTRIES = 10_000;
+/** Share of its time to live after which a hit also starts a read of the entry in the background. */
+const REFRESH_AFTER = 0.75;
+
+/** A read of the license row of one cache key. */
+type ValidationRead = () => Promise<ValidationRow | undefined>;
 
 /**
  * Validate's reads of license rows, per (key, fingerprint), in memory: the online check is a hot path, and
@@ -33,11 +38,20 @@ const MAX_ENTRIES = 10_000;
  * bus: other replicas cannot hear of a change). Expiry needs no event: validate compares `expiresAt` with
  * the clock on every call. A reconnect to NATS clears everything (messages may have been missed). Unknown
  * keys are cached too, so a flood of made-up keys costs one read per key and TTL at most.
+ *
+ * Refreshed ahead: a hit on an entry past `REFRESH_AFTER` of its time to live is answered from it and starts
+ * one read of it in the background, so an entry in use is replaced before it expires and no request waits
+ * for the database as it expires (on a busy key, those that came in during the read did: a database round
+ * trip for every one of them, once per TTL, per key — validate's latency tail). The bound holds: the entry
+ * is still within its TTL when used, and a refreshed entry's age counts from the start of its read.
  */
 @Injectable()
 export class ValidationCache implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('LicenseValidationCache');
-  private readonly entries = new Map<string, { at: number; ttl: number; value: CachedValidation }>();
+  private readonly entries = new Map<
+    string,
+    { at: number; ttl: number; value: CachedValidation; read: ValidationRead | undefined }
+  >();
   /** Reads under way, by cache key: concurrent misses of one key share one read. */
   private readonly loading = new Map<string, Promise<CachedValidation>>();
   /** Bumped by every change: a read that started before a change is not stored. */
@@ -67,9 +81,17 @@ export class ValidationCache implements OnModuleInit, OnApplicationShutdown {
   get(key: string, now = Date.now()): CachedValidation | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (now - entry.at >= entry.ttl) {
+    const age = now - entry.at;
+    if (age >= entry.ttl) {
       this.entries.delete(key);
       return undefined;
+    }
+    if (age >= entry.ttl * REFRESH_AFTER && entry.read && !this.loading.has(key)) {
+      const read = entry.read;
+      entry.read = undefined; // one refresh per entry: the next one belongs to the entry it stores
+      this.load(key, entry.value.licenseKey, read).catch((error: unknown) =>
+        this.logger.warn({ msg: 'could not refresh a license read', error: String(error) }),
+      );
     }
     return entry.value;
   }
@@ -79,17 +101,16 @@ export class ValidationCache implements OnModuleInit, OnApplicationShutdown {
    * requests arriving as an entry expires make one database read, not a hundred). A read that started
    * before a change (`forget`, `clear`) is answered but not stored.
    */
-  load(
-    key: string,
-    licenseKey: string,
-    read: () => Promise<ValidationRow | undefined>,
-  ): Promise<CachedValidation> {
+  load(key: string, licenseKey: string, read: ValidationRead): Promise<CachedValidation> {
     const pending = this.loading.get(key);
     if (pending) return pending;
     const generation = this.generation;
+    const started = Date.now();
     const promise = read()
       .then((row) =>
-        generation === this.generation ? this.set(key, licenseKey, row) : this.wrap(licenseKey, row),
+        generation === this.generation
+          ? this.set(key, licenseKey, row, started, read)
+          : this.wrap(licenseKey, row),
       )
       .finally(() => this.loading.delete(key));
     this.loading.set(key, promise);
@@ -106,12 +127,20 @@ export class ValidationCache implements OnModuleInit, OnApplicationShutdown {
     };
   }
 
-  set(key: string, licenseKey: string, row: ValidationRow | undefined, now = Date.now()): CachedValidation {
+  /** Stores a read made at `now` (its age counts from then); `read` is how to refresh it. */
+  set(
+    key: string,
+    licenseKey: string,
+    row: ValidationRow | undefined,
+    now = Date.now(),
+    read?: ValidationRead,
+  ): CachedValidation {
     const value = this.wrap(licenseKey, row);
+    this.entries.delete(key); // a refreshed entry moves to the end (the oldest go first at MAX_ENTRIES)
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
     const status = this.bus.status();
     const ttl = status.kind === 'nats' && status.connected ? TTL_WITH_BUS_MS : TTL_WITHOUT_BUS_MS;
-    this.entries.set(key, { at: now, ttl, value });
+    this.entries.set(key, { at: now, ttl, value, read });
     return value;
   }
 

@@ -26,6 +26,18 @@ export interface HeartbeatTarget {
   counter: string;
 }
 
+/** One heartbeat's write: the nonce presented (its hash), what it must belong to, the next nonce's hash. */
+export interface HeartbeatSpend {
+  nonceHash: string;
+  proofId: string;
+  licenseId: string;
+  fingerprint: string;
+  nextHash: string;
+}
+
+/** What a heartbeat's write did: spent (the answer's data), or refused as another proof's nonce. */
+export type HeartbeatOutcome = HeartbeatTarget | 'mismatch';
+
 /**
  * `license_activations` (one per license and machine) and `license_nonces` (single-use heartbeat nonces:
  * a row per nonce not yet spent; spending deletes it).
@@ -95,56 +107,62 @@ export class ActivationRepository {
   }
 
   /**
-   * The whole heartbeat write in one autocommit statement (one round trip, no transaction around it,
-   * prepared once per pooled connection: planning this CTE took longer than running it):
-   * spends the nonce (deletes it) only when it belongs to the proof, license and machine named, stores the
-   * next nonce's hash, marks the activation's last heartbeat, and reads what the answer carries (revocation,
-   * grace deadline, the database's time and the next counter value). Of any number of concurrent calls
-   * with the same nonce exactly one deletes the row (the others wait for its commit, then find none).
-   * Undefined when nothing was spent: unknown, spent or another proof's nonce (`nonceExists` tells which).
+   * The heartbeat write of a batch of heartbeats in one autocommit statement (one round trip, no
+   * transaction around it, prepared once per pooled connection: planning this CTE took longer than running
+   * it). The inputs travel as arrays (`unnest`); their nonce hashes must be distinct (`HeartbeatWriter`
+   * makes them so). For each input the statement spends the nonce (deletes it) only when it belongs to the
+   * proof, license and machine named, stores the next nonce's hash, marks the activation's last heartbeat,
+   * and reads what the answer carries (revocation, grace deadline, the database's time and a counter value
+   * of its own: `nextval` per row). Of any number of concurrent statements naming the same nonce exactly
+   * one deletes the row (the others wait for its commit, then find none).
+   *
+   * Answers by nonce hash (never by activation: two inputs may name the same activation): a
+   * `HeartbeatTarget` for a nonce spent, `'mismatch'` for a nonce that exists but belongs to another proof,
+   * license or machine (it stays unspent); an input absent from the map named an unknown or spent nonce.
    *
    * The statement's own transaction commits asynchronously (`synchronous_commit` off for it alone): the
-   * answer does not wait for the WAL flush, which under load is what bounds a commit per call. The write
+   * answers do not wait for the WAL flush, which under load is what bounds a commit per call. The write
    * stays atomic (all of it or none); what a PostgreSQL crash can lose is the last heartbeats' fraction of
    * a second: their spent nonces come back unspent and their new nonces are gone, so such a runtime's next
    * heartbeat is refused (409) and it re-activates. A license revocation is not written here.
    */
-  async heartbeat(
-    db: Database,
-    spend: { nonceHash: string; proofId: string; licenseId: string; fingerprint: string; nextHash: string },
-  ): Promise<HeartbeatTarget | undefined> {
-    const rows = await db.preparedQuery<HeartbeatTarget>(
-      'license-heartbeat',
-      `WITH spent AS (
-         DELETE FROM license_nonces n USING license_activations a
-          WHERE n.nonce_hash = $1 AND a.id = n.activation_id
-            AND a.proof_id = $2::uuid AND a.license_id = $3::uuid AND a.machine_fingerprint = $4
-          RETURNING n.activation_id),
+  async heartbeats(db: Database, spends: readonly HeartbeatSpend[]): Promise<Map<string, HeartbeatOutcome>> {
+    const rows = await db.preparedQuery<HeartbeatTarget & { nonce_hash: string; mismatch: boolean }>(
+      'license-heartbeats',
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[])
+                    AS i(nonce_hash, proof_id, license_id, fingerprint, next_hash)),
+       spent AS (
+         DELETE FROM license_nonces n USING input i, license_activations a
+          WHERE n.nonce_hash = i.nonce_hash AND a.id = n.activation_id
+            AND a.proof_id = i.proof_id AND a.license_id = i.license_id AND a.machine_fingerprint = i.fingerprint
+          RETURNING n.nonce_hash, n.activation_id, i.next_hash, a.proof_id, a.license_id, a.machine_fingerprint),
        issued AS (
-         INSERT INTO license_nonces (nonce_hash, activation_id) SELECT $5, activation_id FROM spent
-          RETURNING activation_id),
+         INSERT INTO license_nonces (nonce_hash, activation_id) SELECT next_hash, activation_id FROM spent),
        touched AS (
-         UPDATE license_activations a SET last_heartbeat_at = now() FROM issued i
-          WHERE a.id = i.activation_id
-          RETURNING a.proof_id, a.license_id, a.machine_fingerprint)
-       SELECT t.proof_id, t.license_id, t.machine_fingerprint, k.is_revoked, r.grace_deadline,
-              now() AS server_time, nextval('license_counter') AS counter,
+         UPDATE license_activations a SET last_heartbeat_at = now()
+           FROM (SELECT DISTINCT activation_id FROM spent) s WHERE a.id = s.activation_id)
+       SELECT s.nonce_hash, false AS mismatch, s.proof_id, s.license_id, s.machine_fingerprint, k.is_revoked,
+              r.grace_deadline, now() AS server_time, nextval('license_counter') AS counter,
               set_config('synchronous_commit', 'off', true) AS commit_mode
-         FROM touched t JOIN license_keys k ON k.id = t.license_id
-         LEFT JOIN license_revocations r ON r.license_id = k.id`,
-      [spend.nonceHash, spend.proofId, spend.licenseId, spend.fingerprint, spend.nextHash],
+         FROM spent s JOIN license_keys k ON k.id = s.license_id
+         LEFT JOIN license_revocations r ON r.license_id = k.id
+       UNION ALL
+       SELECT i.nonce_hash, true, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+         FROM input i JOIN license_nonces n ON n.nonce_hash = i.nonce_hash
+         JOIN license_activations a ON a.id = n.activation_id
+        WHERE (a.proof_id, a.license_id, a.machine_fingerprint) IS DISTINCT FROM (i.proof_id, i.license_id, i.fingerprint)`,
+      [
+        spends.map((s) => s.nonceHash),
+        spends.map((s) => s.proofId),
+        spends.map((s) => s.licenseId),
+        spends.map((s) => s.fingerprint),
+        spends.map((s) => s.nextHash),
+      ],
     );
-    return rows[0];
-  }
-
-  /** Whether an unspent nonce exists (after a heartbeat spent nothing: another proof's nonce, or none). */
-  async nonceExists(db: Database, nonceHash: string): Promise<boolean> {
-    const rows = await db.preparedQuery(
-      'license-nonce-exists',
-      `SELECT 1 FROM license_nonces WHERE nonce_hash = $1`,
-      [nonceHash],
-    );
-    return rows.length > 0;
+    const outcomes = new Map<string, HeartbeatOutcome>();
+    for (const row of rows) outcomes.set(row.nonce_hash, row.mismatch ? 'mismatch' : row);
+    return outcomes;
   }
 
   /** Whether the license is activated on the machine (any machine under `ProjectOnly`). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { LicenseAlg, LicensePublicJwk } from '@arbiter/licensing';
 import type { EntityManager } from 'typeorm';
+import type { UsageBatch } from '../usage-batch';
 
 export interface RevocationRow {
   sequence: string;
@@ -24,7 +25,8 @@ export interface UsageMetric {
   licenseKey: string;
   actionType: string;
   isValid: boolean;
-  recordedAt: Date;
+  /** When (epoch milliseconds). */
+  recordedAtMs: number;
 }
 
 export interface ApprovalRow {
@@ -68,17 +70,15 @@ export class RevocationRepository {
 /** `license_usage_metrics`: written in batches by the usage recorder. */
 @Injectable()
 export class UsageMetricRepository {
-  async insertMany(m: EntityManager, metrics: UsageMetric[]): Promise<void> {
-    if (!metrics.length) return;
+  /** A batch of metrics, its columns as array literals (`UsageBatch`). */
+  async insertMany(m: EntityManager, batch: UsageBatch): Promise<void> {
+    if (!batch.count) return;
+    const c = batch.columns();
     await m.query(
       `INSERT INTO license_usage_metrics (license_key, action_type, is_valid, recorded_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::timestamptz[])`,
-      [
-        metrics.map((x) => x.licenseKey),
-        metrics.map((x) => x.actionType),
-        metrics.map((x) => x.isValid),
-        metrics.map((x) => x.recordedAt.toISOString()),
-      ],
+       SELECT k, a, v, to_timestamp(t / 1000)
+         FROM unnest($1::text[], $2::text[], $3::boolean[], $4::float8[]) AS u(k, a, v, t)`,
+      [c.licenseKeys, c.actionTypes, c.isValid, c.recordedAtMs],
     );
   }
 
