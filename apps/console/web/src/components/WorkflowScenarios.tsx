@@ -14,6 +14,7 @@ import {
 import { useState } from 'react';
 import { dt, errorText } from '../api';
 import { useRuleSetNames } from '../hooks/useRuleSetNames';
+import { ListTable } from './ListTable';
 
 interface WorkflowPlan {
   id: string;
@@ -190,33 +191,22 @@ export function WorkflowScenarios() {
             Plan of {plan.workflowName} v{plan.workflowVersion} ({plan.shape}): {plan.scenarioCount}{' '}
             scenario(s), {plan.duplicatesRemoved} duplicate(s) removed
           </Text>
-          <Table data-testid="workflow-plan">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Scenario</Table.Th>
-                <Table.Th>Type</Table.Th>
-                <Table.Th>Input</Table.Th>
-                <Table.Th>Expected</Table.Th>
-                <Table.Th>Status</Table.Th>
+          <ListTable testId="workflow-plan" columns={['Scenario', 'Type', 'Input', 'Expected', 'Status']}>
+            {plan.scenarios.map((s) => (
+              <Table.Tr key={s.id}>
+                <Table.Td>{s.scenarioName}</Table.Td>
+                <Table.Td>{s.type}</Table.Td>
+                <Table.Td>{JSON.stringify(s.inputFacts)}</Table.Td>
+                <Table.Td>
+                  {(s.expectedBehavior.matchedRows ?? []).join(', ') || 'nothing matched'}
+                  {s.expectedBehavior.errorCode ? ` · error ${s.expectedBehavior.errorCode}` : ''}
+                </Table.Td>
+                <Table.Td>
+                  <Badge color={STATUS_COLOURS[s.status] ?? 'gray'}>{s.status}</Badge>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {plan.scenarios.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td>{s.scenarioName}</Table.Td>
-                  <Table.Td>{s.type}</Table.Td>
-                  <Table.Td>{JSON.stringify(s.inputFacts)}</Table.Td>
-                  <Table.Td>
-                    {(s.expectedBehavior.matchedRows ?? []).join(', ') || 'nothing matched'}
-                    {s.expectedBehavior.errorCode ? ` · error ${s.expectedBehavior.errorCode}` : ''}
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={STATUS_COLOURS[s.status] ?? 'gray'}>{s.status}</Badge>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+            ))}
+          </ListTable>
         </>
       )}
     </Stack>

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Stack, Table, Text, TextInput, Title } from '@man
 import { useCallback, useEffect, useState } from 'react';
 import { cp, currentSession, errorText } from '../api';
 import { onHubEvent } from '../hub';
+import { ListTable } from '../components/ListTable';
 
 interface Pending {
   workflowName: string;
@@ -57,68 +58,59 @@ export function ApprovalsPage() {
         it.
       </Text>
       {error && <Alert color="red">{error}</Alert>}
-      <Table data-testid="pending-approvals">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Rule set</Table.Th>
-            <Table.Th>Version</Table.Th>
-            <Table.Th>Submitted</Table.Th>
-            <Table.Th>Created</Table.Th>
-            <Table.Th>Description</Table.Th>
-            <Table.Th>Decision</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(items ?? []).map((item) => {
-            const key = `${item.workflowName}@${item.version}`;
-            return (
-              <Table.Tr key={key} data-testid={`pending-${key}`}>
-                <Table.Td>{item.workflowName}</Table.Td>
-                <Table.Td>v{item.version}</Table.Td>
-                <Table.Td>
-                  {item.submittedBy}, {new Date(item.submittedAt).toLocaleString()}
-                </Table.Td>
-                <Table.Td>
-                  {item.createdBy}, {new Date(item.createdAt).toLocaleString()}
-                </Table.Td>
-                <Table.Td>{item.changeDescription ?? ''}</Table.Td>
-                <Table.Td>
-                  <Stack gap={4}>
-                    <Group gap="xs" wrap="nowrap">
-                      <TextInput
-                        size="xs"
-                        aria-label={`Reason for ${key}`}
-                        placeholder="reason"
-                        value={reasons[key] ?? ''}
-                        onChange={(e) => {
-                          const value = e.currentTarget.value;
-                          setReasons((r) => ({ ...r, [key]: value }));
-                        }}
-                      />
-                      <Button size="xs" color="green" onClick={() => void act(item, 'approve')}>
-                        Approve
-                      </Button>
-                      <Button size="xs" color="red" variant="light" onClick={() => void act(item, 'reject')}>
-                        Reject
-                      </Button>
-                    </Group>
-                    {messages[key] && (
-                      <Text size="sm" c={messages[key].colour === 'red' ? 'red.8' : 'green.9'} role="status">
-                        {messages[key].text}
-                      </Text>
-                    )}
-                  </Stack>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-          {items && items.length === 0 && (
-            <Table.Tr>
-              <Table.Td colSpan={6}>Nothing is waiting for approval.</Table.Td>
+      <ListTable
+        testId="pending-approvals"
+        columns={['Rule set', 'Version', 'Submitted', 'Created', 'Description', 'Decision']}
+      >
+        {(items ?? []).map((item) => {
+          const key = `${item.workflowName}@${item.version}`;
+          return (
+            <Table.Tr key={key} data-testid={`pending-${key}`}>
+              <Table.Td>{item.workflowName}</Table.Td>
+              <Table.Td>v{item.version}</Table.Td>
+              <Table.Td>
+                {item.submittedBy}, {new Date(item.submittedAt).toLocaleString()}
+              </Table.Td>
+              <Table.Td>
+                {item.createdBy}, {new Date(item.createdAt).toLocaleString()}
+              </Table.Td>
+              <Table.Td>{item.changeDescription ?? ''}</Table.Td>
+              <Table.Td>
+                <Stack gap={4}>
+                  <Group gap="xs" wrap="nowrap">
+                    <TextInput
+                      size="xs"
+                      aria-label={`Reason for ${key}`}
+                      placeholder="reason"
+                      value={reasons[key] ?? ''}
+                      onChange={(e) => {
+                        const value = e.currentTarget.value;
+                        setReasons((r) => ({ ...r, [key]: value }));
+                      }}
+                    />
+                    <Button size="xs" color="green" onClick={() => void act(item, 'approve')}>
+                      Approve
+                    </Button>
+                    <Button size="xs" color="red" variant="light" onClick={() => void act(item, 'reject')}>
+                      Reject
+                    </Button>
+                  </Group>
+                  {messages[key] && (
+                    <Text size="sm" c={messages[key].colour === 'red' ? 'red.8' : 'green.9'} role="status">
+                      {messages[key].text}
+                    </Text>
+                  )}
+                </Stack>
+              </Table.Td>
             </Table.Tr>
-          )}
-        </Table.Tbody>
-      </Table>
+          );
+        })}
+        {items && items.length === 0 && (
+          <Table.Tr>
+            <Table.Td colSpan={6}>Nothing is waiting for approval.</Table.Td>
+          </Table.Tr>
+        )}
+      </ListTable>
     </Stack>
   );
 }

@@ -19,6 +19,7 @@ import { cp, errorText } from '../api';
 import { useHashWorkflow, useRuleSetNames } from '../hooks/useRuleSetNames';
 import { onHubEvent } from '../hub';
 import { entryVerdict, severityColour, Verification } from '../audit-model';
+import { ListTable } from '../components/ListTable';
 
 interface AuditEntry {
   seq: number;
@@ -150,39 +151,29 @@ function ChangeAudit({ workflow }: { workflow: string }) {
           Filters apply to the page shown; the service pages by {PAGE_SIZE}.
         </Text>
       </Group>
-      <Table data-testid="change-audit">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Seq</Table.Th>
-            <Table.Th>When</Table.Th>
-            <Table.Th>Actor</Table.Th>
-            <Table.Th>Action</Table.Th>
-            <Table.Th>Version</Table.Th>
-            <Table.Th>Detail</Table.Th>
-            <Table.Th>Signature and chain</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {entries.map((e) => {
-            const verdict = entryVerdict(e, verification);
-            return (
-              <Table.Tr key={e.seq} data-testid={`audit-entry-${e.seq}`}>
-                <Table.Td>{e.seq}</Table.Td>
-                <Table.Td>{new Date(e.timestamp).toLocaleString()}</Table.Td>
-                <Table.Td>{e.actor}</Table.Td>
-                <Table.Td>{e.action}</Table.Td>
-                <Table.Td>{e.version ?? ''}</Table.Td>
-                <Table.Td>{e.detail ?? ''}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <Tooltip label={`hash ${e.hash.slice(0, 16)}… · key ${e.keyId ?? 'none'}`}>
-                    <Badge color={verdict.colour}>{verdict.label}</Badge>
-                  </Tooltip>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
+      <ListTable
+        testId="change-audit"
+        columns={['Seq', 'When', 'Actor', 'Action', 'Version', 'Detail', 'Signature and chain']}
+      >
+        {entries.map((e) => {
+          const verdict = entryVerdict(e, verification);
+          return (
+            <Table.Tr key={e.seq} data-testid={`audit-entry-${e.seq}`}>
+              <Table.Td>{e.seq}</Table.Td>
+              <Table.Td>{new Date(e.timestamp).toLocaleString()}</Table.Td>
+              <Table.Td>{e.actor}</Table.Td>
+              <Table.Td>{e.action}</Table.Td>
+              <Table.Td>{e.version ?? ''}</Table.Td>
+              <Table.Td>{e.detail ?? ''}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                <Tooltip label={`hash ${e.hash.slice(0, 16)}… · key ${e.keyId ?? 'none'}`}>
+                  <Badge color={verdict.colour}>{verdict.label}</Badge>
+                </Tooltip>
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </ListTable>
       {data && data.total > PAGE_SIZE && (
         <Pagination
           total={Math.ceil(data.total / PAGE_SIZE)}
@@ -254,61 +245,49 @@ function ExecutionAudit({ workflow }: { workflow: string }) {
           Refresh
         </Button>
       </Group>
-      <Table data-testid="execution-audit">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>When</Table.Th>
-            <Table.Th>Version</Table.Th>
-            <Table.Th>Arm</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Time</Table.Th>
-            <Table.Th>Shadow</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items.map((e) => (
-            <Table.Tr key={e.executionId} data-testid="execution-entry">
-              <Table.Td>{new Date(e.executedAt).toLocaleString()}</Table.Td>
-              <Table.Td>{e.version ?? '—'}</Table.Td>
-              <Table.Td>{e.arm}</Table.Td>
-              <Table.Td>
-                <Badge color={e.status === 'success' ? 'green.9' : 'red.9'}>{e.status}</Badge>
-                {e.errorCodes.length > 0 && <Text size="xs">{e.errorCodes.join(', ')}</Text>}
-              </Table.Td>
-              <Table.Td>{e.executionTimeMs.toFixed(2)} ms</Table.Td>
-              <Table.Td>
-                {e.shadowDiff && (
-                  <Stack gap={2}>
-                    <Group gap="xs">
-                      <Badge color={severityColour(e.shadowDiff.severity)} data-testid="shadow-severity">
-                        v{e.shadowDiff.candidateVersion}: {e.shadowDiff.severity}
-                      </Badge>
-                      {e.shadowDiff.candidateErrors?.map((c) => (
-                        <Code key={c}>{c}</Code>
-                      ))}
-                    </Group>
-                    {e.shadowDiff.differences.map((d) => (
-                      <Text key={d.field} size="xs">
-                        <Badge size="xs" color={severityColour(d.severity)}>
-                          {d.severity}
-                        </Badge>{' '}
-                        <Code>{d.field}</Code> {show(d.activeValue)} → {show(d.candidateValue)}
-                      </Text>
+      <ListTable testId="execution-audit" columns={['When', 'Version', 'Arm', 'Status', 'Time', 'Shadow']}>
+        {items.map((e) => (
+          <Table.Tr key={e.executionId} data-testid="execution-entry">
+            <Table.Td>{new Date(e.executedAt).toLocaleString()}</Table.Td>
+            <Table.Td>{e.version ?? '—'}</Table.Td>
+            <Table.Td>{e.arm}</Table.Td>
+            <Table.Td>
+              <Badge color={e.status === 'success' ? 'green.9' : 'red.9'}>{e.status}</Badge>
+              {e.errorCodes.length > 0 && <Text size="xs">{e.errorCodes.join(', ')}</Text>}
+            </Table.Td>
+            <Table.Td>{e.executionTimeMs.toFixed(2)} ms</Table.Td>
+            <Table.Td>
+              {e.shadowDiff && (
+                <Stack gap={2}>
+                  <Group gap="xs">
+                    <Badge color={severityColour(e.shadowDiff.severity)} data-testid="shadow-severity">
+                      v{e.shadowDiff.candidateVersion}: {e.shadowDiff.severity}
+                    </Badge>
+                    {e.shadowDiff.candidateErrors?.map((c) => (
+                      <Code key={c}>{c}</Code>
                     ))}
-                  </Stack>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-          {items.length === 0 && (
-            <Table.Tr>
-              <Table.Td colSpan={6}>
-                No executions recorded{arm || severity ? ' match the filters' : ''}.
-              </Table.Td>
-            </Table.Tr>
-          )}
-        </Table.Tbody>
-      </Table>
+                  </Group>
+                  {e.shadowDiff.differences.map((d) => (
+                    <Text key={d.field} size="xs">
+                      <Badge size="xs" color={severityColour(d.severity)}>
+                        {d.severity}
+                      </Badge>{' '}
+                      <Code>{d.field}</Code> {show(d.activeValue)} → {show(d.candidateValue)}
+                    </Text>
+                  ))}
+                </Stack>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+        {items.length === 0 && (
+          <Table.Tr>
+            <Table.Td colSpan={6}>
+              No executions recorded{arm || severity ? ' match the filters' : ''}.
+            </Table.Td>
+          </Table.Tr>
+        )}
+      </ListTable>
       {next && (
         <Button variant="default" onClick={() => void load(next)}>
           Older executions

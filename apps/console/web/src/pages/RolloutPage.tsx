@@ -19,6 +19,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { cp, errorText } from '../api';
 import { useHashWorkflow, useRuleSetNames } from '../hooks/useRuleSetNames';
 import { onHubEvent } from '../hub';
+import { ListTable } from '../components/ListTable';
 
 interface Rollout {
   rolloutId: string;
@@ -194,38 +195,30 @@ export function RolloutPage() {
                     {new Date(canary.createdAt).toLocaleString()}
                   </Text>
                 </Group>
-                <Table data-testid="canary-arms">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Arm</Table.Th>
-                      <Table.Th>Version</Table.Th>
-                      <Table.Th>Executions</Table.Th>
-                      <Table.Th>Errors</Table.Th>
-                      <Table.Th>Error rate</Table.Th>
+                <ListTable
+                  testId="canary-arms"
+                  columns={['Arm', 'Version', 'Executions', 'Errors', 'Error rate']}
+                >
+                  {(metrics?.arms ?? []).map((arm) => (
+                    <Table.Tr key={arm.arm} data-testid={`arm-${arm.arm}`}>
+                      <Table.Td>{arm.arm}</Table.Td>
+                      <Table.Td>v{arm.version}</Table.Td>
+                      <Table.Td data-testid={`arm-${arm.arm}-executions`}>{arm.executions}</Table.Td>
+                      <Table.Td>{arm.errors}</Table.Td>
+                      <Table.Td>
+                        <Group gap="xs" wrap="nowrap">
+                          <Progress
+                            w={120}
+                            value={arm.errorRate * 100}
+                            color={arm.errorRate > 0.05 ? 'red' : 'green'}
+                            aria-label={`error rate of the ${arm.arm} arm`}
+                          />
+                          <Text size="sm">{(arm.errorRate * 100).toFixed(1)} %</Text>
+                        </Group>
+                      </Table.Td>
                     </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {(metrics?.arms ?? []).map((arm) => (
-                      <Table.Tr key={arm.arm} data-testid={`arm-${arm.arm}`}>
-                        <Table.Td>{arm.arm}</Table.Td>
-                        <Table.Td>v{arm.version}</Table.Td>
-                        <Table.Td data-testid={`arm-${arm.arm}-executions`}>{arm.executions}</Table.Td>
-                        <Table.Td>{arm.errors}</Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            <Progress
-                              w={120}
-                              value={arm.errorRate * 100}
-                              color={arm.errorRate > 0.05 ? 'red' : 'green'}
-                              aria-label={`error rate of the ${arm.arm} arm`}
-                            />
-                            <Text size="sm">{(arm.errorRate * 100).toFixed(1)} %</Text>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
+                  ))}
+                </ListTable>
                 <Text size="xs" c="gray.7">
                   From the execution audit, read every {METRICS_EVERY_MS / 1000} s; state changes arrive over
                   the hub.
@@ -295,41 +288,29 @@ export function RolloutPage() {
           <Title order={3} size="h4">
             History
           </Title>
-          <Table data-testid="rollout-history">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Version</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Targets</Table.Th>
-                <Table.Th>Started</Table.Th>
-                <Table.Th>Ended</Table.Th>
+          <ListTable testId="rollout-history" columns={['Version', 'Status', 'Targets', 'Started', 'Ended']}>
+            {state.rollouts.map((r) => (
+              <Table.Tr key={r.rolloutId}>
+                <Table.Td>v{r.version}</Table.Td>
+                <Table.Td>
+                  <Badge color={ROLLOUT_COLOURS[r.status]}>{r.status}</Badge>
+                </Table.Td>
+                <Table.Td>{targets(r)}</Table.Td>
+                <Table.Td>
+                  {r.createdBy}, {new Date(r.createdAt).toLocaleString()}
+                </Table.Td>
+                <Table.Td>
+                  {r.promotedAt && `promoted ${new Date(r.promotedAt).toLocaleString()}`}
+                  {r.rolledBackAt && `rolled back ${new Date(r.rolledBackAt).toLocaleString()}: ${r.reason}`}
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {state.rollouts.map((r) => (
-                <Table.Tr key={r.rolloutId}>
-                  <Table.Td>v{r.version}</Table.Td>
-                  <Table.Td>
-                    <Badge color={ROLLOUT_COLOURS[r.status]}>{r.status}</Badge>
-                  </Table.Td>
-                  <Table.Td>{targets(r)}</Table.Td>
-                  <Table.Td>
-                    {r.createdBy}, {new Date(r.createdAt).toLocaleString()}
-                  </Table.Td>
-                  <Table.Td>
-                    {r.promotedAt && `promoted ${new Date(r.promotedAt).toLocaleString()}`}
-                    {r.rolledBackAt &&
-                      `rolled back ${new Date(r.rolledBackAt).toLocaleString()}: ${r.reason}`}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-              {state.rollouts.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={5}>No canary yet.</Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
+            ))}
+            {state.rollouts.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={5}>No canary yet.</Table.Td>
+              </Table.Tr>
+            )}
+          </ListTable>
         </>
       )}
     </Stack>

@@ -20,6 +20,7 @@ import { FlowGraph } from '../components/FlowGraph';
 import { JsonEditor } from '../components/JsonEditor';
 import { SideBySideDiff } from '../components/SideBySideDiff';
 import { onHubEvent } from '../hub';
+import { ListTable } from '../components/ListTable';
 
 interface RuleSetSummary {
   workflowName: string;
@@ -86,40 +87,27 @@ export function RuleSetsPage() {
             {!list ? (
               <Loader size="sm" aria-label="Loading rule sets" />
             ) : (
-              <Table highlightOnHover data-testid="ruleset-list">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Workflow</Table.Th>
-                    <Table.Th>Active</Table.Th>
-                    <Table.Th>Versions</Table.Th>
+              <ListTable testId="ruleset-list" highlightOnHover columns={['Workflow', 'Active', 'Versions']}>
+                {list.map((r) => (
+                  <Table.Tr
+                    key={r.workflowName}
+                    bg={r.workflowName === selected ? 'var(--mantine-color-indigo-light)' : undefined}
+                  >
+                    <Table.Td>
+                      <Button variant="subtle" size="compact-sm" onClick={() => setSelected(r.workflowName)}>
+                        {r.workflowName}
+                      </Button>
+                    </Table.Td>
+                    <Table.Td data-testid={`active-${r.workflowName}`}>{r.activeVersion ?? '—'}</Table.Td>
+                    <Table.Td>{r.totalVersions}</Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {list.map((r) => (
-                    <Table.Tr
-                      key={r.workflowName}
-                      bg={r.workflowName === selected ? 'var(--mantine-color-indigo-light)' : undefined}
-                    >
-                      <Table.Td>
-                        <Button
-                          variant="subtle"
-                          size="compact-sm"
-                          onClick={() => setSelected(r.workflowName)}
-                        >
-                          {r.workflowName}
-                        </Button>
-                      </Table.Td>
-                      <Table.Td data-testid={`active-${r.workflowName}`}>{r.activeVersion ?? '—'}</Table.Td>
-                      <Table.Td>{r.totalVersions}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                  {list.length === 0 && (
-                    <Table.Tr>
-                      <Table.Td colSpan={3}>No rule sets yet.</Table.Td>
-                    </Table.Tr>
-                  )}
-                </Table.Tbody>
-              </Table>
+                ))}
+                {list.length === 0 && (
+                  <Table.Tr>
+                    <Table.Td colSpan={3}>No rule sets yet.</Table.Td>
+                  </Table.Tr>
+                )}
+              </ListTable>
             )}
             <Group mt="sm" align="flex-end">
               <TextInput
@@ -348,40 +336,31 @@ function RuleSetDetail({ workflow, onSaved }: { workflow: string; onSaved: () =>
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="versions" pt="sm">
-          <Table data-testid="version-list">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Version</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Submitted</Table.Th>
-                <Table.Th>Approved / rejected</Table.Th>
-                <Table.Th>Description</Table.Th>
+          <ListTable
+            testId="version-list"
+            columns={['Version', 'Status', 'Created', 'Submitted', 'Approved / rejected', 'Description']}
+          >
+            {versions.map((v) => (
+              <Table.Tr key={v.version}>
+                <Table.Td>
+                  <Button size="compact-sm" variant="subtle" onClick={() => void openVersion(v.version)}>
+                    v{v.version}
+                  </Button>
+                </Table.Td>
+                <Table.Td>
+                  <Badge color={statusColour(v.status)}>{v.status}</Badge>
+                </Table.Td>
+                <Table.Td>
+                  {v.createdBy}, {new Date(v.createdAt).toLocaleString()}
+                </Table.Td>
+                <Table.Td>{v.submittedBy ?? '—'}</Table.Td>
+                <Table.Td>
+                  {v.approvedBy ?? (v.rejectedBy ? `${v.rejectedBy}: ${v.rejectionReason ?? ''}` : '—')}
+                </Table.Td>
+                <Table.Td>{v.changeDescription ?? ''}</Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {versions.map((v) => (
-                <Table.Tr key={v.version}>
-                  <Table.Td>
-                    <Button size="compact-sm" variant="subtle" onClick={() => void openVersion(v.version)}>
-                      v{v.version}
-                    </Button>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={statusColour(v.status)}>{v.status}</Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {v.createdBy}, {new Date(v.createdAt).toLocaleString()}
-                  </Table.Td>
-                  <Table.Td>{v.submittedBy ?? '—'}</Table.Td>
-                  <Table.Td>
-                    {v.approvedBy ?? (v.rejectedBy ? `${v.rejectedBy}: ${v.rejectionReason ?? ''}` : '—')}
-                  </Table.Td>
-                  <Table.Td>{v.changeDescription ?? ''}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+            ))}
+          </ListTable>
         </Tabs.Panel>
         <Tabs.Panel value="diff" pt="sm">
           <DiffView workflow={workflow} versions={versions} />

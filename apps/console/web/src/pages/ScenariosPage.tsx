@@ -14,6 +14,7 @@ import {
 import { useCallback, useEffect, useState } from 'react';
 import { dt, errorText } from '../api';
 import { WorkflowScenarios } from '../components/WorkflowScenarios';
+import { ListTable } from '../components/ListTable';
 
 interface Scenario {
   id: string;
@@ -160,33 +161,22 @@ export function ScenariosPage() {
         </Paper>
       )}
       {plan && (
-        <Table data-testid="scenario-plan">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Scenario</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Input</Table.Th>
-              <Table.Th>Expected</Table.Th>
-              <Table.Th>Status</Table.Th>
+        <ListTable testId="scenario-plan" columns={['Scenario', 'Type', 'Input', 'Expected', 'Status']}>
+          {plan.scenarios.map((s) => (
+            <Table.Tr key={s.id}>
+              <Table.Td>{s.scenarioName}</Table.Td>
+              <Table.Td>{s.type}</Table.Td>
+              <Table.Td>{JSON.stringify(s.inputFacts)}</Table.Td>
+              <Table.Td>
+                {(s.expectedBehavior.matchedRows ?? []).join(', ') || 'no row'}{' '}
+                {s.expectedBehavior.outputs ? JSON.stringify(s.expectedBehavior.outputs) : ''}
+              </Table.Td>
+              <Table.Td>
+                <Badge color={STATUS_COLOURS[s.status] ?? 'gray'}>{s.status}</Badge>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {plan.scenarios.map((s) => (
-              <Table.Tr key={s.id}>
-                <Table.Td>{s.scenarioName}</Table.Td>
-                <Table.Td>{s.type}</Table.Td>
-                <Table.Td>{JSON.stringify(s.inputFacts)}</Table.Td>
-                <Table.Td>
-                  {(s.expectedBehavior.matchedRows ?? []).join(', ') || 'no row'}{' '}
-                  {s.expectedBehavior.outputs ? JSON.stringify(s.expectedBehavior.outputs) : ''}
-                </Table.Td>
-                <Table.Td>
-                  <Badge color={STATUS_COLOURS[s.status] ?? 'gray'}>{s.status}</Badge>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+          ))}
+        </ListTable>
       )}
       <WorkflowScenarios />
     </Stack>

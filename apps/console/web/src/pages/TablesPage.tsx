@@ -21,6 +21,7 @@ import { TableGrid } from '../components/TableGrid';
 import { Analysis, rowMarks } from '../feel-completion';
 import { addColumn, addRow, coerce, HIT_POLICIES, TableDefinition, toBody } from '../table-model';
 import { EXPORT_FORMATS, importFormat } from '../table-files';
+import { ListTable } from '../components/ListTable';
 
 const T = '/api/v1/decision-tables';
 
@@ -462,26 +463,17 @@ function TableVersions({ id, current }: { id: string; current: number }) {
   return (
     <Stack>
       {error && <Alert color="red">{error}</Alert>}
-      <Table data-testid="table-versions">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Version</Table.Th>
-            <Table.Th>Saved</Table.Th>
-            <Table.Th>Comment</Table.Th>
+      <ListTable testId="table-versions" columns={['Version', 'Saved', 'Comment']}>
+        {versions.map((v) => (
+          <Table.Tr key={v.version}>
+            <Table.Td>v{v.version}</Table.Td>
+            <Table.Td>
+              {v.createdBy}, {new Date(v.createdAt).toLocaleString()}
+            </Table.Td>
+            <Table.Td>{v.comment}</Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {versions.map((v) => (
-            <Table.Tr key={v.version}>
-              <Table.Td>v{v.version}</Table.Td>
-              <Table.Td>
-                {v.createdBy}, {new Date(v.createdAt).toLocaleString()}
-              </Table.Td>
-              <Table.Td>{v.comment}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+        ))}
+      </ListTable>
       <Group align="end">
         <NativeSelect
           label="From"
