@@ -245,6 +245,21 @@ describe('event windows (CEP) API', () => {
     expect(res.body.Results[9_900].Window).toMatchObject({ Count: 6, Truncated: 4 });
   });
 
+  it('lists the 3 most recent events of a window by default, more on request up to EventWindows:MaxContents', async () => {
+    const Events = Array.from({ length: 120 }, (_, i) => ({ Key: 'k', Timestamp: at(0, i), Value: i }));
+    const byDefault = (await api.post('/logins/simulate', { Events })).body.Results[119].Window;
+    expect(byDefault).toMatchObject({ Count: 120, Truncated: 117 });
+    expect(byDefault.Events).toEqual([117, 118, 119].map((i) => ({ Timestamp: at(0, i), Value: i })));
+    // past the service's bound (100 by default) the answer lists that many; Truncated counts the rest
+    const capped = (await api.post('/logins/simulate', { Events, MaxContents: 1000 })).body.Results[119]
+      .Window;
+    expect([capped.Events.length, capped.Truncated, capped.Events[0].Value]).toEqual([100, 20, 20]);
+    const none = (await api.post('/logins/simulate', { Events, MaxContents: 0 })).body.Results[119].Window;
+    expect([none.Events, none.Truncated, none.Count]).toEqual([[], 120, 120]);
+    for (const MaxContents of [-1, 1001, 2.5, '3'])
+      expect((await api.post('/logins/simulate', { Events, MaxContents })).status).toBe(400);
+  });
+
   it("ingests live events and answers a key's window as rule facts; metrics count it all", async () => {
     const metrics = sut.service.app.get(EventWindowMetrics);
     const before = { ...metrics.totals };

@@ -10,8 +10,12 @@ import { EventWindowConfigService } from './event-window-config.service';
 import { ascii, JsonBytesWriter, writeWindow } from './json-bytes-writer';
 import { EventWindowMetrics } from './metrics';
 
-/** Events of each window shown when the request does not say (`MaxContents`). */
-export const DEFAULT_CONTENTS = 10;
+/**
+ * Events of each window listed when the request does not say (`MaxContents`): the most recent few, the rest
+ * counted in `Truncated`. Every event of a batch lists its window, so the contents are most of an answer
+ * (10,000 events: 3.8 MB at 3, 7 MB at 10); a caller who wants more asks, up to `EventWindows:MaxContents`.
+ */
+export const DEFAULT_CONTENTS = 3;
 /** Longest stretch (ms) a simulate holds the event loop before handing it back (a large batch). */
 const SLICE_MS = 8;
 /** Events between two looks at the clock. */
