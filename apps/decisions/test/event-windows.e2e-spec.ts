@@ -224,6 +224,18 @@ describe('event windows (CEP) API', () => {
       const res = await api.post('/logins/simulate', { Events: [{ Key: 'a', Timestamp: at(0) }, event] });
       expect([res.status, res.body.code, res.body.details?.[0]?.field]).toEqual([400, code, field]);
     }
+    // deep in a large batch (read in slices of the event loop): the same 400 naming the event, nothing answered
+    const large: unknown[] = Array.from({ length: 15_000 }, (_, i) => ({
+      Key: `k${i % 10}`,
+      Timestamp: at(0, i),
+    }));
+    large[14_999] = { Key: 'k', Timestamp: '2026-11-28T05:00:00+25:00' };
+    const deep = await api.post('/logins/simulate', { Events: large });
+    expect([deep.status, deep.body.code, deep.body.details?.[0]?.field]).toEqual([
+      400,
+      'INVALID_TIMESTAMP',
+      'Events[14999].Timestamp',
+    ]);
     const many = Array.from({ length: 20_001 }, () => ({ Key: 'k', Timestamp: at(0) }));
     const tooMany = await api.post('/logins/simulate', { Events: many });
     expect(tooMany.status).toBe(413);

@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EventWindowsSettings } from '../event-windows.settings';
 import type { EventBatchBody } from '../http/dto';
 import { windowDefinition } from './config-model';
-import { isoTimestamp, readBatch } from './event-batch';
+import { isoTimestamp, readBatchSliced } from './event-batch';
 import { EventWindowConfigService } from './event-window-config.service';
 import { ascii, JsonBytesWriter, writeWindow } from './json-bytes-writer';
 import { EventWindowMetrics } from './metrics';
@@ -51,7 +51,7 @@ export class EventWindowSimulationService {
   /** The batch result (`BatchResultView`) as the bytes of its JSON text. */
   async simulate(id: string, body: EventBatchBody): Promise<Buffer> {
     const config = await this.configs.load(id);
-    const batch = readBatch(body.Events, config, this.settings.maxBatchEvents);
+    const batch = await readBatchSliced(body.Events, config, this.settings.maxBatchEvents, SLICE_MS);
     const now = body.Now === undefined ? undefined : isoTimestamp(body.Now);
     if (now !== undefined && !Number.isFinite(now))
       throw AppError.validation([{ field: 'Now', message: 'not an ISO 8601 date-time with a zone' }]);
