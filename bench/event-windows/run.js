@@ -142,8 +142,8 @@ async function http() {
       }),
     });
     const start = Date.UTC(2026, 10, 28);
+    // contents at the default bound (the 3 most recent events of each window, the rest in `Truncated`)
     const body = JSON.stringify({
-      MaxContents: 3,
       Events: Array.from({ length: 10_000 }, (_, i) => ({
         Key: `user-${i % 1000}`,
         Timestamp: new Date(start + i * 100).toISOString(),

@@ -224,6 +224,18 @@ describe('event windows (CEP) API', () => {
       const res = await api.post('/logins/simulate', { Events: [{ Key: 'a', Timestamp: at(0) }, event] });
       expect([res.status, res.body.code, res.body.details?.[0]?.field]).toEqual([400, code, field]);
     }
+    // deep in a large batch (read in slices of the event loop): the same 400 naming the event, nothing answered
+    const large: unknown[] = Array.from({ length: 15_000 }, (_, i) => ({
+      Key: `k${i % 10}`,
+      Timestamp: at(0, i),
+    }));
+    large[14_999] = { Key: 'k', Timestamp: '2026-11-28T05:00:00+25:00' };
+    const deep = await api.post('/logins/simulate', { Events: large });
+    expect([deep.status, deep.body.code, deep.body.details?.[0]?.field]).toEqual([
+      400,
+      'INVALID_TIMESTAMP',
+      'Events[14999].Timestamp',
+    ]);
     const many = Array.from({ length: 20_001 }, () => ({ Key: 'k', Timestamp: at(0) }));
     const tooMany = await api.post('/logins/simulate', { Events: many });
     expect(tooMany.status).toBe(413);
@@ -243,6 +255,21 @@ describe('event windows (CEP) API', () => {
     expect(res.body.Accepted).toBe(10_000);
     // u0 has an event every 100 s: 6 of them in 10 minutes (the one 600 s back is out)
     expect(res.body.Results[9_900].Window).toMatchObject({ Count: 6, Truncated: 4 });
+  });
+
+  it('lists the 3 most recent events of a window by default, more on request up to EventWindows:MaxContents', async () => {
+    const Events = Array.from({ length: 120 }, (_, i) => ({ Key: 'k', Timestamp: at(0, i), Value: i }));
+    const byDefault = (await api.post('/logins/simulate', { Events })).body.Results[119].Window;
+    expect(byDefault).toMatchObject({ Count: 120, Truncated: 117 });
+    expect(byDefault.Events).toEqual([117, 118, 119].map((i) => ({ Timestamp: at(0, i), Value: i })));
+    // past the service's bound (100 by default) the answer lists that many; Truncated counts the rest
+    const capped = (await api.post('/logins/simulate', { Events, MaxContents: 1000 })).body.Results[119]
+      .Window;
+    expect([capped.Events.length, capped.Truncated, capped.Events[0].Value]).toEqual([100, 20, 20]);
+    const none = (await api.post('/logins/simulate', { Events, MaxContents: 0 })).body.Results[119].Window;
+    expect([none.Events, none.Truncated, none.Count]).toEqual([[], 120, 120]);
+    for (const MaxContents of [-1, 1001, 2.5, '3'])
+      expect((await api.post('/logins/simulate', { Events, MaxContents })).status).toBe(400);
   });
 
   it("ingests live events and answers a key's window as rule facts; metrics count it all", async () => {

@@ -1,4 +1,5 @@
 import { AppError } from '@arbiter/platform';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EventWindowErrors as E } from '../errors';
 import type { EventWindowConfigEntity } from '../persistence/entities';
 
@@ -31,22 +32,68 @@ function at(value: unknown, path: string[] | null): unknown {
   return current;
 }
 
-/**
- * Checks a batch in one pass: 413 past `maxEvents` (before looking at any event), 400 naming
- * `Events[i].<field>` for the first bad event.
- */
-export function readBatch(events: unknown[], config: EventWindowConfigEntity, maxEvents: number): EventBatch {
+/** 413 past `maxEvents`, before any event is looked at. */
+function checkSize(events: unknown[], maxEvents: number) {
   if (events.length > maxEvents)
     throw new AppError(
       413,
       E.BatchTooLarge,
       `The batch holds ${events.length} events; at most ${maxEvents} (EventWindows:MaxBatchEvents)`,
     );
+}
+
+function emptyBatch(n: number): EventBatch {
+  return { keys: new Array<string>(n), timestamps: new Array<number>(n), values: new Array<unknown>(n) };
+}
+
+/**
+ * Checks a batch in one pass: 413 past `maxEvents` (before looking at any event), 400 naming
+ * `Events[i].<field>` for the first bad event.
+ */
+export function readBatch(events: unknown[], config: EventWindowConfigEntity, maxEvents: number): EventBatch {
+  checkSize(events, maxEvents);
   const path = config.valuePath ? config.valuePath.split('.') : null;
-  const keys: string[] = new Array(events.length);
-  const timestamps: number[] = new Array(events.length);
-  const values: unknown[] = new Array(events.length);
-  for (let i = 0; i < events.length; i++) {
+  const batch = emptyBatch(events.length);
+  readEvents(events, 0, events.length, config, path, batch);
+  return batch;
+}
+
+/** Events checked between two looks at the clock (`readBatchSliced`). */
+const CHECK_EVERY = 1024;
+
+/**
+ * `readBatch` for a request that may wait: the same checks and errors, the event loop handed back every
+ * `sliceMs` (a batch of 50,000 events is not read in one go).
+ */
+export async function readBatchSliced(
+  events: unknown[],
+  config: EventWindowConfigEntity,
+  maxEvents: number,
+  sliceMs: number,
+): Promise<EventBatch> {
+  checkSize(events, maxEvents);
+  const path = config.valuePath ? config.valuePath.split('.') : null;
+  const batch = emptyBatch(events.length);
+  let sliceStart = performance.now();
+  for (let from = 0; from < events.length; from += CHECK_EVERY) {
+    if (performance.now() - sliceStart > sliceMs) {
+      await nextTurn();
+      sliceStart = performance.now();
+    }
+    readEvents(events, from, Math.min(from + CHECK_EVERY, events.length), config, path, batch);
+  }
+  return batch;
+}
+
+function readEvents(
+  events: unknown[],
+  from: number,
+  to: number,
+  config: EventWindowConfigEntity,
+  path: string[] | null,
+  { keys, timestamps, values }: EventBatch,
+) {
+  for (let i = from; i < to; i++) {
     const e = events[i] as Record<string, unknown>;
     if (e === null || typeof e !== 'object' || Array.isArray(e))
       throw AppError.badRequest(E.InvalidEvent, `Events[${i}] must be an object { Key, Timestamp, Value }`, [
@@ -77,5 +124,4 @@ export function readBatch(events: unknown[], config: EventWindowConfigEntity, ma
     timestamps[i] = t;
     values[i] = at(e.Value, path);
   }
-  return { keys, timestamps, values };
 }

@@ -1,4 +1,4 @@
-import { iso, windowJson, windowView } from './window-views';
+import { iso } from './window-views';
 
 describe('iso', () => {
   it('writes what Date#toISOString writes, across days, years 0001-9999 and before 1970', () => {
@@ -27,39 +27,5 @@ describe('iso', () => {
 
   it('throws on an invalid time, like toISOString', () => {
     expect(() => iso(NaN)).toThrow(RangeError);
-  });
-});
-
-describe('windowJson', () => {
-  it('is the text JSON.stringify writes for windowView, with and without contents', () => {
-    const w = {
-      key: 'al"ice\n✓',
-      start: Date.UTC(2026, 10, 28, 5),
-      end: Date.UTC(2026, 10, 28, 5, 10),
-      count: 4,
-      aggregates: {
-        count: 4,
-        sum: 3.5,
-        avg: NaN as number | null,
-        min: null,
-        first: { a: [1, 'x'] },
-        last: undefined,
-      },
-    };
-    const contents = {
-      events: [
-        { timestamp: w.start + 1, value: 1 },
-        { timestamp: w.start + 2, value: 'te"xt' },
-        { timestamp: w.start + 3, value: undefined },
-        { timestamp: w.start + 4, value: { nested: [null, true] } },
-      ],
-      total: 9,
-    };
-    expect(windowJson(w)).toBe(JSON.stringify(windowView(w)));
-    expect(windowJson(w, contents)).toBe(JSON.stringify(windowView(w, contents)));
-    expect(windowJson(w, { events: [], total: 0 })).toBe(
-      JSON.stringify(windowView(w, { events: [], total: 0 })),
-    );
-    expect(JSON.parse(windowJson(w, contents))).toMatchObject({ Key: w.key, Count: 4, Truncated: 5 });
   });
 });

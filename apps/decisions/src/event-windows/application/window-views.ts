@@ -66,28 +66,3 @@ export function windowFacts(key: string, w: WindowResult | null, aggregates: rea
     },
   };
 }
-
-/**
- * `windowView(w, contents)` as JSON text, written directly: a simulate answer of 10,000 events is ~4 MB of
- * windows, and building it as objects for Fastify to stringify spent most of the request in allocation
- * and GC. Same text as `JSON.stringify(windowView(w, contents))`.
- */
-export function windowJson(w: WindowResult, contents?: WindowContents): string {
-  let out = `{"Key":${JSON.stringify(w.key)},"Start":"${iso(w.start)}","End":"${iso(w.end)}","Count":${w.count},"Aggregates":${JSON.stringify(w.aggregates)}`;
-  if (contents) {
-    out += ',"Events":[';
-    const events = contents.events;
-    for (let i = 0; i < events.length; i++) {
-      const e = events[i];
-      out += `${i ? ',' : ''}{"Timestamp":"${iso(e.timestamp)}","Value":${jsonValue(e.value)}}`;
-    }
-    out += `],"Truncated":${contents.total - events.length}`;
-  }
-  return out + '}';
-}
-
-/** `JSON.stringify(value ?? null)`, with numbers (the common value) written without the call. */
-function jsonValue(value: unknown): string {
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  return JSON.stringify(value ?? null);
-}

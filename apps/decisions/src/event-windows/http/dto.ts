@@ -148,8 +148,10 @@ export class EventBatchBody {
     min: 0,
     max: 1000,
     description:
-      'Simulate only: events of each window shown (default 10, at most `EventWindows:MaxContents`); the rest are counted in `Truncated`.',
-    example: 10,
+      'Simulate only: the most recent events of each window listed (default 3; more on request, up to ' +
+      '`EventWindows:MaxContents`, default 100: a larger value is taken as that); the others are counted in ' +
+      '`Truncated`, so `Count` = listed + `Truncated`.',
+    example: 3,
   })
   @IsOptional()
   MaxContents?: number;

@@ -97,7 +97,8 @@ export class EventWindowsController {
     summary: 'Run a batch of events through a fresh window of the configuration; nothing is stored',
     description:
       'Per event: `Status` (`Accepted` or `Late`) and, with `EmitMode` `OnUpdate`, the window it fell into with ' +
-      'its aggregates and contents (the most recent `MaxContents` events; `Truncated` counts the others). ' +
+      'its aggregates and contents (the most recent `MaxContents` events, default 3, at most ' +
+      '`EventWindows:MaxContents`; `Truncated` counts the others). ' +
       '`Closed` lists the tumbling and session windows closed during the batch (and by `Now`). More than ' +
       '`EventWindows:MaxBatchEvents` events (default 50,000) is a 413 `EVENT_BATCH_TOO_LARGE`; a body past ' +
       '`Http:BodyLimitBytes` is a 413 before it is read.',
@@ -105,7 +106,7 @@ export class EventWindowsController {
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: BatchResultView })
   @ApiErrors(400, 404)
-  @Header('content-type', 'application/json; charset=utf-8') // the service writes the JSON text itself
+  @Header('content-type', 'application/json; charset=utf-8') // the service writes the JSON bytes itself
   simulate(@Param('id') id: string, @Body() body: EventBatchBody) {
     return this.simulation.simulate(id, body);
   }

@@ -468,7 +468,7 @@ export class DecisionsSdk extends HeyApiClient {
     /**
      * Run a batch of events through a fresh window of the configuration; nothing is stored
      *
-     * Per event: `Status` (`Accepted` or `Late`) and, with `EmitMode` `OnUpdate`, the window it fell into with its aggregates and contents (the most recent `MaxContents` events; `Truncated` counts the others). `Closed` lists the tumbling and session windows closed during the batch (and by `Now`). More than `EventWindows:MaxBatchEvents` events (default 50,000) is a 413 `EVENT_BATCH_TOO_LARGE`; a body past `Http:BodyLimitBytes` is a 413 before it is read.
+     * Per event: `Status` (`Accepted` or `Late`) and, with `EmitMode` `OnUpdate`, the window it fell into with its aggregates and contents (the most recent `MaxContents` events, default 3, at most `EventWindows:MaxContents`; `Truncated` counts the others). `Closed` lists the tumbling and session windows closed during the batch (and by `Now`). More than `EventWindows:MaxBatchEvents` events (default 50,000) is a 413 `EVENT_BATCH_TOO_LARGE`; a body past `Http:BodyLimitBytes` is a 413 before it is read.
      */
     public eventWindowsSimulate<ThrowOnError extends boolean = false>(options: Options<EventWindowsSimulateData, ThrowOnError>): RequestResult<EventWindowsSimulateResponses, EventWindowsSimulateErrors, ThrowOnError> {
         return (options.client ?? this.client).post<EventWindowsSimulateResponses, EventWindowsSimulateErrors, ThrowOnError>({

@@ -862,7 +862,7 @@ export type EventBatchBody = {
      */
     Now?: string;
     /**
-     * Simulate only: events of each window shown (default 10, at most `EventWindows:MaxContents`); the rest are counted in `Truncated`.
+     * Simulate only: the most recent events of each window listed (default 3; more on request, up to `EventWindows:MaxContents`, default 100: a larger value is taken as that); the others are counted in `Truncated`, so `Count` = listed + `Truncated`.
      */
     MaxContents?: number;
 };
