@@ -14,6 +14,8 @@
  *                                              TABLES_DB=postgres://…: decisions on PostgreSQL, not PGlite)
  * The first evaluate is sent right after the save's response: it waits for the compile that follows the
  * save (no second compile), so its line is the compile after the response.
+ * "main thread CPU" is the CPU time of the services' thread meanwhile (the probes' own included: the idle
+ * line gives their rate), the work a worker thread does is not in it.
  * The machine is shared: the load average and an idle line ("idle 2 s", the floor of the run) come first;
  * each line says whether its /health/live p99 is within the issue's 50 ms.
  */
@@ -29,6 +31,17 @@ const SCENARIO_ROWS = Number(process.env.SCENARIO_ROWS ?? 1000);
 const TARGET_MS = 50;
 const results = [];
 const silent = { 'Logging:Level': 'silent' };
+
+/** CPU time of this process's main thread (the services' event loop), ms: /proc/<pid>/task/<pid>/stat. */
+function mainThreadCpuMs() {
+  try {
+    const stat = require('node:fs').readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, at 100 ticks a second
+  } catch {
+    return NaN;
+  }
+}
 
 async function measure(label, baseUrl, work) {
   const waits = [];
@@ -50,6 +63,7 @@ async function measure(label, baseUrl, work) {
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   const started = performance.now();
+  const cpuBefore = mainThreadCpuMs();
   timer = setTimeout(() => tick(started + 20), 20);
   let outcome;
   try {
@@ -60,12 +74,13 @@ async function measure(label, baseUrl, work) {
     delay.disable();
   }
   const elapsed = performance.now() - started;
+  const cpu = mainThreadCpuMs() - cpuBefore;
   await Promise.all(pending);
   waits.sort((a, b) => a - b);
   const p99 = waits[Math.min(waits.length - 1, Math.floor(waits.length * 0.99))] ?? 0;
   results.push({ label, p99 });
   console.log(
-    `${label.padEnd(58)} ${elapsed.toFixed(0).padStart(7)} ms   loop delay max ${(delay.max / 1e6).toFixed(0).padStart(6)} ms` +
+    `${label.padEnd(58)} ${elapsed.toFixed(0).padStart(7)} ms   main thread CPU ${cpu.toFixed(0).padStart(6)} ms   loop delay max ${(delay.max / 1e6).toFixed(0).padStart(6)} ms` +
       `   /health/live p99 ${p99.toFixed(0).padStart(6)} ms ${p99 <= TARGET_MS ? '(ok)  ' : '(MISS)'}, max ${(waits[waits.length - 1] ?? 0).toFixed(0).padStart(6)} ms` +
       `${outcome ? `   ${outcome}` : ''}`,
   );
