@@ -93,7 +93,7 @@ export class ScenarioPlansService {
   private async view(m: EntityManager, plan: ScenarioPlanEntity, confirmedKept?: number): Promise<PlanView> {
     const count = await this.repo.countScenarios(m, plan.id);
     const first = await this.repo.scenarioPage(m, plan.id, 0, FIRST_SCENARIOS, {});
-    const kept = confirmedKept ?? (await this.repo.scenarios(m, plan.id)).filter((s) => s.confirmed).length;
+    const kept = confirmedKept ?? (await this.repo.countConfirmed(m, plan.id));
     return planView(plan, count, kept, first);
   }
 

@@ -73,9 +73,8 @@ export interface StatisticsView extends TenantStatistics {
 
 /**
  * Runs of scenario plans against a table version through the engine the runtime uses (on a scenario worker
- * thread), with results,
- * coverage and failure analysis recorded; the CI gate (run + coverage threshold + mutation score); the
- * tenant's statistics.
+ * thread), with results, coverage and failure analysis recorded; the CI gate (run + coverage threshold +
+ * mutation score); the tenant's statistics.
  */
 @Injectable()
 export class ScenarioRunsService {

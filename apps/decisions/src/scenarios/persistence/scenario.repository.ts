@@ -1,4 +1,4 @@
-import { stringifyJsonSliced } from '@arbiter/platform';
+import { parseStoredJsonSliced, stringifyJsonSliced } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ScenarioEntity, ScenarioPlanEntity, ScenarioResultEntity, ScenarioRunEntity } from './entities';
@@ -33,6 +33,7 @@ export abstract class ScenarioRepository {
     filter: { status?: string; type?: string },
   ): Promise<ScenarioEntity[]>;
   abstract countScenarios(m: EntityManager, planId: string): Promise<number>;
+  abstract countConfirmed(m: EntityManager, planId: string): Promise<number>;
   abstract scenario(m: EntityManager, id: string): Promise<ScenarioEntity | null>;
   abstract deleteUnconfirmed(m: EntityManager, planId: string): Promise<void>;
   abstract insertScenarios(m: EntityManager, scenarios: ScenarioEntity[]): Promise<void>;
@@ -88,6 +89,16 @@ const INSERT_RESULTS = `INSERT INTO scenario_results (run_id, scenario_id, tenan
   FROM jsonb_to_recordset($1::jsonb) AS r("runId" uuid, "scenarioId" uuid, "tenantId" text, position int,
     status text, "isSuccess" boolean, "matchesExpectation" boolean, "outputFacts" jsonb, "matchedRows" jsonb,
     errors jsonb, duration double precision, analysis jsonb)`;
+/**
+ * A plan's scenarios by position as one JSON text, parsed in slices of the event loop: TypeORM turned the
+ * 9,029 rows of a 1,000-row table's plan into entities in one synchronous pass (~90 ms of the loop).
+ */
+const SELECT_SCENARIOS = `SELECT coalesce(json_agg(s ORDER BY s.position), '[]')::text AS rows FROM (
+    SELECT id, tenant_id AS "tenantId", plan_id AS "planId", position, seed_rule_code AS "seedRuleCode",
+      scenario_name AS "scenarioName", type, scope, input_facts AS "inputFacts", input_hash AS "inputHash",
+      expected_behavior AS "expectedBehavior", origin, status, confirmed, confirmed_by AS "confirmedBy",
+      confirmed_at AS "confirmedAt", created_at AS "createdAt"
+    FROM scenarios WHERE plan_id = $1) s`;
 const SET_STATUSES = `UPDATE scenarios s SET status = r.status
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text) WHERE s.id = r.id`;
 
@@ -124,8 +135,17 @@ export class TypeOrmScenarioRepository extends ScenarioRepository {
   async savePlan(m: EntityManager, plan: ScenarioPlanEntity) {
     await m.getRepository(ScenarioPlanEntity).save(plan);
   }
-  scenarios(m: EntityManager, planId: string) {
-    return m.getRepository(ScenarioEntity).find({ where: { planId }, order: { position: 'ASC' } });
+  async scenarios(m: EntityManager, planId: string) {
+    const [{ rows }] = (await m.query(SELECT_SCENARIOS, [planId])) as { rows: string }[];
+    const scenarios = (await parseStoredJsonSliced(rows)) as ScenarioEntity[];
+    for (const s of scenarios) {
+      s.createdAt = new Date(s.createdAt);
+      if (s.confirmedAt !== null) s.confirmedAt = new Date(s.confirmedAt);
+    }
+    return scenarios;
+  }
+  countConfirmed(m: EntityManager, planId: string) {
+    return m.getRepository(ScenarioEntity).count({ where: { planId, confirmed: true } });
   }
   scenarioPage(
     m: EntityManager,
