@@ -8,6 +8,7 @@ import { ScenarioPlanEntity, ScenarioResultEntity, ScenarioRunEntity } from '../
 import { ScenarioRepository, TenantStatistics } from '../persistence/scenario.repository';
 import { ScenariosSettings } from '../../settings';
 import { ScenarioPlansService } from './scenario-plans.service';
+import { mapSliced } from './map-sliced';
 import { ScenarioWorkers } from './scenario-workers';
 import {
   FailureView,
@@ -99,7 +100,11 @@ export class ScenarioRunsService {
     // the run and the mutation run on a worker thread: the service's loop only reads and writes the database
     const { report, mutation } = await this.workers.runPlan(
       definition,
-      scenarios.map((s) => ({ id: s.id, inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })),
+      await mapSliced(scenarios, (s) => ({
+        id: s.id,
+        inputFacts: s.inputFacts,
+        expectedBehavior: s.expectedBehavior,
+      })),
       kind === 'Gate' && gate?.mutation !== false
         ? { maxMutants: this.settings.maxMutants, seed: plan.seed }
         : undefined,
@@ -135,7 +140,7 @@ export class ScenarioRunsService {
       createdBy: RequestContext.actor(),
       createdAt: new Date(),
     };
-    const results: ScenarioResultEntity[] = report.results.map((r, i) => ({
+    const results = await mapSliced(report.results, (r, i): ScenarioResultEntity => ({
       runId: run.id,
       scenarioId: scenarios[i].id,
       tenantId: run.tenantId,
@@ -153,7 +158,7 @@ export class ScenarioRunsService {
       await this.repo.insertRun(m, run, results);
       await this.repo.setStatuses(
         m,
-        results.map((r) => ({ id: r.scenarioId, status: r.status })),
+        await mapSliced(results, (r) => ({ id: r.scenarioId, status: r.status })),
       );
     });
     return { table, run, report, failures, mutation, gate: gateResult };

@@ -66,13 +66,14 @@ export abstract class ScenarioRepository {
   abstract latestCoverages(m: EntityManager): Promise<{ rows: number; conditions: number }[]>;
 }
 
-const CHUNK = 500;
+/** rows a write statement carries (PGlite runs each statement on the service's thread: kept short) */
+const CHUNK = 250;
 
 /**
  * Rows written as one `jsonb_to_recordset($1)` statement per CHUNK: the rows go as JSON text written in
  * slices of the event loop. TypeORM's multi-row insert built its SQL and parameters on the service's
- * thread for ~100–300 ms a 500-row chunk (escaping ~7,000 parameters into the query text), most of a
- * 1,000-row table's plan generation as the service's loop saw it.
+ * thread for ~100–300 ms a 500-row chunk (escaping ~7,000 parameters into the query text, measured at load
+ * 12–15), most of a 1,000-row table's plan generation as the service's loop saw it.
  */
 const INSERT_SCENARIOS = `INSERT INTO scenarios (id, tenant_id, plan_id, position, seed_rule_code, scenario_name, type,
     scope, input_facts, input_hash, expected_behavior, origin, status, confirmed, confirmed_by, confirmed_at, created_at)
@@ -90,15 +91,19 @@ const INSERT_RESULTS = `INSERT INTO scenario_results (run_id, scenario_id, tenan
     status text, "isSuccess" boolean, "matchesExpectation" boolean, "outputFacts" jsonb, "matchedRows" jsonb,
     errors jsonb, duration double precision, analysis jsonb)`;
 /**
- * A plan's scenarios by position as one JSON text, parsed in slices of the event loop: TypeORM turned the
- * 9,029 rows of a 1,000-row table's plan into entities in one synchronous pass (~90 ms of the loop).
+ * A plan's scenarios by position, SCENARIO_PAGE at a time (keyset on position, id), each page as one JSON
+ * text parsed in slices of the event loop: TypeORM turned the 9,029 rows of a 1,000-row table's plan into
+ * entities in one synchronous pass (~90 ms of the loop), and PGlite, on the service's thread, builds each
+ * page's text in one go.
  */
-const SELECT_SCENARIOS = `SELECT coalesce(json_agg(s ORDER BY s.position), '[]')::text AS rows FROM (
+const SCENARIO_PAGE = 1000;
+const SELECT_SCENARIOS = `SELECT coalesce(json_agg(s ORDER BY s.position, s.id), '[]')::text AS rows FROM (
     SELECT id, tenant_id AS "tenantId", plan_id AS "planId", position, seed_rule_code AS "seedRuleCode",
       scenario_name AS "scenarioName", type, scope, input_facts AS "inputFacts", input_hash AS "inputHash",
       expected_behavior AS "expectedBehavior", origin, status, confirmed, confirmed_by AS "confirmedBy",
       confirmed_at AS "confirmedAt", created_at AS "createdAt"
-    FROM scenarios WHERE plan_id = $1) s`;
+    FROM scenarios WHERE plan_id = $1 AND (position, id) > ($2, $3::uuid)
+    ORDER BY position, id LIMIT ${SCENARIO_PAGE}) s`;
 const SET_STATUSES = `UPDATE scenarios s SET status = r.status
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text) WHERE s.id = r.id`;
 
@@ -136,13 +141,20 @@ export class TypeOrmScenarioRepository extends ScenarioRepository {
     await m.getRepository(ScenarioPlanEntity).save(plan);
   }
   async scenarios(m: EntityManager, planId: string) {
-    const [{ rows }] = (await m.query(SELECT_SCENARIOS, [planId])) as { rows: string }[];
-    const scenarios = (await parseStoredJsonSliced(rows)) as ScenarioEntity[];
-    for (const s of scenarios) {
-      s.createdAt = new Date(s.createdAt);
-      if (s.confirmedAt !== null) s.confirmedAt = new Date(s.confirmedAt);
+    const scenarios: ScenarioEntity[] = [];
+    let after: [number, string] = [-2147483648, '00000000-0000-0000-0000-000000000000'];
+    for (;;) {
+      const [{ rows }] = (await m.query(SELECT_SCENARIOS, [planId, ...after])) as { rows: string }[];
+      const page = (await parseStoredJsonSliced(rows)) as ScenarioEntity[];
+      for (const s of page) {
+        s.createdAt = new Date(s.createdAt);
+        if (s.confirmedAt !== null) s.confirmedAt = new Date(s.confirmedAt);
+        scenarios.push(s);
+      }
+      if (page.length < SCENARIO_PAGE) return scenarios;
+      const last = page[page.length - 1];
+      after = [last.position, last.id];
     }
-    return scenarios;
   }
   countConfirmed(m: EntityManager, planId: string) {
     return m.getRepository(ScenarioEntity).count({ where: { planId, confirmed: true } });
