@@ -5,12 +5,17 @@
  * delay (`perf_hooks.monitorEventLoopDelay`) and the p99 / max wait of a `/health/live` probe sent every
  * 20 ms while it runs: a 10,000-row table created, validated, first evaluated, analysed and updated; and
  * each hostile dry-run of issue 28 (FEEL loop, `while(true){}`, an allocation loop, a native loop), a saved
- * FEEL loop executed, and a 10,000-rule rule set saved, activated and executed for the first time.
+ * FEEL loop executed, and a 10,000-rule rule set saved, activated and executed for the first time; the
+ * scenario plan of a 1,000-row table (bench/scenarios) generated, run, and gated with its mutation run.
  *   npm run bench:decision-tables:stalls       (ROWS=10000 override, ROWS=100000 for the largest table;
  *                                              ONLY=tables: the table requests only;
+ *                                              ONLY=scenarios: the scenario requests only,
+ *                                              SCENARIO_ROWS=1000 their table's rows;
  *                                              TABLES_DB=postgres://…: decisions on PostgreSQL, not PGlite)
  * The first evaluate is sent right after the save's response: it waits for the compile that follows the
  * save (no second compile), so its line is the compile after the response.
+ * "main thread CPU" is the CPU time of the services' thread meanwhile (the probes' own included: the idle
+ * line gives their rate), the work a worker thread does is not in it.
  * The machine is shared: the load average and an idle line ("idle 2 s", the floor of the run) come first;
  * each line says whether its /health/live p99 is within the issue's 50 ms.
  */
@@ -19,11 +24,24 @@ const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { startDecisions } = require('../../apps/decisions/dist');
 const { startControlPlane } = require('../../apps/control-plane/dist');
 const { makeTable } = require('./run');
+const { bigTable } = require('../scenarios/run');
 
 const ROWS = Number(process.env.ROWS ?? 10_000);
+const SCENARIO_ROWS = Number(process.env.SCENARIO_ROWS ?? 1000);
 const TARGET_MS = 50;
 const results = [];
 const silent = { 'Logging:Level': 'silent' };
+
+/** CPU time of this process's main thread (the services' event loop), ms: /proc/<pid>/task/<pid>/stat. */
+function mainThreadCpuMs() {
+  try {
+    const stat = require('node:fs').readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, at 100 ticks a second
+  } catch {
+    return NaN;
+  }
+}
 
 async function measure(label, baseUrl, work) {
   const waits = [];
@@ -45,6 +63,7 @@ async function measure(label, baseUrl, work) {
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   const started = performance.now();
+  const cpuBefore = mainThreadCpuMs();
   timer = setTimeout(() => tick(started + 20), 20);
   let outcome;
   try {
@@ -55,12 +74,13 @@ async function measure(label, baseUrl, work) {
     delay.disable();
   }
   const elapsed = performance.now() - started;
+  const cpu = mainThreadCpuMs() - cpuBefore;
   await Promise.all(pending);
   waits.sort((a, b) => a - b);
   const p99 = waits[Math.min(waits.length - 1, Math.floor(waits.length * 0.99))] ?? 0;
   results.push({ label, p99 });
   console.log(
-    `${label.padEnd(58)} ${elapsed.toFixed(0).padStart(7)} ms   loop delay max ${(delay.max / 1e6).toFixed(0).padStart(6)} ms` +
+    `${label.padEnd(58)} ${elapsed.toFixed(0).padStart(7)} ms   main thread CPU ${cpu.toFixed(0).padStart(6)} ms   loop delay max ${(delay.max / 1e6).toFixed(0).padStart(6)} ms` +
       `   /health/live p99 ${p99.toFixed(0).padStart(6)} ms ${p99 <= TARGET_MS ? '(ok)  ' : '(MISS)'}, max ${(waits[waits.length - 1] ?? 0).toFixed(0).padStart(6)} ms` +
       `${outcome ? `   ${outcome}` : ''}`,
   );
@@ -115,6 +135,10 @@ async function main() {
     () => new Promise((r) => setTimeout(r, 2000)),
   );
   await post(dt, '/validate', makeTable(5, 'First')); // load the code paths
+  if (process.env.ONLY === 'scenarios') {
+    await scenarios(decisions.url, post);
+    return finish(cp, decisions);
+  }
   const table = makeTable(ROWS, 'First');
   table.name = `${table.name}-${Date.now()}`; // a new name each run (a PostgreSQL database outlives the run)
   const tableJson = JSON.stringify(table);
@@ -225,6 +249,41 @@ async function main() {
     return `HTTP ${r.status} ${r.json?.status}`;
   });
   return finish(cp, decisions);
+}
+
+/**
+ * The scenario plan of a SCENARIO_ROWS-row table (the table of bench/scenarios): generated, run, and the
+ * CI gate with its mutation run (a gate of a table with a plan runs that plan).
+ */
+async function scenarios(baseUrl, post) {
+  const sc = `${baseUrl}/api/v1/scenarios`;
+  const table = bigTable(SCENARIO_ROWS);
+  table.name = `scenarios-${Date.now()}`;
+  // the code paths loaded on a small table first
+  const small = bigTable(5);
+  small.name = `scenarios-small-${Date.now()}`;
+  const smallId = (await post(`${baseUrl}/api/v1/decision-tables`, '', small)).json.id;
+  const smallPlan = (await post(sc, '/plans', { tableId: smallId })).json.id;
+  await post(sc, `/plans/${smallPlan}/runs`, {});
+  await post(sc, '/gate', { tableId: smallId });
+  // saved right before its plan is generated (the compile after the save may still be running)
+  const saved = await post(`${baseUrl}/api/v1/decision-tables`, '', table);
+  if (saved.status !== 201) throw new Error(`table not saved: HTTP ${saved.status}`);
+  const tableId = saved.json.id;
+  let planId;
+  await measure(`generate the scenario plan of a ${SCENARIO_ROWS}-row table`, baseUrl, async () => {
+    const r = await post(sc, '/plans', { tableId });
+    planId = r.json?.id;
+    return `HTTP ${r.status}, ${r.json?.scenarioCount ?? r.json?.totalScenarios ?? '?'} scenarios`;
+  });
+  await measure('run the plan', baseUrl, async () => {
+    const r = await post(sc, `/plans/${planId}/runs`, {});
+    return `HTTP ${r.status}, ${r.json?.passed} passed, ${r.json?.failed} failed`;
+  });
+  await measure('CI gate of the table (run + mutation run)', baseUrl, async () => {
+    const r = await post(sc, '/gate', { tableId });
+    return `HTTP ${r.status}, ${r.json?.mutation?.mutants} mutants, score ${r.json?.mutation?.score} %`;
+  });
 }
 
 async function finish(cp, decisions) {

@@ -135,5 +135,9 @@ function tck() {
   );
 }
 
-big();
-tck();
+module.exports = { bigTable };
+
+if (require.main === module) {
+  big();
+  tck();
+}

@@ -17,3 +17,4 @@ export * from './mutation';
 export * from './similarity';
 export * from './workflow';
 export * from './workflow-mutation';
+export * from './worker/tasks';

@@ -29,6 +29,12 @@ export const ScenarioErrors = {
   AiModelNotConfigured: 'AI_MODEL_NOT_CONFIGURED',
   /** 502: the configured model endpoint failed or answered something that is not a list of scenarios */
   AiModelFailed: 'AI_MODEL_FAILED',
+  /** 422: a generation, run or gate ran past `Scenarios:WorkerTimeoutMs`; its worker thread was stopped */
+  DeadlineExceeded: 'SCENARIO_DEADLINE_EXCEEDED',
+  /** 422: a generation, run or gate exhausted its worker's heap (`Scenarios:WorkerMemoryMb`) */
+  MemoryExceeded: 'SCENARIO_MEMORY_EXCEEDED',
+  /** 503: every scenario worker is busy and the queue is full: try again shortly */
+  WorkersBusy: 'SCENARIO_WORKERS_BUSY',
   /** 502: the configured embeddings endpoint (`Scenarios:EmbeddingBaseUrl`) failed: nothing is stored */
   EmbeddingModelFailed: 'EMBEDDING_MODEL_FAILED',
 } as const;

@@ -4,6 +4,7 @@ import { AiProposalsService } from './application/ai-proposals.service';
 import { ScenarioPlansService } from './application/scenario-plans.service';
 import { ScenarioRunsService } from './application/scenario-runs.service';
 import { ScenarioSimilarity } from './application/scenario-similarity';
+import { ScenarioWorkers } from './application/scenario-workers';
 import { WorkflowScenariosService } from './application/workflow-scenarios.service';
 import { ScenariosController } from './http/scenarios.controller';
 import { ScenarioRepository, TypeOrmScenarioRepository } from './persistence/scenario.repository';
@@ -22,6 +23,7 @@ import { ScenarioRepository, TypeOrmScenarioRepository } from './persistence/sce
     AiProposalsService,
     WorkflowScenariosService,
     ScenarioSimilarity,
+    ScenarioWorkers,
   ],
 })
 export class ScenariosModule {}

@@ -18,6 +18,33 @@ export class ScenariosSettings implements StartupRules {
   maxMutants: number = 50_000;
 
   /**
+   * worker threads that generate plans, run them and run the mutation analysis (off the service's event
+   * loop); started on first use, stopped after 30 s idle
+   */
+  @ConfigKey('Scenarios:Workers')
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  workers: number = 1;
+
+  /**
+   * longest one generation, run or gate (run + mutation run) may take on its worker thread; past it the
+   * thread is stopped and the request is a 422 SCENARIO_DEADLINE_EXCEEDED
+   */
+  @ConfigKey('Scenarios:WorkerTimeoutMs')
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  workerTimeoutMs: number = 300_000;
+
+  /** old-generation heap of one scenario worker (MiB); a task past it is a 422 SCENARIO_MEMORY_EXCEEDED */
+  @ConfigKey('Scenarios:WorkerMemoryMb')
+  @IsInt()
+  @Min(64)
+  @Max(16_384)
+  workerMemoryMb: number = 1024;
+
+  /**
    * cosine similarity at or above which a generated pairwise combination, or an AI proposal, counts as a
    * near duplicate of a scenario kept before it; 0 (default): duplicates by hash only. The vectors come from
    * `Scenarios:EmbeddingBaseUrl` when set, else from the local feature-hashing embedding (no model)

@@ -1,12 +1,5 @@
 import { AppError, UnitOfWork } from '@arbiter/platform';
-import {
-  buildTableModel,
-  canonicalJson,
-  expectationFor,
-  hashFacts,
-  workflowExpectation,
-  type ExpectedBehavior,
-} from '@arbiter/scenarios';
+import { canonicalJson, hashFacts, workflowExpectation, type ExpectedBehavior } from '@arbiter/scenarios';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DecisionTableAuthoringService } from '../../decision-tables';
@@ -16,6 +9,7 @@ import { ScenarioRepository } from '../persistence/scenario.repository';
 import { ScenariosSettings } from '../../settings';
 import { ScenarioView, scenarioView } from './scenario-views';
 import { ScenarioSimilarity } from './scenario-similarity';
+import { ScenarioWorkers } from './scenario-workers';
 import { loadTable, requireUuid } from './stored-table';
 import { WorkflowScenariosService } from './workflow-scenarios.service';
 
@@ -47,7 +41,8 @@ interface Subject {
   document: unknown;
   /** the facts of a proposal this subject reads (a table: its input columns; a workflow: any) */
   factsOf(facts: Facts): Facts;
-  expect(facts: Facts, description: string): Promise<ExpectedBehavior>;
+  /** the expected behaviour of each of these facts */
+  expect(facts: Facts[], description: string): Promise<ExpectedBehavior[]>;
   scope: string;
 }
 
@@ -68,18 +63,19 @@ export class AiProposalsService {
     @Inject(ScenariosSettings) private readonly settings: ScenariosSettings,
     @Inject(WorkflowScenariosService) private readonly workflows: WorkflowScenariosService,
     @Inject(ScenarioSimilarity) private readonly similarity: ScenarioSimilarity,
+    @Inject(ScenarioWorkers) private readonly workers: ScenarioWorkers,
   ) {}
 
   private async subjectOf(plan: ScenarioPlanEntity): Promise<Subject> {
     if (plan.tableId) {
       const { definition } = await loadTable(this.tables, plan.tableId);
-      const model = buildTableModel(definition);
       const columns = new Set(definition.inputColumns.map((c) => c.name));
       return {
         kind: 'table',
         document: definition,
         factsOf: (facts) => Object.fromEntries(Object.entries(facts).filter(([k]) => columns.has(k))),
-        expect: async (facts, description) => expectationFor(model, facts, null, description),
+        // the table compiled and evaluated on a scenario worker thread
+        expect: (facts, description) => this.workers.expectations(definition, facts, description),
         scope: 'Rule',
       };
     }
@@ -88,7 +84,11 @@ export class AiProposalsService {
       kind: 'workflow',
       document,
       factsOf: (facts) => facts,
-      expect: (facts, description) => workflowExpectation(model, facts, description),
+      expect: async (facts, description) => {
+        const out: ExpectedBehavior[] = [];
+        for (const f of facts) out.push(await workflowExpectation(model, f, description));
+        return out;
+      },
       scope: 'Workflow',
     };
   }
@@ -147,8 +147,10 @@ export class AiProposalsService {
     );
     const nearDuplicates = distinct.filter((d) => !d).length;
     const kept = fresh.filter((_, i) => distinct[i]);
-    const expectations: ExpectedBehavior[] = [];
-    for (const f of kept) expectations.push(await subject.expect(f.facts, `proposed by ${modelName}`));
+    const expectations = await subject.expect(
+      kept.map((f) => f.facts),
+      `proposed by ${modelName}`,
+    );
 
     return this.uow.run(async (m) => {
       // positions after whatever the plan holds now (a generation may have run meanwhile)

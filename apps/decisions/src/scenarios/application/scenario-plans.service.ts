@@ -1,6 +1,5 @@
 import { AppError, RequestContext, UnitOfWork, type PageRequest } from '@arbiter/platform';
-import { TableCompileError } from '@arbiter/rule-engine';
-import { generateTableScenarios, type ExpectedBehavior, type GeneratedPlan } from '@arbiter/scenarios';
+import { type ExpectedBehavior } from '@arbiter/scenarios';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
@@ -10,6 +9,7 @@ import { ScenarioPlanEntity } from '../persistence/entities';
 import { ScenarioRepository } from '../persistence/scenario.repository';
 import { storeGeneratedPlan } from './plan-scenarios';
 import { ScenarioSimilarity } from './scenario-similarity';
+import { ScenarioWorkers } from './scenario-workers';
 import { ScenariosSettings } from '../../settings';
 import { PlanView, ScenarioView, planView, scenarioView } from './scenario-views';
 import { loadTable, requireUuid } from './stored-table';
@@ -32,7 +32,7 @@ export interface ExpectationEdit {
 
 /**
  * Scenario plans of decision tables: generation (the deterministic generator of @arbiter/scenarios over a
- * stored version), reading plans and scenarios, and the one edit a person makes — an expectation, which
+ * stored version, on a scenario worker thread), reading plans and scenarios, and the one edit a person makes — an expectation, which
  * marks the scenario confirmed: regeneration replaces every other scenario and keeps confirmed ones.
  */
 @Injectable()
@@ -44,22 +44,17 @@ export class ScenarioPlansService {
     @Inject(ScenariosSettings) private readonly settings: ScenariosSettings,
     @Inject(WorkflowScenariosService) private readonly workflows: WorkflowScenariosService,
     @Inject(ScenarioSimilarity) private readonly similarity: ScenarioSimilarity,
+    @Inject(ScenarioWorkers) private readonly workers: ScenarioWorkers,
   ) {}
 
   async generate(request: GenerateRequest): Promise<PlanView> {
     const { table, definition } = await loadTable(this.tables, request.tableId, request.version);
-    let generated: GeneratedPlan;
-    try {
-      generated = generateTableScenarios(definition, {
-        seedRuleCode: table.name,
-        seed: request.seed ?? 1,
-        maxScenarios: this.settings.maxScenariosPerPlan,
-      });
-    } catch (e) {
-      if (e instanceof TableCompileError)
-        throw AppError.unprocessable(E.InvalidTable, `The stored table does not compile: ${e.message}`);
-      throw e;
-    }
+    // on a worker thread: the service's loop only reads the table and stores the plan
+    const generated = await this.workers.generate(definition, {
+      seedRuleCode: table.name,
+      seed: request.seed ?? 1,
+      maxScenarios: this.settings.maxScenariosPerPlan,
+    });
     const thinned = await this.similarity.thinGenerated(generated.scenarios);
     const actor = RequestContext.actor();
     return this.uow.run(async (m) => {
@@ -98,7 +93,7 @@ export class ScenarioPlansService {
   private async view(m: EntityManager, plan: ScenarioPlanEntity, confirmedKept?: number): Promise<PlanView> {
     const count = await this.repo.countScenarios(m, plan.id);
     const first = await this.repo.scenarioPage(m, plan.id, 0, FIRST_SCENARIOS, {});
-    const kept = confirmedKept ?? (await this.repo.scenarios(m, plan.id)).filter((s) => s.confirmed).length;
+    const kept = confirmedKept ?? (await this.repo.countConfirmed(m, plan.id));
     return planView(plan, count, kept, first);
   }
 

@@ -1,13 +1,5 @@
 import { AppError, RequestContext, UnitOfWork, type PageRequest } from '@arbiter/platform';
-import { TableCompileError, type DecisionTableDefinition } from '@arbiter/rule-engine';
-import {
-  buildTableModel,
-  mutationRun,
-  runTableScenarios,
-  type MutationReport,
-  type TableCoverage,
-  type TableModel,
-} from '@arbiter/scenarios';
+import { type MutationReport, type TableCoverage } from '@arbiter/scenarios';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DecisionTableAuthoringService } from '../../decision-tables';
@@ -16,6 +8,8 @@ import { ScenarioPlanEntity, ScenarioResultEntity, ScenarioRunEntity } from '../
 import { ScenarioRepository, TenantStatistics } from '../persistence/scenario.repository';
 import { ScenariosSettings } from '../../settings';
 import { ScenarioPlansService } from './scenario-plans.service';
+import { mapSliced } from './map-sliced';
+import { ScenarioWorkers } from './scenario-workers';
 import {
   FailureView,
   RunView,
@@ -79,9 +73,9 @@ export interface StatisticsView extends TenantStatistics {
 }
 
 /**
- * Runs of scenario plans against a table version through the engine the runtime uses, with results,
- * coverage and failure analysis recorded; the CI gate (run + coverage threshold + mutation score); the
- * tenant's statistics.
+ * Runs of scenario plans against a table version through the engine the runtime uses (on a scenario worker
+ * thread), with results, coverage and failure analysis recorded; the CI gate (run + coverage threshold +
+ * mutation score); the tenant's statistics.
  */
 @Injectable()
 export class ScenarioRunsService {
@@ -91,17 +85,8 @@ export class ScenarioRunsService {
     @Inject(DecisionTableAuthoringService) private readonly tables: DecisionTableAuthoringService,
     @Inject(ScenarioPlansService) private readonly plans: ScenarioPlansService,
     @Inject(ScenariosSettings) private readonly settings: ScenariosSettings,
+    @Inject(ScenarioWorkers) private readonly workers: ScenarioWorkers,
   ) {}
-
-  private model(definition: DecisionTableDefinition): TableModel {
-    try {
-      return buildTableModel(definition);
-    } catch (e) {
-      if (e instanceof TableCompileError)
-        throw AppError.unprocessable(E.InvalidTable, `The stored table does not compile: ${e.message}`);
-      throw e;
-    }
-  }
 
   private async execute(
     plan: ScenarioPlanEntity,
@@ -112,21 +97,18 @@ export class ScenarioRunsService {
     const { table, definition } = await loadTable(this.tables, plan.tableId!, version);
     const scenarios = await this.uow.run((m) => this.repo.scenarios(m, plan.id));
     const started = performance.now();
-    const model = this.model(definition);
-    const report = runTableScenarios(
-      model,
-      scenarios.map((s) => ({ id: s.id, inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })),
+    // the run and the mutation run on a worker thread: the service's loop only reads and writes the database
+    const { report, mutation } = await this.workers.runPlan(
+      definition,
+      await mapSliced(scenarios, (s) => ({
+        id: s.id,
+        inputFacts: s.inputFacts,
+        expectedBehavior: s.expectedBehavior,
+      })),
+      kind === 'Gate' && gate?.mutation !== false
+        ? { maxMutants: this.settings.maxMutants, seed: plan.seed }
+        : undefined,
     );
-    let mutation: MutationReport | null = null;
-    if (kind === 'Gate' && gate?.mutation !== false)
-      mutation = mutationRun(
-        definition,
-        scenarios.map((s) => ({ inputFacts: s.inputFacts, expectedBehavior: s.expectedBehavior })),
-        {
-          maxMutants: this.settings.maxMutants,
-          seed: plan.seed,
-        },
-      );
     const duration = Math.round((performance.now() - started) * 1000) / 1000;
     const failures = failureViews(report.results, scenarios);
     let gateResult: CiRunResult['gate'] | null = null;
@@ -158,7 +140,7 @@ export class ScenarioRunsService {
       createdBy: RequestContext.actor(),
       createdAt: new Date(),
     };
-    const results: ScenarioResultEntity[] = report.results.map((r, i) => ({
+    const results = await mapSliced(report.results, (r, i): ScenarioResultEntity => ({
       runId: run.id,
       scenarioId: scenarios[i].id,
       tenantId: run.tenantId,
@@ -176,7 +158,7 @@ export class ScenarioRunsService {
       await this.repo.insertRun(m, run, results);
       await this.repo.setStatuses(
         m,
-        results.map((r) => ({ id: r.scenarioId, status: r.status })),
+        await mapSliced(results, (r) => ({ id: r.scenarioId, status: r.status })),
       );
     });
     return { table, run, report, failures, mutation, gate: gateResult };

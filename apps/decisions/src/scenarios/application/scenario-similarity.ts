@@ -4,10 +4,11 @@ import {
   OpenAiCompatibleEmbeddings,
   type TextEmbedder,
 } from '@arbiter/platform';
-import { LOCAL_EMBEDDING_NAME, canonicalJson, keepDistinct, localEmbedding } from '@arbiter/scenarios';
+import { LOCAL_EMBEDDING_NAME, canonicalJson, type KeepDistinctTask } from '@arbiter/scenarios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ScenarioErrors as E } from '../errors';
 import { ScenariosSettings } from '../../settings';
+import { ScenarioWorkers } from './scenario-workers';
 
 type Facts = Record<string, unknown>;
 
@@ -20,13 +21,17 @@ const BATCH = 128;
  * the experience service uses), fed the canonical JSON of each scenario's input facts; without one, from
  * the local feature-hashing embedding of the facts (no model). Plans record which one answered
  * (`embeddingModelUsed`). A configured endpoint that fails is a 502 `EMBEDDING_MODEL_FAILED`: nothing is
- * stored, and no local vector stands in for the model's.
+ * stored, and no local vector stands in for the model's. The HTTP calls are the service's (async I/O); the
+ * local embedding and the comparison of every pair run on a scenario worker thread.
  */
 @Injectable()
 export class ScenarioSimilarity {
   private readonly remote: TextEmbedder | null;
 
-  constructor(@Inject(ScenariosSettings) private readonly settings: ScenariosSettings) {
+  constructor(
+    @Inject(ScenariosSettings) private readonly settings: ScenariosSettings,
+    @Inject(ScenarioWorkers) private readonly workers: ScenarioWorkers,
+  ) {
     this.remote = settings.embeddingBaseUrl
       ? new OpenAiCompatibleEmbeddings({
           baseUrl: settings.embeddingBaseUrl,
@@ -48,12 +53,19 @@ export class ScenarioSimilarity {
     return this.remote ? this.remote.name : LOCAL_EMBEDDING_NAME;
   }
 
-  private async vectors(facts: Facts[]): Promise<ArrayLike<number>[]> {
-    if (!this.remote) return facts.map((f) => localEmbedding(f));
+  /** Indexes (after the `against` leading ones) of the facts that are not near duplicates. */
+  private async distinct(facts: Facts[], against: number): Promise<number[]> {
+    const entries: Pick<KeepDistinctTask, 'facts' | 'vectors'> = this.remote
+      ? { vectors: await this.vectors(this.remote, facts) }
+      : { facts };
+    return this.workers.keepDistinct({ ...entries, threshold: this.settings.similarityThreshold, against });
+  }
+
+  private async vectors(remote: TextEmbedder, facts: Facts[]): Promise<ArrayLike<number>[]> {
     const out: ArrayLike<number>[] = [];
     try {
       for (let i = 0; i < facts.length; i += BATCH)
-        out.push(...(await this.remote.embed(facts.slice(i, i + BATCH).map((f) => canonicalJson(f)))));
+        out.push(...(await remote.embed(facts.slice(i, i + BATCH).map((f) => canonicalJson(f)))));
     } catch (error) {
       if (error instanceof EmbeddingsUnavailableError)
         throw new AppError(
@@ -77,9 +89,11 @@ export class ScenarioSimilarity {
     const pairwise = scenarios.filter((s) => s.type === 'Pairwise');
     if (pairwise.length < 2) return { scenarios, removed: 0 };
     const kept = new Set(
-      keepDistinct(
-        await this.vectors(pairwise.map((s) => s.inputFacts)),
-        this.settings.similarityThreshold,
+      (
+        await this.distinct(
+          pairwise.map((s) => s.inputFacts),
+          0,
+        )
       ).map((i) => pairwise[i]),
     );
     return {
@@ -91,14 +105,7 @@ export class ScenarioSimilarity {
   /** Which proposals are not near duplicates of the existing scenarios or of a proposal kept before them. */
   async distinctProposals(existing: Facts[], proposals: Facts[]): Promise<boolean[]> {
     if (!this.enabled || proposals.length === 0) return proposals.map(() => true);
-    const vectors = await this.vectors([...existing, ...proposals]);
-    const kept = new Set(
-      keepDistinct(
-        vectors.slice(existing.length),
-        this.settings.similarityThreshold,
-        vectors.slice(0, existing.length),
-      ),
-    );
+    const kept = new Set(await this.distinct([...existing, ...proposals], existing.length));
     return proposals.map((_, i) => kept.has(i));
   }
 }

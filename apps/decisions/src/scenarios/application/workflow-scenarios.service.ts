@@ -258,7 +258,7 @@ export class WorkflowScenariosService implements OnApplicationBootstrap, OnAppli
     assertWorkflowName(workflowName);
     return this.uow.run(async (m) => {
       const plan = await this.requirePlan(m, workflowName);
-      const confirmed = (await this.repo.scenarios(m, plan.id)).filter((s) => s.confirmed).length;
+      const confirmed = await this.repo.countConfirmed(m, plan.id);
       return this.view(m, plan, null, confirmed);
     });
   }
