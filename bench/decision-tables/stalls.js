@@ -8,7 +8,10 @@
  * FEEL loop executed, and a 10,000-rule rule set saved, activated and executed for the first time.
  *   npm run bench:decision-tables:stalls       (ROWS=10000 override, ROWS=100000 for the largest table;
  *                                              ONLY=tables: the table requests only;
- *                                              TABLES_DB=postgres://…: decisions on PostgreSQL, not PGlite)
+ *                                              TABLES_DB=postgres://…: decisions on PostgreSQL, not PGlite;
+ *                                              PROFILE=1: a CPU profile of the main thread per request, its
+ *                                              longest busy stretch and what ran in it, see
+ *                                              main-thread-profile.js; PROFILE=dir also writes .cpuprofile)
  * The first evaluate is sent right after the save's response: it waits for the compile that follows the
  * save (no second compile), so its line is the compile after the response.
  * The machine is shared: the load average and an idle line ("idle 2 s", the floor of the run) come first;
@@ -19,6 +22,7 @@ const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { startDecisions } = require('../../apps/decisions/dist');
 const { startControlPlane } = require('../../apps/control-plane/dist');
 const { makeTable } = require('./run');
+const { startProfile, stopProfile } = require('./main-thread-profile');
 
 const ROWS = Number(process.env.ROWS ?? 10_000);
 const TARGET_MS = 50;
@@ -44,6 +48,7 @@ async function measure(label, baseUrl, work) {
   };
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
+  const profiling = await startProfile();
   const started = performance.now();
   timer = setTimeout(() => tick(started + 20), 20);
   let outcome;
@@ -55,6 +60,7 @@ async function measure(label, baseUrl, work) {
     delay.disable();
   }
   const elapsed = performance.now() - started;
+  const profile = await stopProfile(profiling);
   await Promise.all(pending);
   waits.sort((a, b) => a - b);
   const p99 = waits[Math.min(waits.length - 1, Math.floor(waits.length * 0.99))] ?? 0;
@@ -64,6 +70,7 @@ async function measure(label, baseUrl, work) {
       `   /health/live p99 ${p99.toFixed(0).padStart(6)} ms ${p99 <= TARGET_MS ? '(ok)  ' : '(MISS)'}, max ${(waits[waits.length - 1] ?? 0).toFixed(0).padStart(6)} ms` +
       `${outcome ? `   ${outcome}` : ''}`,
   );
+  if (profile) console.log(profile);
 }
 
 async function main() {
