@@ -15,6 +15,7 @@ const { Session } = require('node:inspector');
 const PROFILE = process.env.PROFILE;
 let session = null;
 let count = 0;
+const INTERVAL_US = 500;
 
 function post(method, params) {
   return new Promise((resolve, reject) =>
@@ -28,7 +29,7 @@ async function startProfile() {
     session = new Session();
     session.connect();
     await post('Profiler.enable');
-    await post('Profiler.setSamplingInterval', { interval: 500 });
+    await post('Profiler.setSamplingInterval', { interval: INTERVAL_US });
   }
   await post('Profiler.start');
   return true;
@@ -82,6 +83,7 @@ async function stopProfile(started) {
   let best = { from: 0, to: 0, us: 0 };
   let from = -1;
   let run = 0;
+  let busySamples = 0;
   for (let i = 0; i < samples.length; i++) {
     const us = timeDeltas[i + 1] ?? 0;
     if (idle(samples[i])) {
@@ -91,6 +93,7 @@ async function stopProfile(started) {
       continue;
     }
     busy += us;
+    busySamples++;
     if (byId.get(samples[i]).callFrame.functionName === '(garbage collector)') gc += us;
     if (from < 0) from = i;
     run += us;
@@ -109,8 +112,12 @@ async function stopProfile(started) {
     ours.set(o, (ours.get(o) ?? 0) + us);
   }
   const ms = (us) => (us / 1000).toFixed(0);
+  // a sample is taken when the thread runs: samples × interval is about its own CPU time, while the wall
+  // time of a stretch also counts the time other processes held the core
+  const cpu = (samples) => ((samples * INTERVAL_US) / 1000).toFixed(0);
   return (
-    `    main thread busy ${ms(busy)} ms (GC ${ms(gc)}); longest busy stretch ${ms(best.us)} ms (GC ${ms(stretchGc)})\n` +
+    `    main thread busy ${ms(busy)} ms wall, ~${cpu(busySamples)} ms CPU (GC ${ms(gc)} wall); ` +
+    `longest busy stretch ${ms(best.us)} ms wall, ~${cpu(best.to - best.from)} ms CPU (GC ${ms(stretchGc)} wall)\n` +
     `      self: ${top(self, 6)}\n` +
     `      our frame: ${top(ours, 6)}`
   );
