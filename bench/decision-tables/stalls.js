@@ -11,7 +11,10 @@
  *                                              ONLY=tables: the table requests only;
  *                                              ONLY=scenarios: the scenario requests only,
  *                                              SCENARIO_ROWS=1000 their table's rows;
- *                                              TABLES_DB=postgres://…: decisions on PostgreSQL, not PGlite)
+ *                                              TABLES_DB=postgres://…: decisions on PostgreSQL, not PGlite;
+ *                                              PROFILE=1: a CPU profile of the main thread per request, its
+ *                                              longest busy stretch and what ran in it, see
+ *                                              main-thread-profile.js; PROFILE=dir also writes .cpuprofile)
  * The first evaluate is sent right after the save's response: it waits for the compile that follows the
  * save (no second compile), so its line is the compile after the response.
  * "main thread CPU" is the CPU time of the services' thread meanwhile (the probes' own included: the idle
@@ -19,12 +22,14 @@
  * The machine is shared: the load average and an idle line ("idle 2 s", the floor of the run) come first;
  * each line says whether its /health/live p99 is within the issue's 50 ms.
  */
+const http = require('node:http');
 const os = require('node:os');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { startDecisions } = require('../../apps/decisions/dist');
 const { startControlPlane } = require('../../apps/control-plane/dist');
 const { makeTable } = require('./run');
 const { bigTable } = require('../scenarios/run');
+const { startProfile, stopProfile } = require('./main-thread-profile');
 
 const ROWS = Number(process.env.ROWS ?? 10_000);
 const SCENARIO_ROWS = Number(process.env.SCENARIO_ROWS ?? 1000);
@@ -62,6 +67,7 @@ async function measure(label, baseUrl, work) {
   };
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
+  const profiling = await startProfile();
   const started = performance.now();
   const cpuBefore = mainThreadCpuMs();
   timer = setTimeout(() => tick(started + 20), 20);
@@ -75,6 +81,7 @@ async function measure(label, baseUrl, work) {
   }
   const elapsed = performance.now() - started;
   const cpu = mainThreadCpuMs() - cpuBefore;
+  const profile = await stopProfile(profiling);
   await Promise.all(pending);
   waits.sort((a, b) => a - b);
   const p99 = waits[Math.min(waits.length - 1, Math.floor(waits.length * 0.99))] ?? 0;
@@ -84,6 +91,7 @@ async function measure(label, baseUrl, work) {
       `   /health/live p99 ${p99.toFixed(0).padStart(6)} ms ${p99 <= TARGET_MS ? '(ok)  ' : '(MISS)'}, max ${(waits[waits.length - 1] ?? 0).toFixed(0).padStart(6)} ms` +
       `${outcome ? `   ${outcome}` : ''}`,
   );
+  if (profile) console.log(profile);
 }
 
 async function main() {
@@ -113,13 +121,37 @@ async function main() {
   });
   const headers = { 'content-type': 'application/json', 'x-tenant-id': 'bench', 'x-actor': 'bench' };
   const post = async (base, path, body, method = 'POST') => {
-    // a body given as text is sent as it is (the bench's own JSON.stringify of a large table is not
-    // counted against the service: they share this process's event loop)
+    // a large body is sent as bytes made beforehand, through node:http: a real client is another process,
+    // and fetch's own work on a 10+ MB text body (encoding it, copying it into a stream) would otherwise
+    // be charged to the services' event loop, which this process shares
+    if (Buffer.isBuffer(body)) return sendBytes(base + path, method, body);
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     const res = await fetch(base + path, { method, headers, body: text });
     const json = await res.json().catch(() => null);
     return { status: res.status, json };
   };
+  const sendBytes = (url, method, bytes) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        url,
+        { method, headers: { ...headers, 'content-length': bytes.length }, agent: false },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            let json = null;
+            try {
+              json = JSON.parse(Buffer.concat(chunks).toString());
+            } catch {
+              // not JSON
+            }
+            resolve({ status: res.statusCode, json });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(bytes);
+    });
   const dt = `${decisions.url}/api/v1/decision-tables`;
   console.log(
     `node ${process.version}; ${ROWS} rows × 5 inputs; services in one process, probe every 20 ms; ` +
@@ -141,7 +173,7 @@ async function main() {
   }
   const table = makeTable(ROWS, 'First');
   table.name = `${table.name}-${Date.now()}`; // a new name each run (a PostgreSQL database outlives the run)
-  const tableJson = JSON.stringify(table);
+  const tableJson = Buffer.from(JSON.stringify(table));
   const input = { age: 30, country: 'NL', amount: 5000, tier: 'gold', vip: true };
   let id;
   await measure(`create a ${ROWS}-row table`, decisions.url, async () => {
@@ -165,7 +197,7 @@ async function main() {
     async () => `HTTP ${(await post(dt, `/${id}/analyze`, {})).status}`,
   );
   table.rows[0].outputs.score = -1;
-  const updatedJson = JSON.stringify(table);
+  const updatedJson = Buffer.from(JSON.stringify(table));
   await measure(
     'update it',
     decisions.url,
@@ -235,7 +267,7 @@ async function main() {
     condition: `amount > ${i} and country = "NL"`,
     output: { [`band${i % 50}`]: i },
   }));
-  const ruleSetJson = JSON.stringify({ ruleSet: { rules } });
+  const ruleSetJson = Buffer.from(JSON.stringify({ ruleSet: { rules } }));
   await measure('save a 10,000-rule rule set', cp.url, async () => {
     const r = await cpPost('/api/v1/rule-engine/rulesets/big', ruleSetJson);
     return `HTTP ${r.status}`;

@@ -172,50 +172,53 @@ describe('compileDecisionTable', () => {
     }
   });
 
-  it('agrees with a plain scan on random tables (index is exact)', () => {
-    const { compileUnaryTests } = jest.requireActual('@arbiter/feel');
-    let seed = 7;
-    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
-    const cellFor = (c: number): string => {
-      if (c === 0) return ['-', '"a"', '"b","c"', 'not("a")'][rnd(4)];
-      if (c === 1)
-        return [
-          '-',
-          `< ${rnd(20)}`,
-          `[${rnd(10)}..${10 + rnd(10)}]`,
-          `${rnd(20)}`,
-          `>= ${rnd(20)}`,
-          `(${rnd(10)}..${10 + rnd(10)})`,
-        ][rnd(6)];
-      return ['-', 'true', 'false'][rnd(3)];
-    };
-    const rows = Array.from({ length: 60 }, (_, i) => ({
-      id: `r${i}`,
-      inputConditions: { s: cellFor(0), n: cellFor(1), b: cellFor(2) },
-      outputs: { o: i },
-    }));
-    const t = compileDecisionTable({
-      name: 'rnd',
-      hitPolicy: 'Collect',
-      inputColumns: [{ name: 's' }, { name: 'n' }, { name: 'b' }],
-      outputColumns: [{ name: 'o' }],
-      rows,
-    });
-    const tests = rows.map((r) =>
-      Object.entries(r.inputConditions).map(([k, v]) => [k, compileUnaryTests(v)] as const),
-    );
-    for (let k = 0; k < 500; k++) {
-      const input = {
-        s: ['a', 'b', 'c', 'd', null][rnd(5)],
-        n: [rnd(22) - 1, rnd(20) + 0.5, null][rnd(3)],
-        b: [true, false, null][rnd(3)],
+  it.each([60, 12, 3])(
+    'agrees with a plain scan on random tables of %i rows (the index, and the scan of small tables, are exact)',
+    (size) => {
+      const { compileUnaryTests } = jest.requireActual('@arbiter/feel');
+      let seed = 7;
+      const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+      const cellFor = (c: number): string => {
+        if (c === 0) return ['-', '"a"', '"b","c"', 'not("a")'][rnd(4)];
+        if (c === 1)
+          return [
+            '-',
+            `< ${rnd(20)}`,
+            `[${rnd(10)}..${10 + rnd(10)}]`,
+            `${rnd(20)}`,
+            `>= ${rnd(20)}`,
+            `(${rnd(10)}..${10 + rnd(10)})`,
+          ][rnd(6)];
+        return ['-', 'true', 'false'][rnd(3)];
       };
-      const expected = rows
-        .filter((_, i) => tests[i].every(([col, test]) => test.test((input as any)[col]) === true))
-        .map((r) => r.id);
-      expect(t.evaluate(input).matchedRows).toEqual(expected);
-    }
-  });
+      const rows = Array.from({ length: size }, (_, i) => ({
+        id: `r${i}`,
+        inputConditions: { s: cellFor(0), n: cellFor(1), b: cellFor(2) },
+        outputs: { o: i },
+      }));
+      const t = compileDecisionTable({
+        name: 'rnd',
+        hitPolicy: 'Collect',
+        inputColumns: [{ name: 's' }, { name: 'n' }, { name: 'b' }],
+        outputColumns: [{ name: 'o' }],
+        rows,
+      });
+      const tests = rows.map((r) =>
+        Object.entries(r.inputConditions).map(([k, v]) => [k, compileUnaryTests(v)] as const),
+      );
+      for (let k = 0; k < 500; k++) {
+        const input = {
+          s: ['a', 'b', 'c', 'd', null, 1][rnd(6)],
+          n: [rnd(22) - 1, rnd(20) + 0.5, null, 'x'][rnd(4)],
+          b: [true, false, null][rnd(3)],
+        };
+        const expected = rows
+          .filter((_, i) => tests[i].every(([col, test]) => test.test((input as any)[col]) === true))
+          .map((r) => r.id);
+        expect(t.evaluate(input).matchedRows).toEqual(expected);
+      }
+    },
+  );
 
   it('keeps compiled FEEL only for opaque cells (memory: the index decides the others)', () => {
     const t = compileDecisionTable({

@@ -80,6 +80,13 @@ export class CompiledDecisionTable {
   private readonly defaults: Record<string, unknown> | null;
   /** an input column is named like a member of Object.prototype: inputs are read as own properties only */
   private readonly inheritedNames: boolean;
+  /**
+   * Per input column, the JS type its values are taken as they are (`string`, `number`, `boolean`
+   * columns), else null (converted by `coerceInput`); `directBind`: every column is read from the facts
+   * by name (no computed column, no inherited name), so `bind` takes its short path.
+   */
+  private readonly jsTypes: (string | null)[];
+  private readonly directBind: boolean;
   /** per row, the outputs computed by FEEL expressions when the row matches (null: constants only) */
   /** (null when no row has any: no per-row array for the common table) */
   private readonly outputExpressions: (NormalizedOutputExpression[] | null)[] | null;
@@ -136,6 +143,8 @@ export class CompiledDecisionTable {
     this.shapes = parts.shapes;
     this.tests = parts.tests;
     this.inheritedNames = this.names.some(isInheritedName);
+    this.jsTypes = this.types.map((t) => (t === 'string' || t === 'number' || t === 'boolean' ? t : null));
+    this.directBind = !this.inheritedNames && this.expressions.every((e) => e === null);
     this.typing = factTypingOf(this.names, this.types, this.tests);
     this.outputTypes = table.outputs.map((o) => o.type);
     this.dynamic = table.rows.some((r) => r.expressions?.length);
@@ -197,6 +206,19 @@ export class CompiledDecisionTable {
   private bind(input: Input): void {
     // a typed scope copies values bound here: made again for each evaluation, even of the same object
     if (this.typing.facts.length || this.typing.columns.length) this.scopeFacts = null;
+    if (this.directBind) {
+      // the same checks and values as below, a plain value of its column's type taken as it is
+      for (let c = 0; c < this.names.length; c++) {
+        const raw = input[this.names[c]];
+        if (raw === undefined || raw === null) {
+          if (this.required[c]) throw missingInput(this.names[c]);
+          this.values[c] = null;
+        } else if (typeof raw === this.jsTypes[c] && (typeof raw !== 'number' || Number.isFinite(raw)))
+          this.values[c] = raw;
+        else this.values[c] = coerceInput(raw, this.types[c], this.names[c]);
+      }
+      return;
+    }
     let feelInput: Input | undefined; // the input as FEEL values, converted once for every computed column
     for (let c = 0; c < this.names.length; c++) {
       const expr = this.expressions[c];
@@ -374,6 +396,10 @@ export class CompiledDecisionTable {
     for (const name of this.outputNames) setOwn(outputValues, name, noMatchValue(this.hitPolicy));
     return { matchedRows: [], outputRows: [], outputValues };
   }
+}
+
+function missingInput(name: string): EvaluationError {
+  return new EvaluationError('MISSING_REQUIRED_INPUT', `Required input '${name}' is missing`, name);
 }
 
 /** A budget or deadline abort as the table's error (a call-depth abort never propagates: it gives null). */

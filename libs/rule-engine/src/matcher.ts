@@ -335,6 +335,59 @@ function cellAccepts(shape: CellShape, value: unknown): number {
   }
 }
 
+/** How the scan tests one cell (`ScanCell.op`). */
+const EQUALS = 0; // one string or boolean literal: the value is that literal (===)
+const RANGE = 1; // one numeric interval: a number inside it (other values: `cellAccepts`)
+const SHAPE = 2; // any other simple cell: `cellAccepts`
+const OPAQUE = 3; // only its FEEL can tell
+
+/**
+ * One cell of a small table as the scan tests it, prepared once: the `-` cells are left out, and the
+ * commonest cells (one literal, one interval) are compared inline instead of through their shape.
+ */
+interface ScanCell {
+  column: number;
+  op: number;
+  literal: unknown;
+  lo: number;
+  hi: number;
+  loIncl: boolean;
+  hiIncl: boolean;
+  shape: CellShape;
+}
+
+function scanCellsOf(row: CellShape[], columnCount: number): ScanCell[] {
+  const cells: ScanCell[] = [];
+  for (let column = 0; column < columnCount; column++) {
+    const shape = row[column];
+    if (shape === undefined || shape.kind === 'any') continue;
+    const cell: ScanCell = {
+      column,
+      op: SHAPE,
+      literal: null,
+      lo: 0,
+      hi: 0,
+      loIncl: false,
+      hiIncl: false,
+      shape,
+    };
+    if (shape.kind === 'opaque') cell.op = OPAQUE;
+    else if ((shape.kind === 'strings' || shape.kind === 'booleans') && shape.values.length === 1) {
+      cell.op = EQUALS;
+      cell.literal = shape.values[0];
+    } else if (shape.kind === 'numbers' && shape.intervals.length === 1) {
+      const [i] = shape.intervals;
+      cell.op = RANGE;
+      cell.lo = i.lo;
+      cell.hi = i.hi;
+      cell.loIncl = i.loIncl;
+      cell.hiIncl = i.hiIncl;
+    }
+    cells.push(cell);
+  }
+  return cells;
+}
+
 /** What a RowMatcher is built from, made in steps (`rowMatcherSteps`: a pause every rows slice and column). */
 export interface RowMatcherParts {
   opaque: Int32Array[];
@@ -381,6 +434,8 @@ export class RowMatcher<C = unknown> {
   private readonly matched: Int32Array;
   /** a small table: a row loop over the cells instead of the index (SCAN_MAX_ROWS) */
   private readonly scan: boolean;
+  /** per row of a small table, its cells other than `-` as the scan tests them */
+  private readonly scanCells: ScanCell[][];
   private readonly size: number;
 
   constructor(
@@ -391,6 +446,7 @@ export class RowMatcher<C = unknown> {
   ) {
     const size = (this.size = shapes.length);
     this.scan = size <= SCAN_MAX_ROWS;
+    this.scanCells = this.scan ? shapes.map((row) => scanCellsOf(row, columnCount)) : [];
     this.all = newBits(size);
     fillBits(this.all, size);
     this.candidates = newBits(size);
@@ -452,13 +508,27 @@ export class RowMatcher<C = unknown> {
 
   /** Whether row `r` matches, cell by cell (the scan of a small table). */
   private rowMatches(r: number, values: ArrayLike<unknown>, context: C): boolean {
-    const row = this.shapes[r];
-    for (let c = 0; c < this.columnCount; c++) {
-      const shape = row[c];
-      if (shape === undefined || shape.kind === 'any') continue;
-      const accepts = shape.kind === 'opaque' ? -1 : cellAccepts(shape, values[c]);
+    const cells = this.scanCells[r];
+    for (let k = 0; k < cells.length; k++) {
+      const cell = cells[k];
+      const value = values[cell.column];
+      const op = cell.op;
+      if (op === EQUALS) {
+        if (value !== cell.literal) return false;
+        continue;
+      }
+      if (op === RANGE && typeof value === 'number') {
+        const x = value;
+        if (!(
+          (x > cell.lo || (cell.loIncl && x === cell.lo)) &&
+          (x < cell.hi || (cell.hiIncl && x === cell.hi))
+        ))
+          return false;
+        continue;
+      }
+      const accepts = op === OPAQUE ? -1 : cellAccepts(cell.shape, value);
       if (accepts === 0) return false;
-      if (accepts === -1 && this.test(r, c, values[c], context) !== true) return false;
+      if (accepts === -1 && this.test(r, cell.column, value, context) !== true) return false;
     }
     return true;
   }
