@@ -38,6 +38,8 @@ module.exports = {
   ],
   moduleNameMapper: Object.fromEntries([
     ...libs.map((lib) => [`^@arbiter/${lib}$`, path.join(__dirname, 'libs', lib, 'src', 'index.ts')]),
+    // the tables the scenario tests and benches share (a subpath of its own, not the library's index)
+    ['^@arbiter/scenarios/fixtures$', path.join(__dirname, 'libs', 'scenarios', 'src', 'fixtures.ts')],
     ...apps.map((app) => [`^@arbiter/${app}$`, path.join(__dirname, 'apps', app, 'src', 'index.ts')]),
     ...tools.map((tool) => [`^@arbiter/${tool}$`, path.join(__dirname, 'tools', tool, 'src', 'index.ts')]),
   ]),

@@ -28,7 +28,7 @@ const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { startDecisions } = require('../../apps/decisions/dist');
 const { startControlPlane } = require('../../apps/control-plane/dist');
 const { makeTable } = require('./run');
-const { bigTable } = require('../scenarios/run');
+const { bigTable } = require('../../libs/scenarios/dist/fixtures');
 const { startProfile, stopProfile } = require('./main-thread-profile');
 
 const ROWS = Number(process.env.ROWS ?? 10_000);

@@ -24,28 +24,7 @@ const ROWS = Number(process.env.ROWS ?? 1000);
 const TCK_DIR = process.env.TCK_DIR ?? '/work/shared/dmn-tck/TestCases';
 
 /** n rows over two numeric columns (adjacent ranges, a threshold) and a string column; Unique. */
-function bigTable(n) {
-  const categories = ['a', 'b', 'c', 'd'];
-  return {
-    name: `big ${n}`,
-    hitPolicy: 'Unique',
-    inputColumns: [
-      { name: 'x', type: 'number' },
-      { name: 'category', type: 'string' },
-      { name: 'y', type: 'number' },
-    ],
-    outputColumns: [{ name: 'out', type: 'number' }],
-    rows: Array.from({ length: n }, (_, i) => ({
-      id: `row-${i + 1}`,
-      inputConditions: {
-        x: `[${i * 10}..${i * 10 + 10})`,
-        category: JSON.stringify(categories[i % 4]),
-        y: i % 2 === 0 ? '>= 50' : '< 50',
-      },
-      outputs: { out: i },
-    })),
-  };
-}
+const { bigTable } = require('../../libs/scenarios/dist/fixtures');
 
 const ms = (t) => `${t.toFixed(0)} ms`;
 
@@ -134,8 +113,6 @@ function tck() {
       `tables with kill rate >= 90 %: ${ok.filter((r) => r.score >= 90).length}/${ok.length}`,
   );
 }
-
-module.exports = { bigTable };
 
 if (require.main === module) {
   big();

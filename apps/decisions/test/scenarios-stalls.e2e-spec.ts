@@ -5,6 +5,7 @@
  * writes the scenarios and results (`jsonb_to_recordset`, rows as JSON text written in slices) and parses
  * the worker's answer in slices of its loop. Runs on PGlite, and on PostgreSQL with TEST_DATABASE_URL.
  */
+import { bigTable } from '@arbiter/scenarios/fixtures';
 import { ServiceUnderTest, startServiceForTest, whileProbingLiveness } from '@arbiter/testing';
 import { decisionsService } from '../src';
 import { client } from './helpers';
@@ -16,30 +17,6 @@ import { client } from './helpers';
  */
 const PROBE_MS = Number(process.env.LIVENESS_PROBE_MS ?? 100);
 const ROWS = 1000;
-
-/** The table of bench/scenarios: adjacent ranges, a listed string and a threshold per row; Unique. */
-function bigTable(n: number, name: string) {
-  const categories = ['a', 'b', 'c', 'd'];
-  return {
-    name,
-    hitPolicy: 'Unique',
-    inputColumns: [
-      { name: 'x', type: 'number' },
-      { name: 'category', type: 'string' },
-      { name: 'y', type: 'number' },
-    ],
-    outputColumns: [{ name: 'out', type: 'number' }],
-    rows: Array.from({ length: n }, (_, i) => ({
-      id: `row-${i + 1}`,
-      inputConditions: {
-        x: `[${i * 10}..${i * 10 + 10})`,
-        category: JSON.stringify(categories[i % 4]),
-        y: i % 2 === 0 ? '>= 50' : '< 50',
-      },
-      outputs: { out: i },
-    })),
-  };
-}
 
 describe('scenario plans of a 1,000-row table do not stall the service', () => {
   let sut: ServiceUnderTest;

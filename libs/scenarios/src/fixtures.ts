@@ -1,4 +1,7 @@
-/** Tables the unit tests (and the bench) share; not exported from the index. */
+/**
+ * Tables the unit tests, the decisions tests and the benches share: `@arbiter/scenarios/fixtures`, a subpath of
+ * its own, not the library's index.
+ */
 import type { DecisionTableDefinition } from '@arbiter/rule-engine';
 
 /** The spec's loan example: amount thresholds, a risk class, a date and a duration. */
@@ -42,10 +45,10 @@ export const LOAN_TABLE: DecisionTableDefinition = {
 };
 
 /** A generated table of `n` rows over two numeric columns and a string column (Unique hit policy). */
-export function bigTable(n: number): DecisionTableDefinition {
+export function bigTable(n: number, name = `big ${n}`): DecisionTableDefinition {
   const categories = ['a', 'b', 'c', 'd'];
   return {
-    name: `big ${n}`,
+    name,
     hitPolicy: 'Unique',
     inputColumns: [
       { name: 'x', type: 'number' },

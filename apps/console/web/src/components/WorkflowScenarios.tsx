@@ -1,20 +1,9 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  NativeSelect,
-  NumberInput,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, NumberInput, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { dt, errorText } from '../api';
 import { useRuleSetNames } from '../hooks/useRuleSetNames';
 import { ListTable } from './ListTable';
+import { RuleSetSelect } from './RuleSetSelect';
 
 interface WorkflowPlan {
   id: string;
@@ -115,15 +104,14 @@ export function WorkflowScenarios() {
         </Alert>
       )}
       <Group align="end">
-        <NativeSelect
-          label="Rule set"
+        <RuleSetSelect
+          names={names}
           value={workflow}
-          onChange={(e) => {
-            setWorkflow(e.currentTarget.value);
+          onChange={(next) => {
+            setWorkflow(next);
             setPlan(null);
             setRun(null);
           }}
-          data={[{ value: '', label: 'choose a rule set' }, ...names.map((n) => ({ value: n, label: n }))]}
         />
         <NumberInput
           label="Version"

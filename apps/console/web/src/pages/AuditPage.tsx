@@ -20,6 +20,7 @@ import { useHashWorkflow, useRuleSetNames } from '../hooks/useRuleSetNames';
 import { onHubEvent } from '../hub';
 import { entryVerdict, severityColour, Verification } from '../audit-model';
 import { ListTable } from '../components/ListTable';
+import { RuleSetSelect } from '../components/RuleSetSelect';
 
 interface AuditEntry {
   seq: number;
@@ -72,13 +73,7 @@ export function AuditPage() {
     <Stack>
       <Title order={2}>Audit</Title>
       {error && <Alert color="red">{error}</Alert>}
-      <NativeSelect
-        label="Rule set"
-        maw={360}
-        value={workflow}
-        onChange={(e) => setWorkflow(e.currentTarget.value)}
-        data={[{ value: '', label: 'choose a rule set' }, ...names.map((n) => ({ value: n, label: n }))]}
-      />
+      <RuleSetSelect names={names} value={workflow} onChange={setWorkflow} maw={360} />
       {workflow && (
         <Tabs defaultValue="changes" keepMounted={false}>
           <Tabs.List>

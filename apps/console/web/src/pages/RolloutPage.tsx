@@ -20,6 +20,7 @@ import { cp, errorText } from '../api';
 import { useHashWorkflow, useRuleSetNames } from '../hooks/useRuleSetNames';
 import { onHubEvent } from '../hub';
 import { ListTable } from '../components/ListTable';
+import { RuleSetSelect } from '../components/RuleSetSelect';
 
 interface Rollout {
   rolloutId: string;
@@ -158,13 +159,7 @@ export function RolloutPage() {
     <Stack>
       <Title order={2}>Rollout</Title>
       {listError && <Alert color="red">{listError}</Alert>}
-      <NativeSelect
-        label="Rule set"
-        maw={360}
-        value={workflow}
-        onChange={(e) => setWorkflow(e.currentTarget.value)}
-        data={[{ value: '', label: 'choose a rule set' }, ...names.map((n) => ({ value: n, label: n }))]}
-      />
+      <RuleSetSelect names={names} value={workflow} onChange={setWorkflow} maw={360} />
       {message && (
         <Alert
           color={message.colour}

@@ -1,5 +1,4 @@
 import { AppError } from '@arbiter/platform';
-import type { DecisionTableDefinition } from '@arbiter/rule-engine';
 import {
   generateTableScenarios,
   keepDistinct,
@@ -7,49 +6,9 @@ import {
   mutationRun,
   runTableScenarios,
 } from '@arbiter/scenarios';
+import { bigTable, LOAN_TABLE } from '@arbiter/scenarios/fixtures';
 import { ScenariosSettings } from '../../settings';
 import { ScenarioWorkers } from './scenario-workers';
-
-const LOAN_TABLE: DecisionTableDefinition = {
-  name: 'loan approval',
-  hitPolicy: 'First',
-  inputColumns: [
-    { name: 'amount', type: 'number' },
-    { name: 'risk', type: 'string' },
-    { name: 'since', type: 'date' },
-  ],
-  outputColumns: [{ name: 'decision', type: 'string' }],
-  rows: [
-    { id: 'r1', inputConditions: { amount: '>= 5000', risk: '"high"' }, outputs: { decision: 'reject' } },
-    {
-      id: 'r2',
-      inputConditions: { amount: '[1000..5000)', risk: '"low","medium"', since: '< date("2020-01-01")' },
-      outputs: { decision: 'approve' },
-    },
-    { id: 'r3', inputConditions: { amount: '< 1000' }, outputs: { decision: 'fast-track' } },
-  ],
-};
-
-/** `n` adjacent ranges with a listed string and a threshold per row (the table of bench/scenarios). */
-const bigTable = (n: number): DecisionTableDefinition => ({
-  name: `big ${n}`,
-  hitPolicy: 'Unique',
-  inputColumns: [
-    { name: 'x', type: 'number' },
-    { name: 'category', type: 'string' },
-    { name: 'y', type: 'number' },
-  ],
-  outputColumns: [{ name: 'out', type: 'number' }],
-  rows: Array.from({ length: n }, (_, i) => ({
-    id: `row-${i + 1}`,
-    inputConditions: {
-      x: `[${i * 10}..${i * 10 + 10})`,
-      category: JSON.stringify('abcd'[i % 4]),
-      y: i % 2 === 0 ? '>= 50' : '< 50',
-    },
-    outputs: { out: i },
-  })),
-});
 
 /** The worker thread answers what the library answers in process, and its failures keep their codes. */
 describe('ScenarioWorkers', () => {
