@@ -32,11 +32,11 @@ export class JsonBytesWriter {
   private readonly days = new Float64Array(DAY_SLOTS).fill(NaN);
   private readonly dayPrefixes: Buffer[] = new Array<Buffer>(DAY_SLOTS);
 
-  constructor(private readonly capacity = 64 * 1024) {
+  constructor(capacity = 64 * 1024) {
     this.buf = Buffer.allocUnsafeSlow(Math.max(capacity, 1024));
   }
 
-  /** Bytes written so far (since the last `take`). */
+  /** Bytes written so far. */
   get length(): number {
     return this.pos;
   }
@@ -44,17 +44,6 @@ export class JsonBytesWriter {
   /** The bytes written (a view of the writer's memory: the writer must not be used afterwards). */
   bytes(): Buffer {
     return this.buf.subarray(0, this.pos);
-  }
-
-  /**
-   * The bytes written since the last `take`, handed over (the writer goes on in new memory of its
-   * capacity): an answer sent in pieces as it is written.
-   */
-  take(): Buffer {
-    const bytes = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafeSlow(Math.max(this.capacity, 1024));
-    this.pos = 0;
-    return bytes;
   }
 
   /** Text known to be ASCII and to need no escaping (field names, punctuation), or JSON bytes (`text`). */
