@@ -68,6 +68,8 @@ export class EventWindowSimulationService {
       this.metrics.evaluated('simulate', w.count);
     };
     const engine = new WindowEngine(windowDefinition(config), onClose);
+    // each event's window, written at once: one object, reused (see `lastWindowInto`)
+    const w = { key: '', start: 0, end: 0, count: 0, aggregates: {}, contents: { events: [], total: 0 } };
     out.raw(RESULTS);
     let sliceStart = performance.now();
     for (let i = 0; i < n; i++) {
@@ -86,10 +88,9 @@ export class EventWindowSimulationService {
         continue;
       }
       out.raw(ACCEPTED);
-      if (onUpdate) {
-        const w = engine.lastWindow()!;
+      if (onUpdate && engine.lastWindowInto(w, limit)) {
         out.raw(WINDOW);
-        out.window(w, engine.lastContents(limit), keyBytes);
+        out.window(w, w.contents, keyBytes);
         this.metrics.evaluated('simulate', w.count);
       }
       out.byte(0x7d);
