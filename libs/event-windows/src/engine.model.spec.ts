@@ -69,6 +69,8 @@ describe('WindowEngine against the naive reference (fast-check)', () => {
         let closed: WindowResult[] = [];
         const engine = new WindowEngine(definition, (w) => closed.push(w));
         const reference = new ReferenceWindows(definition);
+        // one object for every event's window (`lastWindowInto`), as a large batch reads them
+        const reused = { key: '', start: 0, end: 0, count: 0, aggregates: {}, contents: { events: [], total: 0 } };
         let time = d.epoch;
         for (const op of ops) {
           closed = [];
@@ -84,6 +86,12 @@ describe('WindowEngine against the naive reference (fast-check)', () => {
           expect(status).toBe(expected.late ? LATE : ACCEPTED);
           if (!expected.late) {
             expect(engine.lastWindow()).toEqual(expected.window);
+            const limit = op.step % 4;
+            const contents = engine.lastContents(limit);
+            expect(engine.lastWindowInto(reused, limit)).toBe(true);
+            expect(JSON.parse(JSON.stringify(reused))).toEqual(
+              JSON.parse(JSON.stringify({ ...expected.window, contents })),
+            );
             expect(engine.lastCount).toBe(expected.window!.count);
             expect(engine.lastSum).toBe(expected.window!.aggregates.sum);
           }

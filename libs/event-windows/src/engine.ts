@@ -232,6 +232,37 @@ export class WindowEngine {
   }
 
   /**
+   * `lastWindow()` and `lastContents(limit)` written into `into` (its objects reused, nothing allocated
+   * once they have grown): for a caller that reads them at once, per event of a large batch. False (and
+   * `into` untouched) when there is no such window.
+   */
+  lastWindowInto(into: WindowResult & { contents: WindowContents }, limit: number): boolean {
+    const s = this.lastState;
+    if (!s) return false;
+    const a = this.lastA;
+    const e = this.lastB;
+    into.key = this.lastKey;
+    into.start = this.lastStart;
+    into.end = this.lastEnd;
+    into.count = e - a;
+    this.aggregate(s, a, e, into.aggregates);
+    const events = into.contents.events;
+    const from = Math.max(a, e - Math.max(0, limit));
+    let n = 0;
+    for (let i = from; i < e; i++, n++) {
+      const timestamp = s.buf[2 * i];
+      const value = s.raw ? s.raw[i] : s.buf[2 * i + 1];
+      if (n < events.length) {
+        events[n].timestamp = timestamp;
+        events[n].value = value;
+      } else events.push({ timestamp, value });
+    }
+    events.length = n;
+    into.contents.total = e - a;
+    return true;
+  }
+
+  /**
    * A key's current window at the effective watermark: sliding `(now − size, now]`; tumbling, the open
    * bucket holding the key's latest event; session, the open session. `null` when the key holds nothing.
    */
@@ -571,7 +602,8 @@ export class WindowEngine {
     return { events, total: e - a };
   }
 
-  private aggregate(s: KeyState, a: number, e: number): Aggregates {
+  /** The configured aggregates of events [a, e), set on `out` (a new object by default), in their order. */
+  private aggregate(s: KeyState, a: number, e: number, out: Aggregates = {}): Aggregates {
     const names = this.aggregateNames;
     const b = s.buf;
     let sum = 0;
@@ -587,8 +619,6 @@ export class WindowEngine {
         if (x > max) max = x;
       }
     }
-    const valueAt = (i: number) => (s.raw ? s.raw[i] : b[2 * i + 1]);
-    const out: Aggregates = {};
     for (const name of names) {
       switch (name) {
         case 'count':
@@ -608,20 +638,25 @@ export class WindowEngine {
           break;
         case 'distinctCount': {
           const seen = new Set<unknown>();
-          for (let i = a; i < e; i++) seen.add(distinctKey(valueAt(i)));
+          for (let i = a; i < e; i++) seen.add(distinctKey(valueAt(s, i)));
           out.distinctCount = seen.size;
           break;
         }
         case 'first':
-          out.first = e > a ? valueAt(a) : null;
+          out.first = e > a ? valueAt(s, a) : null;
           break;
         case 'last':
-          out.last = e > a ? valueAt(e - 1) : null;
+          out.last = e > a ? valueAt(s, e - 1) : null;
           break;
       }
     }
     return out;
   }
+}
+
+/** The original value of a key's event `i` (its numeric value when values are not retained). */
+function valueAt(s: KeyState, i: number): unknown {
+  return s.raw ? s.raw[i] : s.buf[2 * i + 1];
 }
 
 /** Values compared by `distinctCount`: primitives as they are, objects by their JSON text. */

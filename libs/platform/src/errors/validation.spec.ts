@@ -73,6 +73,23 @@ describe('unstorable text (NUL, lone surrogates)', () => {
     const deep = await pipe.transform(deepObject(200), { type: 'body', metatype: Object }).catch((e) => e);
     expect(deep).toMatchObject({ code: 'BODY_TOO_DEEP' });
   });
+
+  it('finds a bad key or string among thousands of objects repeating the same keys (a large batch)', async () => {
+    const pipe = createValidationPipe();
+    const rows = (last: Record<string, unknown>) => ({
+      rows: [...Array.from({ length: 5000 }, (_, i) => ({ id: `r${i}`, n: i })), last],
+    });
+    const badKey = await pipe
+      .transform(rows({ id: 'x', ['n\ud800']: 1 }), { type: 'body', metatype: Object })
+      .catch((e: unknown) => e);
+    expect(badKey).toMatchObject({ code: 'INVALID_CHARACTERS', details: [{ field: 'body.rows[5000]' }] });
+    const badValue = await pipe
+      .transform(rows({ id: 'x\u0000', n: 1 }), { type: 'body', metatype: Object })
+      .catch((e: unknown) => e);
+    expect(badValue).toMatchObject({ code: 'INVALID_CHARACTERS', details: [{ field: 'body.rows[5000].id' }] });
+    const fine = rows({ id: 'x', n: 1 });
+    await expect(pipe.transform(fine, { type: 'body', metatype: Object })).resolves.toEqual(fine);
+  });
 });
 
 function deepObject(levels: number): unknown {

@@ -135,10 +135,17 @@ async function scanRest(scan: BodyScan): Promise<number> {
   return scan.found;
 }
 
+/** Distinct object keys whose flags a walk keeps (an array of objects repeats its keys). */
+const MAX_KNOWN_KEYS = 1024;
+
 /** The walk of `scanBody`, resumable: `step(n)` walks up to n nodes and says whether it is done. */
 class BodyScan {
   found = 0;
-  private readonly stack: [unknown, number][];
+  /** Arrays and objects to walk, and their depths (two stacks: no pair per node). */
+  private readonly nodes: unknown[];
+  private readonly depths: number[];
+  /** The flags of the object keys met so far (UNSTORABLE, INHERITED_KEY or 0). */
+  private readonly keys = new Map<string, number>();
 
   constructor(
     value: unknown,
@@ -146,41 +153,60 @@ class BodyScan {
   ) {
     if (typeof value === 'string') {
       this.found = isUnstorableText(value) ? UNSTORABLE : 0;
-      this.stack = [];
-    } else this.stack = [[value, 0]];
+      this.nodes = [];
+      this.depths = [];
+    } else {
+      this.nodes = [value];
+      this.depths = [0];
+    }
   }
 
-  step(nodes: number): boolean {
-    const { stack, limit } = this;
+  step(count: number): boolean {
+    const { nodes, depths, limit } = this;
     let found = this.found;
-    for (let n = 0; n < nodes && stack.length > 0; n++) {
-      const [node, depth] = stack.pop()!;
+    for (let n = 0; n < count && nodes.length > 0; n++) {
+      const node = nodes.pop();
+      const depth = depths.pop()!;
       if (node === null || typeof node !== 'object') continue;
       if (depth >= limit) {
         this.found = found | DEEP;
-        stack.length = 0; // the walk stops there
+        nodes.length = depths.length = 0; // the walk stops there
         return true;
       }
       if (Array.isArray(node)) {
         for (const child of node) {
           if (typeof child === 'string') {
             if (isUnstorableText(child)) found |= UNSTORABLE;
-          } else if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+          } else if (child !== null && typeof child === 'object') {
+            nodes.push(child);
+            depths.push(depth + 1);
+          }
         }
       } else {
         for (const key in node) {
           if (!Object.hasOwn(node, key)) continue;
-          if (isUnstorableText(key)) found |= UNSTORABLE;
-          if (isInheritedKey(key)) found |= INHERITED_KEY;
+          found |= this.keyFlags(key);
           const child = (node as Record<string, unknown>)[key];
           if (typeof child === 'string') {
             if (isUnstorableText(child)) found |= UNSTORABLE;
-          } else if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+          } else if (child !== null && typeof child === 'object') {
+            nodes.push(child);
+            depths.push(depth + 1);
+          }
         }
       }
     }
     this.found = found;
-    return stack.length === 0;
+    return nodes.length === 0;
+  }
+
+  private keyFlags(key: string): number {
+    let flags = this.keys.get(key);
+    if (flags === undefined) {
+      flags = (isUnstorableText(key) ? UNSTORABLE : 0) | (isInheritedKey(key) ? INHERITED_KEY : 0);
+      if (this.keys.size < MAX_KNOWN_KEYS) this.keys.set(key, flags);
+    }
+    return flags;
   }
 }
 

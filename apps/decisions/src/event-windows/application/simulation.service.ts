@@ -7,7 +7,7 @@ import type { EventBatchBody } from '../http/dto';
 import { windowDefinition } from './config-model';
 import { isoTimestamp, readBatchSliced } from './event-batch';
 import { EventWindowConfigService } from './event-window-config.service';
-import { ascii, JsonBytesWriter, writeWindow } from './json-bytes-writer';
+import { ascii, JsonBytesWriter } from './json-bytes-writer';
 import { EventWindowMetrics } from './metrics';
 
 /**
@@ -64,10 +64,12 @@ export class EventWindowSimulationService {
     let closedCount = 0;
     const onClose = (w: WindowResult, contents: (n: number) => WindowContents) => {
       if (closedCount++) closed.byte(0x2c);
-      writeWindow(closed, w, contents(limit));
+      closed.window(w, contents(limit));
       this.metrics.evaluated('simulate', w.count);
     };
     const engine = new WindowEngine(windowDefinition(config), onClose);
+    // each event's window, written at once: one object, reused (see `lastWindowInto`)
+    const w = { key: '', start: 0, end: 0, count: 0, aggregates: {}, contents: { events: [], total: 0 } };
     out.raw(RESULTS);
     let sliceStart = performance.now();
     for (let i = 0; i < n; i++) {
@@ -79,16 +81,16 @@ export class EventWindowSimulationService {
       const t = batch.timestamps[i];
       const status = engine.add(key, t, batch.values[i]);
       if (i) out.byte(0x2c);
-      out.raw(INDEX).number(i).raw(KEY).string(key).raw(TIMESTAMP).time(t);
+      const keyBytes = out.text(key);
+      out.raw(INDEX).number(i).raw(KEY).raw(keyBytes).raw(TIMESTAMP).time(t);
       if (status === LATE) {
         out.raw(LATE_STATUS);
         continue;
       }
       out.raw(ACCEPTED);
-      if (onUpdate) {
-        const w = engine.lastWindow()!;
+      if (onUpdate && engine.lastWindowInto(w, limit)) {
         out.raw(WINDOW);
-        writeWindow(out, w, engine.lastContents(limit));
+        out.window(w, w.contents, keyBytes);
         this.metrics.evaluated('simulate', w.count);
       }
       out.byte(0x7d);
