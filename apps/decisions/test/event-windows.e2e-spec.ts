@@ -1,7 +1,8 @@
-import { EventBus } from '@arbiter/platform';
+import { EventBus, UnitOfWork } from '@arbiter/platform';
 import { ServiceUnderTest, startServiceForTest } from '@arbiter/testing';
 import { decisionsService } from '../src';
 import { EventWindowMetrics } from '../src/event-windows';
+import { EventWindowConfigRepository } from '../src/event-windows/persistence/event-window-config.repository';
 import { cep } from './cep-client';
 
 const failedLogins = {
@@ -169,6 +170,47 @@ describe('event windows (CEP) API', () => {
     });
     // nothing was stored: the live window of alice is empty
     expect((await api.get('/logins/keys/alice/window')).body.Window).toBeNull();
+  });
+
+  it('simulates with the configuration as it is now: a save or delete here, a change event from another replica', async () => {
+    const Events = [0, 3, 6].map((m) => ({ Key: 'carol', Timestamp: at(m), Value: 1 }));
+    await api.put('/reused', { ...failedLogins, WindowSize: 'PT10M' });
+    expect((await api.post('/reused/simulate', { Events })).body.Results[2].Window.Count).toBe(3);
+    // saved here: the next simulate reads the new size at once (the configuration a simulate reuses is dropped)
+    await api.put('/reused', { ...failedLogins, WindowSize: 'PT2M' });
+    expect((await api.post('/reused/simulate', { Events })).body.Results[2].Window.Count).toBe(1);
+    // changed by another replica: its database row changes, then its change event arrives on the bus
+    const app = sut.service.app;
+    const repo = app.get(EventWindowConfigRepository);
+    const stored = await app
+      .get(UnitOfWork)
+      .run((m) => repo.find(m, 'tenant-a', 'reused'), { tenantId: 'tenant-a' });
+    await app
+      .get(UnitOfWork)
+      .run((m) => repo.update(m, { ...stored!, windowSizeMs: 5 * 60_000, version: stored!.version + 1 }), {
+        tenantId: 'tenant-a',
+      });
+    await app.get(EventBus).publish(
+      'arbiter.event-window.changed',
+      {
+        configId: 'reused',
+        tenantId: 'tenant-a',
+        version: stored!.version + 1,
+        change: 'updated',
+        occurredAt: new Date().toISOString(),
+      },
+      { tenantId: 'tenant-a' },
+    );
+    let count = 0;
+    for (let i = 0; i < 25 && count !== 2; i++) {
+      count = (await api.post('/reused/simulate', { Events })).body.Results[2].Window.Count;
+      if (count !== 2) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(count).toBe(2); // 3 and 6 within five minutes
+    // another tenant still gets a 404, and a deleted configuration is gone for the next simulate
+    expect((await cep(sut.url, 'tenant-b').post('/reused/simulate', { Events })).status).toBe(404);
+    expect((await api.del('/reused')).status).toBe(204);
+    expect((await api.post('/reused/simulate', { Events })).status).toBe(404);
   });
 
   it('simulates tumbling windows emitted on close, closing on the clock (Now) without new events', async () => {

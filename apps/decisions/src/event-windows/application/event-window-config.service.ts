@@ -1,6 +1,6 @@
 import { Subjects } from '@arbiter/contracts';
-import { AppError, EventBus, RequestContext, UnitOfWork } from '@arbiter/platform';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppError, EventBus, EventSubscription, RequestContext, UnitOfWork } from '@arbiter/platform';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EventWindowErrors as E } from '../errors';
 import type { EventWindowConfigBody } from '../http/dto';
 import { EventWindowConfigEntity } from '../persistence/entities';
@@ -8,10 +8,21 @@ import { EventWindowConfigRepository } from '../persistence/event-window-config.
 import { checkConfigId, configFields, configView } from './config-model';
 import { EventWindowMetrics } from './metrics';
 
+/**
+ * How long a simulate may reuse a configuration it read (`loadForSimulate`). A change on any replica drops it
+ * at once through `arbiter.event-window.changed`; the time bound covers a change event that never arrived.
+ */
+export const SIMULATE_CONFIG_REUSE_MS = 2000;
+
 /** Event-window configurations per tenant (spec 2): list, get, save (create or update), delete. */
 @Injectable()
-export class EventWindowConfigService {
+export class EventWindowConfigService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('EventWindows');
+  /** Configurations read for simulate, by tenant and id (see `loadForSimulate`). */
+  private readonly reused = new Map<string, { entity: EventWindowConfigEntity; until: number }>();
+  /** Bumped by every change: a read that started before a change does not store what it read. */
+  private generation = 0;
+  private subscription: EventSubscription | undefined;
 
   constructor(
     @Inject(UnitOfWork) private readonly uow: UnitOfWork,
@@ -19,6 +30,16 @@ export class EventWindowConfigService {
     @Inject(EventBus) private readonly bus: EventBus,
     @Inject(EventWindowMetrics) private readonly metrics: EventWindowMetrics,
   ) {}
+
+  async onApplicationBootstrap() {
+    this.subscription = await this.bus.subscribe(Subjects.EventWindowChanged, (e) =>
+      this.forget(e.data.tenantId, e.data.configId),
+    );
+  }
+
+  async onApplicationShutdown() {
+    await this.subscription?.unsubscribe().catch(() => undefined);
+  }
 
   async list() {
     this.metrics.read();
@@ -37,6 +58,35 @@ export class EventWindowConfigService {
     if (!found)
       throw AppError.notFound(E.ConfigNotFound, `Event-window configuration '${id}' does not exist`);
     return found;
+  }
+
+  /**
+   * `load` for `POST /{id}/simulate`, which is called in bursts against one configuration: the configuration
+   * read within the last `SIMULATE_CONFIG_REUSE_MS` is reused (per tenant and id; another tenant's id is still
+   * a 404 read from the database). A save or delete on this replica drops it before it answers, one on
+   * another replica when its change event arrives. `GET /{id}` always reads the database.
+   */
+  async loadForSimulate(id: string): Promise<EventWindowConfigEntity> {
+    checkConfigId(id);
+    const tenantId = RequestContext.tenantId();
+    const key = reuseKey(tenantId, id);
+    const held = this.reused.get(key);
+    if (held && held.until > Date.now()) {
+      this.metrics.read();
+      return held.entity;
+    }
+    const generation = this.generation;
+    const entity = await this.load(id, tenantId);
+    if (generation === this.generation) {
+      if (this.reused.size >= 10_000) this.reused.clear();
+      this.reused.set(key, { entity, until: Date.now() + SIMULATE_CONFIG_REUSE_MS });
+    }
+    return entity;
+  }
+
+  private forget(tenantId: string, id: string) {
+    this.generation++;
+    this.reused.delete(reuseKey(tenantId, id));
   }
 
   /** `PUT /{id}`: creates the configuration (201) or replaces it (200, version + 1). */
@@ -60,6 +110,7 @@ export class EventWindowConfigService {
       return { entity, created: !existing };
     });
     const change = saved.created ? 'created' : 'updated';
+    this.forget(tenantId, id);
     this.metrics.wrote(change);
     await this.publish(id, tenantId, saved.entity.version, change);
     return { created: saved.created, view: configView(saved.entity) };
@@ -71,6 +122,7 @@ export class EventWindowConfigService {
     const deleted = await this.uow.run((m) => this.repo.delete(m, tenantId, id));
     if (!deleted)
       throw AppError.notFound(E.ConfigNotFound, `Event-window configuration '${id}' does not exist`);
+    this.forget(tenantId, id);
     this.metrics.wrote('deleted');
     await this.publish(id, tenantId, null, 'deleted');
   }
@@ -92,3 +144,5 @@ export class EventWindowConfigService {
     }
   }
 }
+
+const reuseKey = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;

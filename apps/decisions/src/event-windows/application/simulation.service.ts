@@ -50,7 +50,7 @@ export class EventWindowSimulationService {
 
   /** The batch result (`BatchResultView`) as the bytes of its JSON text. */
   async simulate(id: string, body: EventBatchBody): Promise<Buffer> {
-    const config = await this.configs.load(id);
+    const config = await this.configs.loadForSimulate(id);
     const batch = await readBatchSliced(body.Events, config, this.settings.maxBatchEvents, SLICE_MS);
     const now = body.Now === undefined ? undefined : isoTimestamp(body.Now);
     if (now !== undefined && !Number.isFinite(now))
