@@ -10,7 +10,7 @@ import {
   PROOF_TYPE,
   verifyDocument,
 } from '@arbiter/licensing';
-import { AppError, UnitOfWork } from '@arbiter/platform';
+import { AppError, Database, UnitOfWork } from '@arbiter/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { LicenseServerSettings } from '../settings';
@@ -195,7 +195,7 @@ export class ActivateLicense {
 @Injectable()
 export class ValidateLicense {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly database: Database,
     private readonly activations: ActivationRepository,
     private readonly usage: UsageRecorder,
     private readonly cache: ValidationCache,
@@ -210,7 +210,7 @@ export class ValidateLicense {
     if (cached) return this.answer(cached.licenseKey, dto.actionType, cached);
     const key = wellFormedKey(dto.licenseKey);
     return this.cache
-      .load(cacheKey, key, () => this.uow.run((m) => this.activations.validation(m, key, fingerprint)))
+      .load(cacheKey, key, () => this.activations.validation(this.database, key, fingerprint))
       .then((read) => this.answer(key, dto.actionType, read));
   }
 

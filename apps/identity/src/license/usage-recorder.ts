@@ -1,4 +1,4 @@
-import { UnitOfWork } from '@arbiter/platform';
+import { Database } from '@arbiter/platform';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { UsageMetric, UsageMetricRepository } from './persistence/license-store.repository';
 import { UsageBatch } from './usage-batch';
@@ -24,7 +24,7 @@ export class UsageRecorder implements OnApplicationShutdown {
   flushMs = 1000;
 
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly database: Database,
     private readonly metrics: UsageMetricRepository,
   ) {}
 
@@ -51,7 +51,7 @@ export class UsageRecorder implements OnApplicationShutdown {
     this.flushing = (async () => {
       try {
         while (batch.length) {
-          await this.uow.run((m) => this.metrics.insertMany(m, batch[0]));
+          await this.metrics.insertMany(this.database, batch[0]);
           batch.shift();
         }
       } catch (error) {

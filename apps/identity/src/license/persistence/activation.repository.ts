@@ -165,9 +165,13 @@ export class ActivationRepository {
     return outcomes;
   }
 
-  /** Whether the license is activated on the machine (any machine under `ProjectOnly`). */
+  /**
+   * Whether the license is activated on the machine (any machine under `ProjectOnly`): validate's read (on a
+   * cache miss and each refresh), one prepared statement in autocommit (service-wide tables, no row-level
+   * security) instead of a transaction's four round trips.
+   */
   async validation(
-    m: EntityManager,
+    db: Database,
     licenseKey: string,
     fingerprint: string | null,
   ): Promise<
@@ -180,7 +184,14 @@ export class ActivationRepository {
       }
     | undefined
   > {
-    const rows = await m.query(
+    const rows = await db.preparedQuery<{
+      tier: string;
+      allowed_features: string[];
+      expires_at: Date;
+      is_revoked: boolean;
+      activated: boolean;
+    }>(
+      'license-validation',
       `SELECT k.tier, k.allowed_features, k.expires_at, k.is_revoked,
               EXISTS (SELECT 1 FROM license_activations a
                        WHERE a.license_id = k.id AND ($2::text IS NULL OR a.machine_fingerprint = $2)) AS activated

@@ -1,3 +1,4 @@
+import type { Database } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
 import type { LicenseAlg, LicensePublicJwk } from '@arbiter/licensing';
 import type { EntityManager } from 'typeorm';
@@ -70,11 +71,16 @@ export class RevocationRepository {
 /** `license_usage_metrics`: written in batches by the usage recorder. */
 @Injectable()
 export class UsageMetricRepository {
-  /** A batch of metrics, its columns as array literals (`UsageBatch`). */
-  async insertMany(m: EntityManager, batch: UsageBatch): Promise<void> {
+  /**
+   * A batch of metrics, its columns as array literals (`UsageBatch`): one prepared statement in autocommit
+   * (`Database.preparedQuery`; the table is service-wide, no row-level security), one round trip instead of
+   * a transaction's four (begin, role and tenant settings, insert, commit) on the loop that serves validate.
+   */
+  async insertMany(db: Database, batch: UsageBatch): Promise<void> {
     if (!batch.count) return;
     const c = batch.columns();
-    await m.query(
+    await db.preparedQuery(
+      'license-usage-insert',
       `INSERT INTO license_usage_metrics (license_key, action_type, is_valid, recorded_at)
        SELECT k, a, v, to_timestamp(t / 1000)
          FROM unnest($1::text[], $2::text[], $3::boolean[], $4::float8[]) AS u(k, a, v, t)`,
