@@ -1,6 +1,8 @@
 import {
   parseJsonRequestBodySliced,
   parseStoredJsonSliced,
+  requestJsonText,
+  sameJsonText,
   SLICED_BODY_CHARS,
   stringifyJsonSliced,
 } from './json-body-sliced';
@@ -119,5 +121,47 @@ describe('stringifyJsonSliced', () => {
       [],
     ];
     for (const doc of docs) expect(await stringifyJsonSliced(doc)).toBe(JSON.stringify(doc));
+  });
+});
+
+describe('requestJsonText', () => {
+  it("keeps a large body's text for its parsed value, and for a DTO that stands for the same JSON", async () => {
+    const body = {
+      name: 't',
+      inputColumns: [{ name: 'age', type: 'number' }],
+      rows: Array.from({ length: 20_000 }, (_, i) => ({ id: `r${i}`, c: { age: `> ${i}` } })),
+    };
+    const text = JSON.stringify(body);
+    const parsed = (await parseJsonRequestBodySliced(text)) as typeof body;
+    expect(requestJsonText(parsed)).toBe(text);
+    // a small body keeps none, nor does a copy
+    expect(requestJsonText(await parseJsonRequestBodySliced('{"a":1}'))).toBeUndefined();
+    expect(requestJsonText({ ...parsed })).toBeUndefined();
+
+    class Column {
+      name = '';
+      type?: string = undefined;
+    }
+    const dto = (columns: unknown[], extra: Record<string, unknown> = {}) => ({
+      name: parsed.name,
+      description: undefined,
+      inputColumns: columns,
+      rows: parsed.rows,
+      ...extra,
+    });
+    const rebuilt = parsed.inputColumns.map((c) => Object.assign(new Column(), c));
+    const same = dto(rebuilt);
+    sameJsonText(parsed, same);
+    expect(requestJsonText(same)).toBe(text);
+    // a DTO that differs keeps none: another column, a property more or less, other rows
+    for (const other of [
+      dto([{ name: 'age', type: 'string' }]),
+      dto(rebuilt, { comment: 'x' }),
+      { name: parsed.name, rows: parsed.rows },
+      dto(rebuilt, { rows: [...parsed.rows] }),
+    ]) {
+      sameJsonText(parsed, other);
+      expect(requestJsonText(other)).toBeUndefined();
+    }
   });
 });

@@ -26,6 +26,48 @@ const invalid = (): never => {
   throw new InvalidJsonBodyError();
 };
 
+/** The text each large request body was parsed from, by its parsed value (see `requestJsonText`). */
+const bodyTexts = new WeakMap<object, string>();
+
+/**
+ * The JSON text a large request body (from SLICED_BODY_CHARS) was parsed from, while its parsed value
+ * is alive: whoever hands the body on as text (to a worker thread) sends that text instead of writing the
+ * value out again. Only for the very object the parse gave (`JSON.parse` of the text gives an equal
+ * value): a copy, or a value the pipeline rebuilt, has none unless `sameJsonText` passed it on.
+ */
+export function requestJsonText(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? bodyTexts.get(value) : undefined;
+}
+
+/**
+ * Gives `to` the text of `from` (`requestJsonText`) when it stands for the same JSON: an object with the
+ * same defined properties, each the very same value, or (a small one the pipeline rebuilt, such as a
+ * nested DTO) one that `JSON.stringify` writes alike. A DTO made from a large body, whose bulk (a table's
+ * rows) is handed over as sent, so keeps the body's text; anything else keeps none.
+ */
+export function sameJsonText(from: unknown, to: unknown): void {
+  const text = requestJsonText(from);
+  if (text === undefined || typeof to !== 'object' || to === null || Array.isArray(to)) return;
+  const a = from as Record<string, unknown>;
+  const b = to as Record<string, unknown>;
+  const defined = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined);
+  const keys = defined(a);
+  if (keys.length !== defined(b).length) return;
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key)) return;
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    if (typeof x !== 'object' || x === null || typeof y !== 'object' || y === null) return;
+    if (Array.isArray(x) && x.length > SAME_TEXT_ITEMS) return;
+    if (JSON.stringify(x) !== JSON.stringify(y)) return;
+  }
+  bodyTexts.set(to, text);
+}
+
+/** Longest rebuilt array `sameJsonText` compares by its text (a table's columns, not its rows). */
+const SAME_TEXT_ITEMS = 1000;
+
 /**
  * `parseJsonRequestBody` for a large body, in slices of the event loop: the document is cut along its
  * outer arrays and objects into pieces of about PIECE_CHARS, each parsed by `JSON.parse` (through
@@ -35,7 +77,9 @@ const invalid = (): never => {
  */
 export async function parseJsonRequestBodySliced(text: string): Promise<unknown> {
   if (text.length < SLICED_BODY_CHARS) return parseJsonRequestBody(text);
-  return parseSliced(text, false);
+  const value = await parseSliced(text, false);
+  if (typeof value === 'object' && value !== null) bodyTexts.set(value, text);
+  return value;
 }
 
 /**

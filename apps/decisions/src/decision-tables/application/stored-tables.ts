@@ -41,3 +41,18 @@ export async function loadVersion(
     throw AppError.notFound(E.VersionNotFound, `Version ${number} of table '${id}' does not exist`);
   return { table, stored, number };
 }
+
+/** A table and the JSON text of one of its versions (the latest when `version` is absent), unparsed. */
+export async function loadVersionText(
+  repo: DecisionTableRepository,
+  m: EntityManager,
+  id: string,
+  version?: number,
+): Promise<{ text: string; number: number }> {
+  const table = await requireTable(repo, m, id);
+  const number = version ?? table.latestVersion;
+  const text = await repo.versionText(m, id, number);
+  if (text === null)
+    throw AppError.notFound(E.VersionNotFound, `Version ${number} of table '${id}' does not exist`);
+  return { text, number };
+}

@@ -75,6 +75,9 @@ describe('TypeOrmDecisionTableRepository (real database)', () => {
         expect(await repo.findByName(m, 'Loan risk')).toMatchObject({ id: table.id });
         expect((await repo.version(m, table.id, 2))?.definition).toEqual(definition('Loan risk'));
         expect(await repo.version(m, table.id, 4)).toBeNull();
+        // the stored text, unparsed: what a worker thread parses for the analysis of a large version
+        expect(JSON.parse((await repo.versionText(m, table.id, 2))!)).toEqual(definition('Loan risk'));
+        expect(await repo.versionText(m, table.id, 4)).toBeNull();
         const versions = await repo.versions(m, table.id, 0, 2);
         expect(versions.map((v) => v.version)).toEqual([3, 2]);
         expect(versions[0]).toMatchObject({ createdBy: 'alice', comment: 'v3' });

@@ -62,6 +62,14 @@ export abstract class DecisionTableRepository {
   abstract deleteTable(m: EntityManager, id: string): Promise<number>;
   abstract insertVersion(m: EntityManager, version: DecisionTableVersionEntity): Promise<void>;
   abstract version(m: EntityManager, id: string, version: number): Promise<DecisionTableVersionEntity | null>;
+  /**
+   * A version's definition as the JSON text stored, unparsed (null when there is no such version): what a
+   * worker thread parses for itself, so the service's thread never holds a large table's rows.
+   */
+  async versionText(m: EntityManager, id: string, version: number): Promise<string | null> {
+    const stored = await this.version(m, id, version);
+    return stored ? JSON.stringify(stored.definition) : null;
+  }
   abstract versions(
     m: EntityManager,
     id: string,
@@ -162,6 +170,15 @@ export class TypeOrmDecisionTableRepository extends DecisionTableRepository {
     entity.createdBy = row.created_by;
     entity.comment = row.comment;
     return entity;
+  }
+  override async versionText(m: EntityManager, tableId: string, version: number) {
+    const [row] = returnedRows<{ definition: string }>(
+      await m.query(
+        `SELECT definition::text AS definition FROM decision_table_versions WHERE table_id = $1 AND version = $2`,
+        [tableId, version],
+      ),
+    );
+    return row ? row.definition : null;
   }
   versions(m: EntityManager, tableId: string, offset: number, limit: number) {
     return m.getRepository(DecisionTableVersionEntity).find({
