@@ -82,7 +82,7 @@ export async function createHttpApp(
       const text = body.toString('utf8');
       if (text.length >= SLICED_BODY_CHARS) {
         // a large body (a 100,000-row table) is parsed in slices: no other request waits for it
-        parseJsonRequestBodySliced(text).then(
+        parseJsonRequestBodySliced(text, body).then(
           (value) => done(null, value),
           (error: Error) => done(error, undefined),
         );

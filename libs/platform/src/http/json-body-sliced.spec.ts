@@ -1,7 +1,7 @@
 import {
   parseJsonRequestBodySliced,
   parseStoredJsonSliced,
-  requestJsonText,
+  requestJson,
   sameJsonText,
   SLICED_BODY_CHARS,
   stringifyJsonSliced,
@@ -124,7 +124,7 @@ describe('stringifyJsonSliced', () => {
   });
 });
 
-describe('requestJsonText', () => {
+describe('requestJson', () => {
   it("keeps a large body's text for its parsed value, and for a DTO that stands for the same JSON", async () => {
     const body = {
       name: 't',
@@ -133,10 +133,16 @@ describe('requestJsonText', () => {
     };
     const text = JSON.stringify(body);
     const parsed = (await parseJsonRequestBodySliced(text)) as typeof body;
-    expect(requestJsonText(parsed)).toBe(text);
+    expect(requestJson(parsed)).toBe(text);
     // a small body keeps none, nor does a copy
-    expect(requestJsonText(await parseJsonRequestBodySliced('{"a":1}'))).toBeUndefined();
-    expect(requestJsonText({ ...parsed })).toBeUndefined();
+    expect(requestJson(await parseJsonRequestBodySliced('{"a":1}'))).toBeUndefined();
+    expect(requestJson({ ...parsed })).toBeUndefined();
+    // the bytes the text came from, when given, until they move to another thread
+    const bytes = Buffer.from(text);
+    const fromBytes = await parseJsonRequestBodySliced(text, bytes);
+    expect(requestJson(fromBytes)).toBe(bytes);
+    structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+    expect(requestJson(fromBytes)).toBeUndefined();
 
     class Column {
       name = '';
@@ -152,7 +158,7 @@ describe('requestJsonText', () => {
     const rebuilt = parsed.inputColumns.map((c) => Object.assign(new Column(), c));
     const same = dto(rebuilt);
     sameJsonText(parsed, same);
-    expect(requestJsonText(same)).toBe(text);
+    expect(requestJson(same)).toBe(text);
     // a DTO that differs keeps none: another column, a property more or less, other rows
     for (const other of [
       dto([{ name: 'age', type: 'string' }]),
@@ -161,7 +167,7 @@ describe('requestJsonText', () => {
       dto(rebuilt, { rows: [...parsed.rows] }),
     ]) {
       sameJsonText(parsed, other);
-      expect(requestJsonText(other)).toBeUndefined();
+      expect(requestJson(other)).toBeUndefined();
     }
   });
 });

@@ -26,27 +26,30 @@ const invalid = (): never => {
   throw new InvalidJsonBodyError();
 };
 
-/** The text each large request body was parsed from, by its parsed value (see `requestJsonText`). */
-const bodyTexts = new WeakMap<object, string>();
+/** What each large request body was parsed from (its bytes, or its text), by its parsed value. */
+const bodyTexts = new WeakMap<object, string | Uint8Array>();
 
 /**
- * The JSON text a large request body (from SLICED_BODY_CHARS) was parsed from, while its parsed value
- * is alive: whoever hands the body on as text (to a worker thread) sends that text instead of writing the
- * value out again. Only for the very object the parse gave (`JSON.parse` of the text gives an equal
- * value): a copy, or a value the pipeline rebuilt, has none unless `sameJsonText` passed it on.
+ * The JSON a large request body (from SLICED_BODY_CHARS) was parsed from, while its parsed value is
+ * alive: its bytes as received (UTF-8) when the HTTP host gave them, else its text. Whoever hands the
+ * body on (to a worker thread) sends that instead of writing the value out again. Only for the very
+ * object the parse gave (parsing that JSON again gives an equal value): a copy, or a value the pipeline
+ * rebuilt, has none unless `sameJsonText` passed it on. Bytes moved to another thread meanwhile (their
+ * buffer detached) count as none.
  */
-export function requestJsonText(value: unknown): string | undefined {
-  return typeof value === 'object' && value !== null ? bodyTexts.get(value) : undefined;
+export function requestJson(value: unknown): string | Uint8Array | undefined {
+  const json = typeof value === 'object' && value !== null ? bodyTexts.get(value) : undefined;
+  return typeof json === 'string' || (json !== undefined && json.buffer.byteLength > 0) ? json : undefined;
 }
 
 /**
- * Gives `to` the text of `from` (`requestJsonText`) when it stands for the same JSON: an object with the
+ * Gives `to` the JSON of `from` (`requestJson`) when it stands for the same JSON: an object with the
  * same defined properties, each the very same value, or (a small one the pipeline rebuilt, such as a
  * nested DTO) one that `JSON.stringify` writes alike. A DTO made from a large body, whose bulk (a table's
  * rows) is handed over as sent, so keeps the body's text; anything else keeps none.
  */
 export function sameJsonText(from: unknown, to: unknown): void {
-  const text = requestJsonText(from);
+  const text = requestJson(from);
   if (text === undefined || typeof to !== 'object' || to === null || Array.isArray(to)) return;
   const a = from as Record<string, unknown>;
   const b = to as Record<string, unknown>;
@@ -74,11 +77,12 @@ const SAME_TEXT_ITEMS = 1000;
  * `parseJsonRequestBody`, so each piece is checked for prototype poisoning alike), with the event loop
  * handed back every SLICE_MS. The same value, the same errors as the one-go parse; parsing a 15 MB table
  * (100,000 rows) holds no other request for more than a few milliseconds. Small bodies parse in one go.
+ * `bytes`: the body as received, which `text` was decoded from (kept for `requestJson`).
  */
-export async function parseJsonRequestBodySliced(text: string): Promise<unknown> {
+export async function parseJsonRequestBodySliced(text: string, bytes?: Uint8Array): Promise<unknown> {
   if (text.length < SLICED_BODY_CHARS) return parseJsonRequestBody(text);
   const value = await parseSliced(text, false);
-  if (typeof value === 'object' && value !== null) bodyTexts.set(value, text);
+  if (typeof value === 'object' && value !== null) bodyTexts.set(value, bytes ?? text);
   return value;
 }
 

@@ -1,4 +1,4 @@
-import { requestJsonText, stringifyJsonSliced, WorkerPool, WorkerTaskTimeout } from '@arbiter/platform';
+import { requestJson, stringifyJsonSliced, WorkerPool, WorkerTaskTimeout } from '@arbiter/platform';
 import {
   AUTHORING_TASKS_FILE,
   checkDecisionTable,
@@ -44,12 +44,17 @@ export class AnalysisWorkers implements OnModuleDestroy {
    */
   async validateJson(text: string, limits: TableLimits): Promise<ValidationResult> {
     if (text.length < WORKER_TEXT_CHARS) return this.validate(JSON.parse(text), limits);
-    return this.runValidation({ definition: null, definitionJson: text, limits });
+    return this.runValidation({ task: { definition: null, definitionJson: text, limits }, transfer: [] });
   }
 
-  private async runValidation(task: ValidateTableTask): Promise<ValidationResult> {
+  private async runValidation({ task, transfer }: Task): Promise<ValidationResult> {
     try {
-      return await this.workers().run<ValidationResult>('validateTable', task, VALIDATION_TIMEOUT_MS);
+      return await this.workers().run<ValidationResult>(
+        'validateTable',
+        task,
+        VALIDATION_TIMEOUT_MS,
+        transfer,
+      );
     } catch (error) {
       if (error instanceof WorkerTaskTimeout)
         return { valid: false, errors: [{ rowId: null, column: null, message: error.message }] };
@@ -63,9 +68,9 @@ export class AnalysisWorkers implements OnModuleDestroy {
    */
   async check(definition: unknown, limits: TableLimits): Promise<TableProblem[]> {
     if (cells(definition) < this.settings.analysisWorkerCells) return checkDecisionTable(definition, limits);
-    const task = await taskOf(definition, limits);
+    const { task, transfer } = await taskOf(definition, limits);
     try {
-      return await this.workers().run<TableProblem[]>('checkTable', task, VALIDATION_TIMEOUT_MS);
+      return await this.workers().run<TableProblem[]>('checkTable', task, VALIDATION_TIMEOUT_MS, transfer);
     } catch (error) {
       if (error instanceof WorkerTaskTimeout) return [{ rowId: null, column: null, message: error.message }];
       throw error;
@@ -85,13 +90,29 @@ export class AnalysisWorkers implements OnModuleDestroy {
 }
 
 /**
- * The worker's task: the definition as JSON text (a string crosses to the thread as one copy; cloning a
- * 100,000-row object graph held the loop ~100 ms): the request body's own text when the definition is
- * the body as parsed (`requestJsonText`), else written in slices of the event loop.
+ * The worker's task: the definition as JSON (a string crosses to the thread as one copy; cloning a
+ * 100,000-row object graph held the loop ~100 ms): the request body's own bytes when the definition is
+ * the body as parsed (`requestJson`), moved to the thread; else JSON text written in slices of the event
+ * loop.
  */
-async function taskOf(definition: unknown, limits: TableLimits): Promise<ValidateTableTask> {
-  const definitionJson = requestJsonText(definition) ?? (await stringifyJsonSliced(definition));
-  return { definition: null, definitionJson, limits };
+async function taskOf(definition: unknown, limits: TableLimits): Promise<Task> {
+  const json = requestJson(definition);
+  if (json === undefined || typeof json === 'string') {
+    const definitionJson = json ?? (await stringifyJsonSliced(definition));
+    return { task: { definition: null, definitionJson, limits }, transfer: [] };
+  }
+  // a buffer of its own moves; a view into a shared one (a small pooled body) is copied
+  const whole = json.byteOffset === 0 && json.byteLength === json.buffer.byteLength;
+  return {
+    task: { definition: null, definitionBytes: json, limits },
+    transfer: whole ? [json.buffer as ArrayBuffer] : [],
+  };
+}
+
+interface Task {
+  task: ValidateTableTask;
+  /** buffers moved to the worker with the task */
+  transfer: ArrayBuffer[];
 }
 
 /** rows × input columns of a definition as sent (0 when it is not one). */
