@@ -1,5 +1,6 @@
 import {
   parseJsonRequestBodySliced,
+  parseJsonRequestBytesSliced,
   parseStoredJsonSliced,
   requestJson,
   sameJsonText,
@@ -77,6 +78,57 @@ describe('parseJsonRequestBodySliced', () => {
     for (const text of [inPiece, split, ctor])
       await expect(parseJsonRequestBodySliced(text)).rejects.toMatchObject({ code: 'FORBIDDEN_JSON_KEY' });
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
+
+describe('parseJsonRequestBytesSliced (a body as received)', () => {
+  const rows = Array.from({ length: 30_000 }, (_, i) => ({
+    id: `r${i}`,
+    c: { país: `"é€😀${i}"`, y: `[${i}..${i + 1}]`, q: 'a\\"b' },
+  }));
+
+  it('gives what decoding the body and parsing it gives, multi-byte characters and a byte order mark included', async () => {
+    const texts = [
+      JSON.stringify({ rows }),
+      JSON.stringify({ rows }, null, 2),
+      `\ufeff${JSON.stringify({ name: 'ü', rows })}`,
+      JSON.stringify(rows.map((r) => [r.id, r.c])),
+    ];
+    for (const text of texts) {
+      const bytes = Buffer.from(text);
+      expect(bytes.length).toBeGreaterThanOrEqual(SLICED_BODY_CHARS);
+      expect(await parseJsonRequestBytesSliced(bytes)).toEqual(await parseJsonRequestBodySliced(text));
+    }
+    // bytes that are no UTF-8 decode as the whole body's decoding would (U+FFFD), wherever they stand
+    const text = JSON.stringify({ rows, tail: 'XX' });
+    const bytes = Buffer.from(text);
+    const at = bytes.lastIndexOf('XX');
+    bytes[at] = 0xc3; // a lead byte without its continuation
+    bytes[at + 1] = 0xff;
+    expect(await parseJsonRequestBytesSliced(bytes)).toEqual(
+      await parseJsonRequestBodySliced(bytes.toString('utf8')),
+    );
+    // a small body parses in one go
+    expect(await parseJsonRequestBytesSliced(Buffer.from('{"a":"é"}'))).toEqual({ a: 'é' });
+  });
+
+  it('refuses what the text parse refuses', async () => {
+    const pad = `"pad": [${JSON.stringify(rows)}]`;
+    const bad = [
+      `{${pad}, "a": [1,]}`,
+      `{${pad}, "a": "unterminated}`,
+      `{${pad}} trailing`,
+      `{${pad},}`,
+      `{${pad}, "é": }`,
+    ];
+    for (const text of bad)
+      await expect(parseJsonRequestBytesSliced(Buffer.from(text))).rejects.toBeInstanceOf(
+        InvalidJsonBodyError,
+      );
+    const poisoned = `{"__proto__": ${JSON.stringify(rows)}}`;
+    await expect(parseJsonRequestBytesSliced(Buffer.from(poisoned))).rejects.toMatchObject({
+      code: 'FORBIDDEN_JSON_KEY',
+    });
   });
 });
 
