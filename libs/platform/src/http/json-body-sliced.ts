@@ -154,6 +154,35 @@ class Utf8Text implements JsonText {
 /** The UTF-8 byte order mark, as `Utf8Text` reads it. */
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
+/**
+ * `parseStoredJsonSliced` of JSON the service wrote, read back as UTF-8 bytes in parts (a stored table
+ * version read part by part): the parts are gathered into one buffer a few at a time and parsed from its
+ * bytes like a request body (`parseJsonRequestBytesSliced`), so neither the read nor the parse makes the
+ * whole text at once. Every key is kept as an own property, as `JSON.parse` keeps it.
+ */
+export async function parseStoredJsonBytesSliced(parts: readonly Uint8Array[]): Promise<unknown> {
+  let total = 0;
+  for (const part of parts) total += part.byteLength;
+  if (total < SLICED_BODY_CHARS) {
+    try {
+      return JSON.parse(Buffer.concat(parts, total).toString('utf8'));
+    } catch {
+      return invalid();
+    }
+  }
+  const bytes = Buffer.allocUnsafe(total);
+  let offset = 0;
+  let sliceEnd = performance.now() + SLICE_MS;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+    if (performance.now() < sliceEnd) continue;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    sliceEnd = performance.now() + SLICE_MS;
+  }
+  return parseSliced(new Utf8Text(bytes), true);
+}
+
 async function parseSliced(text: JsonText, keepProtoKeys: boolean): Promise<unknown> {
   const start =
     text instanceof Utf8Text

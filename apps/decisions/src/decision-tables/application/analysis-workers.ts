@@ -12,10 +12,14 @@ import { DecisionTablesSettings } from '../../settings';
 import { TableLimits } from './table-validation';
 
 /**
- * JSON text from this many characters is validated on a worker thread (a 1,000-row table of 5 inputs,
- * `AnalysisWorkerCells`' default, is ~150,000 characters; parsing 64 KiB here takes well under 1 ms).
+ * Stored JSON from this many bytes is validated on a worker thread (a 1,000-row table of 5 inputs,
+ * `AnalysisWorkerCells`' default, is ~150 KB; parsing 64 KiB here takes well under 1 ms).
  */
-const WORKER_TEXT_CHARS = 64 * 1024;
+const WORKER_JSON_BYTES = 64 * 1024;
+
+/** `bytes` as a view of a whole buffer of its own (copied when it is a view into a larger one). */
+const movable = (bytes: Uint8Array): Uint8Array =>
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 
 /** Longest a worker may validate one definition before its thread is stopped. */
 const VALIDATION_TIMEOUT_MS = 30_000;
@@ -38,13 +42,19 @@ export class AnalysisWorkers implements OnModuleDestroy {
   }
 
   /**
-   * `validate` of a definition given as JSON text the service wrote (a stored version): a large one is
-   * parsed and checked on a worker thread only, a small one here (`JSON.parse` keeps every key, as the
-   * stored read does).
+   * `validate` of a stored definition given as the UTF-8 bytes of its JSON, in parts (`versionBytes`): a
+   * large one is decoded, parsed and checked on a worker thread only (the parts moved there), a small
+   * one here (`JSON.parse` keeps every key, as the stored read does).
    */
-  async validateJson(text: string, limits: TableLimits): Promise<ValidationResult> {
-    if (text.length < WORKER_TEXT_CHARS) return this.validate(JSON.parse(text), limits);
-    return this.runValidation({ task: { definition: null, definitionJson: text, limits }, transfer: [] });
+  async validateStored(parts: Uint8Array[], limits: TableLimits): Promise<ValidationResult> {
+    const bytes = parts.reduce((n, p) => n + p.byteLength, 0);
+    if (bytes < WORKER_JSON_BYTES)
+      return this.validate(JSON.parse(Buffer.concat(parts).toString('utf8')), limits);
+    const moved = parts.map(movable);
+    return this.runValidation({
+      task: { definition: null, definitionParts: moved, limits },
+      transfer: moved.map((p) => p.buffer as ArrayBuffer),
+    });
   }
 
   private async runValidation({ task, transfer }: Task): Promise<ValidationResult> {
@@ -101,11 +111,11 @@ async function taskOf(definition: unknown, limits: TableLimits): Promise<Task> {
     const definitionJson = json ?? (await stringifyJsonSliced(definition));
     return { task: { definition: null, definitionJson, limits }, transfer: [] };
   }
-  // a buffer of its own moves; a view into a shared one (a small pooled body) is copied
-  const whole = json.byteOffset === 0 && json.byteLength === json.buffer.byteLength;
+  // a buffer of its own moves; a view into a shared one (a small pooled body) is copied first
+  const bytes = movable(json);
   return {
-    task: { definition: null, definitionBytes: json, limits },
-    transfer: whole ? [json.buffer as ArrayBuffer] : [],
+    task: { definition: null, definitionBytes: bytes, limits },
+    transfer: [bytes.buffer as ArrayBuffer],
   };
 }
 
