@@ -5,6 +5,7 @@ import {
   requestJson,
   sameJsonText,
   SLICED_BODY_CHARS,
+  stringifyJsonBytesSliced,
   stringifyJsonSliced,
 } from './json-body-sliced';
 import { InvalidJsonBodyError } from './json-body';
@@ -173,6 +174,16 @@ describe('stringifyJsonSliced', () => {
       [],
     ];
     for (const doc of docs) expect(await stringifyJsonSliced(doc)).toBe(JSON.stringify(doc));
+  });
+
+  it('writes the same text as UTF-8 bytes after a prefix (stringifyJsonBytesSliced)', async () => {
+    const doc = {
+      name: 'é€😀',
+      rows: Array.from({ length: 3_000 }, (_, i) => ({ id: `r${i}`, o: { país: `ü${i}`, s: 'a"b' } })),
+    };
+    const bytes = await stringifyJsonBytesSliced(doc, [1]);
+    expect(bytes.equals(Buffer.concat([Buffer.from([1]), Buffer.from(JSON.stringify(doc))]))).toBe(true);
+    expect((await stringifyJsonBytesSliced([1, 'x'])).toString()).toBe('[1,"x"]');
   });
 });
 

@@ -373,13 +373,48 @@ const STRINGIFY_ITEMS = 256;
  * `JSON.stringify` gives for plain JSON data (objects, arrays, strings, numbers, booleans, null).
  */
 export async function stringifyJsonSliced(value: unknown): Promise<string> {
-  const parts: string[] = [];
+  return (await jsonParts(value, pauser())).join('');
+}
+
+/**
+ * `stringifyJsonSliced` as UTF-8 bytes, after `prefix`: the parts are measured and written into one buffer
+ * of their exact size in slices too, so no step joins or encodes the whole text (a 100,000-row table's
+ * 15 MB: the join and its encoding by the database driver held the loop 24-29 ms of CPU, load 7-9).
+ */
+export async function stringifyJsonBytesSliced(
+  value: unknown,
+  prefix: readonly number[] = [],
+): Promise<Buffer> {
+  const pause = pauser();
+  const parts = await jsonParts(value, pause);
+  let total = prefix.length;
+  for (let i = 0; i < parts.length; i++) {
+    total += Buffer.byteLength(parts[i]);
+    if (i % STRINGIFY_ITEMS === 0) await pause();
+  }
+  const bytes = Buffer.allocUnsafe(total);
+  bytes.set(prefix, 0);
+  let offset = prefix.length;
+  for (const part of parts) {
+    offset += bytes.write(part, offset);
+    await pause();
+  }
+  return bytes;
+}
+
+/** A pause that hands the event loop back once SLICE_MS have passed since the last. */
+function pauser(): () => Promise<void> {
   let sliceEnd = performance.now() + SLICE_MS;
-  const pause = async () => {
+  return async () => {
     if (performance.now() < sliceEnd) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
     sliceEnd = performance.now() + SLICE_MS;
   };
+}
+
+/** The text of `stringifyJsonSliced` as its parts, in order (the long arrays written a chunk at a time). */
+async function jsonParts(value: unknown, pause: () => Promise<void>): Promise<string[]> {
+  const parts: string[] = [];
   const write = async (node: unknown, depth: number): Promise<void> => {
     if (Array.isArray(node) && node.length > STRINGIFY_ITEMS && depth < MAX_SPLIT_DEPTH) {
       parts.push('[');
@@ -412,5 +447,5 @@ export async function stringifyJsonSliced(value: unknown): Promise<string> {
     parts.push(JSON.stringify(node) ?? 'null');
   };
   await write(value, 0);
-  return parts.join('');
+  return parts;
 }

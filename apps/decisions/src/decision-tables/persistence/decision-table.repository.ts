@@ -1,4 +1,4 @@
-import { parseStoredJsonBytesSliced, stringifyJsonSliced } from '@arbiter/platform';
+import { parseStoredJsonBytesSliced, stringifyJsonBytesSliced } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { StoredDefinition } from '../application/table-model';
@@ -28,6 +28,9 @@ interface VersionRow {
   created_by: string;
   comment: string | null;
 }
+
+/** The first byte of a jsonb value in PostgreSQL's binary format (a Buffer parameter is sent in it). */
+const JSONB_BINARY_VERSION = 1;
 
 /** Bytes of one part of a stored definition read by `versionBytes`. */
 export const VERSION_PART_BYTES = 512 * 1024;
@@ -137,9 +140,13 @@ export class TypeOrmDecisionTableRepository extends DecisionTableRepository {
   async deleteTable(m: EntityManager, id: string) {
     return (await m.getRepository(DecisionTableEntity).delete({ id })).affected ?? 0;
   }
-  /** The definition is written as JSON text made in slices of the event loop (a 100,000-row table). */
+  /**
+   * The definition is sent as jsonb in its binary form (a version byte, 1, then the JSON text as UTF-8),
+   * written in slices of the event loop (`stringifyJsonBytesSliced`): a 100,000-row table's 15 MB is never
+   * joined into one string nor encoded in one go.
+   */
   async insertVersion(m: EntityManager, version: DecisionTableVersionEntity) {
-    const definition = await stringifyJsonSliced(version.definition);
+    const definition = await stringifyJsonBytesSliced(version.definition, [JSONB_BINARY_VERSION]);
     await m.query(
       `INSERT INTO decision_table_versions
          (table_id, version, tenant_id, definition, created_at, created_by, comment)
