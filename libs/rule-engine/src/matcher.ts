@@ -110,8 +110,7 @@ class ColumnIndex {
           yield;
         }
       }
-    }
-    else {
+    } else {
       this.stringRows = new Map();
       for (const [v, rows] of stringRows) this.stringRows.set(v, Int32Array.from(rows));
     }
@@ -135,7 +134,8 @@ class ColumnIndex {
     this.stride = 1;
     this.toggleStart = this.toggleRows = new Int32Array(0);
     if (hasNumbers) {
-      const bounds: number[] = [];
+      // the distinct finite bounds (most rows share theirs), then sorted in steps
+      const bounds = new Set<number>();
       let eventCount = 0;
       for (let r = 0; r < shapes.length; r++) {
         if ((r & PAUSE_EVERY) === PAUSE_EVERY) yield;
@@ -143,16 +143,13 @@ class ColumnIndex {
         if (s.kind !== 'numbers') continue;
         eventCount += 2 * s.intervals.length;
         for (const i of s.intervals) {
-          if (Number.isFinite(i.lo)) bounds.push(i.lo);
-          if (Number.isFinite(i.hi)) bounds.push(i.hi);
+          if (Number.isFinite(i.lo)) bounds.add(i.lo === 0 ? 0 : i.lo); // -0 is 0
+          if (Number.isFinite(i.hi)) bounds.add(i.hi === 0 ? 0 : i.hi);
         }
       }
       yield;
-      const sorted = Float64Array.from(bounds).sort();
-      let k = 0;
-      for (let i = 0; i < sorted.length; i++)
-        if (i === 0 || sorted[i] !== sorted[k - 1]) sorted[k++] = sorted[i];
-      this.points = sorted.slice(0, k);
+      this.points = yield* sortedSteps(Float64Array.from(bounds));
+      const k = this.points.length;
       yield;
       const regionCount = 2 * k + 1;
       // each row's intervals as merged region ranges; a toggle where a range starts and after it ends
@@ -611,4 +608,39 @@ export class RowMatcher<C = unknown> {
     const { rows, count } = this.collect(values, context);
     return Array.from(rows.subarray(0, count));
   }
+}
+
+/** Values sorted by `TypedArray.sort` at once, at most; longer arrays are sorted in runs and merged. */
+const SORT_RUN = 8192;
+
+/**
+ * `values` sorted ascending (numbers, no NaN), in steps: runs of SORT_RUN sorted each at once, then merged
+ * pairwise, a pause after every run and every SORT_RUN values merged. The same order as `values.sort()`.
+ */
+export function* sortedSteps(values: Float64Array<ArrayBuffer>): Steps<Float64Array<ArrayBuffer>> {
+  const n = values.length;
+  for (let from = 0; from < n; from += SORT_RUN) {
+    values.subarray(from, Math.min(n, from + SORT_RUN)).sort();
+    yield;
+  }
+  let source = values;
+  let target = new Float64Array(n);
+  for (let width = SORT_RUN; width < n; width *= 2) {
+    let merged = 0;
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      for (let out = lo; out < hi; out++) {
+        target[out] = j >= hi || (i < mid && source[i] <= source[j]) ? source[i++] : source[j++];
+        if (++merged === SORT_RUN) {
+          merged = 0;
+          yield;
+        }
+      }
+    }
+    [source, target] = [target, source];
+  }
+  return source;
 }

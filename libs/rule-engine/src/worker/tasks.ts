@@ -144,13 +144,14 @@ export interface ValidateTableTask {
    * the sending thread). A leading byte order mark is skipped, as the request's own parse skipped it.
    */
   definitionBytes?: Uint8Array;
+  /** Or those bytes in parts, in order (a stored version read part by part; a character may straddle two). */
+  definitionParts?: Uint8Array[];
   limits: TableLimits;
 }
 
 const definitionOf = (task: ValidateTableTask): unknown => {
-  if (task.definitionBytes !== undefined) {
-    const b = task.definitionBytes;
-    const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+  if (task.definitionBytes !== undefined || task.definitionParts !== undefined) {
+    const text = Buffer.concat(task.definitionParts ?? [task.definitionBytes!]).toString('utf8');
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   }
   return task.definitionJson !== undefined ? JSON.parse(task.definitionJson) : task.definition;
