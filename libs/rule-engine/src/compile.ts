@@ -40,7 +40,7 @@ import {
   outputRank,
   selectRule,
 } from './hit-policy';
-import { FactTyping, factTypingOf, withTypedFacts } from './fact-types';
+import { FactTyping, factTypingSteps, withTypedFacts } from './fact-types';
 import { coerceInput, outputFits } from './input-types';
 import { RowMatcher, RowMatcherParts, rowMatcherSteps } from './matcher';
 import { JSON_VALUES } from './output-values';
@@ -145,16 +145,16 @@ export class CompiledDecisionTable {
     this.inheritedNames = this.names.some(isInheritedName);
     this.jsTypes = this.types.map((t) => (t === 'string' || t === 'number' || t === 'boolean' ? t : null));
     this.directBind = !this.inheritedNames && this.expressions.every((e) => e === null);
-    this.typing = factTypingOf(this.names, this.types, this.tests);
+    this.typing = parts.typing;
     this.outputTypes = table.outputs.map((o) => o.type);
-    this.dynamic = table.rows.some((r) => r.expressions?.length);
+    this.dynamic = parts.dynamic;
     this.outputExpressions = this.dynamic
       ? table.rows.map((r) => (r.expressions?.length ? r.expressions : null))
       : null;
     this.runsFeel =
       this.dynamic ||
       this.expressions.some((e) => e !== null) ||
-      this.shapes.some((row) => row.some((cell) => cell.kind === 'opaque'));
+      parts.opaque;
     this.outputRows = parts.outputRows;
     this.table = { ...table, rows: parts.rows };
     this.rowPriority = parts.rowPriority;
@@ -467,6 +467,11 @@ export interface TableParts {
   ranked: boolean;
   priorityKeys: Int32Array[];
   matcher: RowMatcherParts;
+  /** some row computes an output (`expressions`) */
+  dynamic: boolean;
+  /** some cell is opaque (its FEEL runs at evaluation) */
+  opaque: boolean;
+  typing: FactTyping;
 }
 
 function* tableSteps(table: NormalizedTable): Steps<TableParts> {
@@ -487,6 +492,9 @@ function* tableSteps(table: NormalizedTable): Steps<TableParts> {
     ranked,
     priorityKeys: new Array(n),
     matcher: undefined as unknown as RowMatcherParts,
+    dynamic: false,
+    opaque: false,
+    typing: undefined as unknown as FactTyping,
   };
   for (let i = 0; i < n; i++) {
     const r = table.rows[i];
@@ -495,6 +503,8 @@ function* tableSteps(table: NormalizedTable): Steps<TableParts> {
     const shapes = (parts.shapes[i] = r.shapes);
     // keep compiled FEEL only where the index cannot decide (others compile again on a rare fallback)
     const tests = (parts.tests[i] = r.tests.map((t, c) => (shapes[c].kind === 'opaque' ? t : null)));
+    if (!parts.opaque && shapes.some((cell) => cell.kind === 'opaque')) parts.opaque = true;
+    if (r.expressions?.length) parts.dynamic = true;
     const outputs: Record<string, unknown> = {};
     for (const name of outputNames) setOwn(outputs, name, own(r.outputs, name) ?? null);
     const outputRow = (parts.outputRows[i] = Object.freeze({
@@ -508,6 +518,12 @@ function* tableSteps(table: NormalizedTable): Steps<TableParts> {
       : NO_RANKS;
     if (i % STEP_EVERY === STEP_EVERY - 1) yield;
   }
+  yield;
+  parts.typing = yield* factTypingSteps(
+    table.inputs.map((i) => i.name),
+    table.inputs.map((i) => i.type),
+    parts.tests,
+  );
   parts.matcher = yield* rowMatcherSteps(parts.shapes, table.inputs.length);
   return parts;
 }

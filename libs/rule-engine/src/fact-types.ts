@@ -15,6 +15,7 @@
 import type { CompiledUnaryTests, Node } from '@arbiter/feel';
 import { coerceInput } from './input-types';
 import { own, setOwn } from './own';
+import { runToEnd, STEP_EVERY, type Steps } from './yielding';
 import { ColumnType } from './types';
 
 export interface TypedFact {
@@ -94,10 +95,21 @@ export function factTypingOf(
   types: readonly ColumnType[],
   tests: readonly (readonly (CompiledUnaryTests | null)[])[],
 ): FactTyping {
+  return runToEnd(factTypingSteps(columns, types, tests));
+}
+
+/** `factTypingOf` as steps (a pause every STEP_EVERY rows: a 100,000-row compile in slices). */
+export function* factTypingSteps(
+  columns: readonly string[],
+  types: readonly ColumnType[],
+  tests: readonly (readonly (CompiledUnaryTests | null)[])[],
+): Steps<FactTyping> {
   const found = new Map<string, { path: string[]; type: ColumnType | null }>();
   const inputs = new Set(columns);
   const asts: Node[] = [];
-  for (const row of tests)
+  for (let r = 0; r < tests.length; r++) {
+    if (r % STEP_EVERY === STEP_EVERY - 1) yield;
+    const row = tests[r];
     for (let c = 0; c < row.length; c++) {
       const test = row[c];
       if (test === null) continue;
@@ -114,6 +126,7 @@ export function factTypingOf(
         else if (seen.type !== type) seen.type = null; // compared in columns of different types
       }
     }
+  }
   const facts: TypedFact[] = [];
   for (const { path, type } of found.values()) if (type !== null) facts.push({ path, type });
   const read: number[] = [];

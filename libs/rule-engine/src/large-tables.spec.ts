@@ -5,6 +5,7 @@
 import { compileUnaryTests, parse } from '@arbiter/feel';
 import { fastCellShape, shapeOfAst } from './cell-shape';
 import { compileDecisionTable } from './compile';
+import { sortedSteps } from './matcher';
 import { DecisionTableDefinition } from './types';
 
 describe('fastCellShape', () => {
@@ -140,5 +141,23 @@ describe('large tables', () => {
     expect(compiled.evaluate({ amount: 150, code: 'c120' }).matchedRows).toEqual(['r120']);
     expect(compiled.evaluate({ amount: 150.5, code: 'c150' }).matchedRows).toEqual(['r150']);
     expect(compiled.evaluate({ amount: 150 }).matchedRows).toHaveLength(0);
+  });
+});
+
+describe('sortedSteps (the sorted bounds of a large numeric column, in steps)', () => {
+  it('sorts as TypedArray.sort does, across runs and merges, and pauses on long inputs', () => {
+    for (const n of [0, 1, 5, 8192, 8193, 20_000, 70_001]) {
+      const values = Float64Array.from({ length: n }, (_, i) => ((i * 7919) % 100_003) / 7 - 5_000);
+      const want = Float64Array.from(values).sort();
+      const steps = sortedSteps(Float64Array.from(values));
+      let pauses = 0;
+      let step = steps.next();
+      while (!step.done) {
+        pauses++;
+        step = steps.next();
+      }
+      expect(Array.from(step.value)).toEqual(Array.from(want));
+      if (n > 20_000) expect(pauses).toBeGreaterThan(n / 8192);
+    }
   });
 });

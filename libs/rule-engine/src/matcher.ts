@@ -13,6 +13,8 @@ import { runToEnd, STEP_EVERY, Steps } from './yielding';
 const ANY: CellShape = Object.freeze({ kind: 'any' as const });
 /** rows or regions between two pauses of a column index build (a power of two, less one) */
 const PAUSE_EVERY = 2047;
+/** Words of row sets written between two pauses of an index build. */
+const PAUSE_WORDS = 256 * 1024;
 
 /** Tests one opaque cell (row, column) against its input value; `true` means the cell matches. */
 export type CellTest<C> = (row: number, column: number, value: unknown, context: C) => boolean | null;
@@ -97,8 +99,18 @@ class ColumnIndex {
     // strings: dense while they fit
     this.stringRows = null;
     const dense = stringRows.size * words <= budget;
-    if (dense) for (const [v, rows] of stringRows) this.strings.set(v, slot(withOpen(rows)));
-    else {
+    if (dense) {
+      // one set of every row per literal: a pause every few (100,000 rows: 12 KiB each, and its rows)
+      let written = 0;
+      for (const [v, rows] of stringRows) {
+        this.strings.set(v, slot(withOpen(rows)));
+        written += words + rows.length;
+        if (written > PAUSE_WORDS) {
+          written = 0;
+          yield;
+        }
+      }
+    } else {
       this.stringRows = new Map();
       for (const [v, rows] of stringRows) this.stringRows.set(v, Int32Array.from(rows));
     }
@@ -122,23 +134,26 @@ class ColumnIndex {
     this.stride = 1;
     this.toggleStart = this.toggleRows = new Int32Array(0);
     if (hasNumbers) {
-      const bounds: number[] = [];
-      for (const s of shapes)
-        if (s.kind === 'numbers')
-          for (const i of s.intervals) {
-            if (Number.isFinite(i.lo)) bounds.push(i.lo);
-            if (Number.isFinite(i.hi)) bounds.push(i.hi);
-          }
-      const sorted = Float64Array.from(bounds).sort();
-      let k = 0;
-      for (let i = 0; i < sorted.length; i++)
-        if (i === 0 || sorted[i] !== sorted[k - 1]) sorted[k++] = sorted[i];
-      this.points = sorted.slice(0, k);
+      // the distinct finite bounds (most rows share theirs), then sorted in steps
+      const bounds = new Set<number>();
+      let eventCount = 0;
+      for (let r = 0; r < shapes.length; r++) {
+        if ((r & PAUSE_EVERY) === PAUSE_EVERY) yield;
+        const s = shapes[r];
+        if (s.kind !== 'numbers') continue;
+        eventCount += 2 * s.intervals.length;
+        for (const i of s.intervals) {
+          if (Number.isFinite(i.lo)) bounds.add(i.lo === 0 ? 0 : i.lo); // -0 is 0
+          if (Number.isFinite(i.hi)) bounds.add(i.hi === 0 ? 0 : i.hi);
+        }
+      }
+      yield;
+      this.points = yield* sortedSteps(Float64Array.from(bounds));
+      const k = this.points.length;
+      yield;
       const regionCount = 2 * k + 1;
       // each row's intervals as merged region ranges; a toggle where a range starts and after it ends
       const counts = new Int32Array(regionCount + 1);
-      let eventCount = 0;
-      for (const s of shapes) if (s.kind === 'numbers') eventCount += 2 * s.intervals.length;
       const eventRegion = new Int32Array(eventCount);
       const eventRow = new Int32Array(eventCount);
       let events = 0;
@@ -413,7 +428,10 @@ export function* rowMatcherSteps(shapes: CellShape[][], columnCount: number): St
   const columns: (ColumnIndex | null)[] = [];
   for (let c = 0; c < columnCount && size > SCAN_MAX_ROWS; c++) {
     const column = new Array<CellShape>(size);
-    for (let r = 0; r < size; r++) column[r] = shapes[r][c] ?? ANY;
+    for (let r = 0; r < size; r++) {
+      if ((r & PAUSE_EVERY) === PAUSE_EVERY) yield;
+      column[r] = shapes[r][c] ?? ANY;
+    }
     yield;
     const index = yield* ColumnIndex.build(column, size);
     columns.push(index.useful ? index : null);
@@ -590,4 +608,39 @@ export class RowMatcher<C = unknown> {
     const { rows, count } = this.collect(values, context);
     return Array.from(rows.subarray(0, count));
   }
+}
+
+/** Values sorted by `TypedArray.sort` at once, at most; longer arrays are sorted in runs and merged. */
+const SORT_RUN = 8192;
+
+/**
+ * `values` sorted ascending (numbers, no NaN), in steps: runs of SORT_RUN sorted each at once, then merged
+ * pairwise, a pause after every run and every SORT_RUN values merged. The same order as `values.sort()`.
+ */
+export function* sortedSteps(values: Float64Array<ArrayBuffer>): Steps<Float64Array<ArrayBuffer>> {
+  const n = values.length;
+  for (let from = 0; from < n; from += SORT_RUN) {
+    values.subarray(from, Math.min(n, from + SORT_RUN)).sort();
+    yield;
+  }
+  let source = values;
+  let target = new Float64Array(n);
+  for (let width = SORT_RUN; width < n; width *= 2) {
+    let merged = 0;
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      for (let out = lo; out < hi; out++) {
+        target[out] = j >= hi || (i < mid && source[i] <= source[j]) ? source[i++] : source[j++];
+        if (++merged === SORT_RUN) {
+          merged = 0;
+          yield;
+        }
+      }
+    }
+    [source, target] = [target, source];
+  }
+  return source;
 }

@@ -1,5 +1,6 @@
 import { CommonErrorCodes } from '@arbiter/contracts';
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { sameJsonText } from '../http/json-body-sliced';
 import { opaqueJsonProperties } from '../openapi/opaque-json';
 import { AppError, FieldProblem } from './app-error';
 
@@ -295,6 +296,8 @@ class DepthBoundedValidationPipe extends ValidationPipe {
     if (sent.size === 0) return super.transform(value, metadata);
     const entity = (await super.transform(standIn, metadata)) as Record<string, unknown>;
     for (const [key, original] of sent) if (Object.hasOwn(entity, key)) entity[key] = original;
+    // a large body's text stays at hand for whoever sends the DTO to a worker thread
+    sameJsonText(value, entity);
     return entity;
   }
 }

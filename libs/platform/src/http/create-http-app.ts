@@ -14,7 +14,7 @@ import { createOpenApiDocument, OpenApiDefinition } from '../openapi/openapi-doc
 import { REQUEST_CONTEXT_HOOK } from './platform-http.module';
 import { createRequestLog, REQUEST_LOG } from './request-log';
 import { parseJsonRequestBody } from './json-body';
-import { parseJsonRequestBodySliced, SLICED_BODY_CHARS } from './json-body-sliced';
+import { parseJsonRequestBytesSliced, SLICED_BODY_CHARS } from './json-body-sliced';
 import { recordRoutes } from './registered-routes';
 
 /** The longest path parameter the router accepts (longer: 414 `URI_TOO_LONG`). */
@@ -79,15 +79,15 @@ export async function createHttpApp(
     false,
     { bodyLimit: options.bodyLimitBytes },
     (_request: unknown, body: Buffer, done: (error: Error | null, value?: unknown) => void) => {
-      const text = body.toString('utf8');
-      if (text.length >= SLICED_BODY_CHARS) {
-        // a large body (a 100,000-row table) is parsed in slices: no other request waits for it
-        parseJsonRequestBodySliced(text).then(
+      if (body.length >= SLICED_BODY_CHARS) {
+        // a large body (a 100,000-row table) is parsed in slices, from its bytes: no other request waits
+        parseJsonRequestBytesSliced(body).then(
           (value) => done(null, value),
           (error: Error) => done(error, undefined),
         );
         return;
       }
+      const text = body.toString('utf8');
       let value: unknown;
       try {
         value = parseJsonRequestBody(text);

@@ -1,7 +1,11 @@
 import {
   parseJsonRequestBodySliced,
+  parseJsonRequestBytesSliced,
   parseStoredJsonSliced,
+  requestJson,
+  sameJsonText,
   SLICED_BODY_CHARS,
+  stringifyJsonBytesSliced,
   stringifyJsonSliced,
 } from './json-body-sliced';
 import { InvalidJsonBodyError } from './json-body';
@@ -78,6 +82,57 @@ describe('parseJsonRequestBodySliced', () => {
   });
 });
 
+describe('parseJsonRequestBytesSliced (a body as received)', () => {
+  const rows = Array.from({ length: 30_000 }, (_, i) => ({
+    id: `r${i}`,
+    c: { país: `"é€😀${i}"`, y: `[${i}..${i + 1}]`, q: 'a\\"b' },
+  }));
+
+  it('gives what decoding the body and parsing it gives, multi-byte characters and a byte order mark included', async () => {
+    const texts = [
+      JSON.stringify({ rows }),
+      JSON.stringify({ rows }, null, 2),
+      `\ufeff${JSON.stringify({ name: 'ü', rows })}`,
+      JSON.stringify(rows.map((r) => [r.id, r.c])),
+    ];
+    for (const text of texts) {
+      const bytes = Buffer.from(text);
+      expect(bytes.length).toBeGreaterThanOrEqual(SLICED_BODY_CHARS);
+      expect(await parseJsonRequestBytesSliced(bytes)).toEqual(await parseJsonRequestBodySliced(text));
+    }
+    // bytes that are no UTF-8 decode as the whole body's decoding would (U+FFFD), wherever they stand
+    const text = JSON.stringify({ rows, tail: 'XX' });
+    const bytes = Buffer.from(text);
+    const at = bytes.lastIndexOf('XX');
+    bytes[at] = 0xc3; // a lead byte without its continuation
+    bytes[at + 1] = 0xff;
+    expect(await parseJsonRequestBytesSliced(bytes)).toEqual(
+      await parseJsonRequestBodySliced(bytes.toString('utf8')),
+    );
+    // a small body parses in one go
+    expect(await parseJsonRequestBytesSliced(Buffer.from('{"a":"é"}'))).toEqual({ a: 'é' });
+  });
+
+  it('refuses what the text parse refuses', async () => {
+    const pad = `"pad": [${JSON.stringify(rows)}]`;
+    const bad = [
+      `{${pad}, "a": [1,]}`,
+      `{${pad}, "a": "unterminated}`,
+      `{${pad}} trailing`,
+      `{${pad},}`,
+      `{${pad}, "é": }`,
+    ];
+    for (const text of bad)
+      await expect(parseJsonRequestBytesSliced(Buffer.from(text))).rejects.toBeInstanceOf(
+        InvalidJsonBodyError,
+      );
+    const poisoned = `{"__proto__": ${JSON.stringify(rows)}}`;
+    await expect(parseJsonRequestBytesSliced(Buffer.from(poisoned))).rejects.toMatchObject({
+      code: 'FORBIDDEN_JSON_KEY',
+    });
+  });
+});
+
 describe('parseStoredJsonSliced (JSON the service wrote itself)', () => {
   it('keeps `__proto__` as an own key, in a piece and in a split member, and leaves prototypes alone', async () => {
     const rows = Array.from({ length: 40_000 }, (_, i) => ({ i }));
@@ -119,5 +174,63 @@ describe('stringifyJsonSliced', () => {
       [],
     ];
     for (const doc of docs) expect(await stringifyJsonSliced(doc)).toBe(JSON.stringify(doc));
+  });
+
+  it('writes the same text as UTF-8 bytes after a prefix (stringifyJsonBytesSliced)', async () => {
+    const doc = {
+      name: 'é€😀',
+      rows: Array.from({ length: 3_000 }, (_, i) => ({ id: `r${i}`, o: { país: `ü${i}`, s: 'a"b' } })),
+    };
+    const bytes = await stringifyJsonBytesSliced(doc, [1]);
+    expect(bytes.equals(Buffer.concat([Buffer.from([1]), Buffer.from(JSON.stringify(doc))]))).toBe(true);
+    expect((await stringifyJsonBytesSliced([1, 'x'])).toString()).toBe('[1,"x"]');
+  });
+});
+
+describe('requestJson', () => {
+  it("keeps a large body's text for its parsed value, and for a DTO that stands for the same JSON", async () => {
+    const body = {
+      name: 't',
+      inputColumns: [{ name: 'age', type: 'number' }],
+      rows: Array.from({ length: 20_000 }, (_, i) => ({ id: `r${i}`, c: { age: `> ${i}` } })),
+    };
+    const text = JSON.stringify(body);
+    const parsed = (await parseJsonRequestBodySliced(text)) as typeof body;
+    expect(requestJson(parsed)).toBe(text);
+    // a small body keeps none, nor does a copy
+    expect(requestJson(await parseJsonRequestBodySliced('{"a":1}'))).toBeUndefined();
+    expect(requestJson({ ...parsed })).toBeUndefined();
+    // the bytes the text came from, when given, until they move to another thread
+    const bytes = Buffer.from(text);
+    const fromBytes = await parseJsonRequestBodySliced(text, bytes);
+    expect(requestJson(fromBytes)).toBe(bytes);
+    structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+    expect(requestJson(fromBytes)).toBeUndefined();
+
+    class Column {
+      name = '';
+      type?: string = undefined;
+    }
+    const dto = (columns: unknown[], extra: Record<string, unknown> = {}) => ({
+      name: parsed.name,
+      description: undefined,
+      inputColumns: columns,
+      rows: parsed.rows,
+      ...extra,
+    });
+    const rebuilt = parsed.inputColumns.map((c) => Object.assign(new Column(), c));
+    const same = dto(rebuilt);
+    sameJsonText(parsed, same);
+    expect(requestJson(same)).toBe(text);
+    // a DTO that differs keeps none: another column, a property more or less, other rows
+    for (const other of [
+      dto([{ name: 'age', type: 'string' }]),
+      dto(rebuilt, { comment: 'x' }),
+      { name: parsed.name, rows: parsed.rows },
+      dto(rebuilt, { rows: [...parsed.rows] }),
+    ]) {
+      sameJsonText(parsed, other);
+      expect(requestJson(other)).toBeUndefined();
+    }
   });
 });

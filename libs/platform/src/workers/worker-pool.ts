@@ -71,8 +71,11 @@ export class WorkerPool {
     this.pool.on('error', () => undefined);
   }
 
-  /** Runs export `name` of the task module with `input` (structured-cloned), stopped after `deadlineMs`. */
-  run<T>(name: string, input: unknown, deadlineMs: number): Promise<T> {
+  /**
+   * Runs export `name` of the task module with `input` (structured-cloned; the buffers of `transfer`
+   * moved, not copied), stopped after `deadlineMs`.
+   */
+  run<T>(name: string, input: unknown, deadlineMs: number, transfer?: ArrayBuffer[]): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the worker pool is closed'));
     this.tasks++;
     const controller = new AbortController();
@@ -82,7 +85,12 @@ export class WorkerPool {
       this.terminated++;
       controller.abort();
     }, deadlineMs);
-    return (this.pool.run(input, { name, signal: controller.signal }) as Promise<T>).then(
+    const options = {
+      name,
+      signal: controller.signal,
+      ...(transfer?.length ? { transferList: transfer } : {}),
+    };
+    return (this.pool.run(input, options) as Promise<T>).then(
       (value) => {
         clearTimeout(timer);
         return value;

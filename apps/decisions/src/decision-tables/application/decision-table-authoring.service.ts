@@ -16,7 +16,7 @@ import { DecisionTableRepository } from '../persistence/decision-table.repositor
 import { commentOrNull } from '../request-values';
 import { requireAdministrator } from './administrators';
 import { CompiledTableCache } from './compiled-table-cache';
-import { loadVersion, requireTable } from './stored-tables';
+import { loadVersion, loadVersionBytes, requireTable } from './stored-tables';
 import { diffVersions, diffVersionsSliced, summarizeChange, VersionDiff } from './table-diff';
 import { DecisionTableView, StoredDefinition, TableSummary, toStoredDefinitionSliced } from './table-model';
 import { AnalysisWorkers } from './analysis-workers';
@@ -367,15 +367,16 @@ export class DecisionTableAuthoringService {
 
   /**
    * Overlaps, gaps, redundant rows and completeness of a stored version (the latest by default), on a
-   * worker thread for a large table (the stored definition crosses; the compiled table stays here).
+   * worker thread for a large table: its stored JSON crosses as the bytes read, never decoded or parsed
+   * on this thread.
    */
   async analyzeStored(
     id: string,
     version?: number,
   ): Promise<AnalysisResult & { id: string; version: number }> {
-    const { stored, number } = await this.uow.run((m) => loadVersion(this.repo, m, id, version));
+    const { parts, number } = await this.uow.run((m) => loadVersionBytes(this.repo, m, id, version));
     // stored tables were checked against MaxRows when saved: a lowered limit must not stop their analysis
-    const result = await this.workers.validate(stored.definition, {
+    const result = await this.workers.validateStored(parts, {
       ...this.limits,
       maxRows: Number.MAX_SAFE_INTEGER,
     });

@@ -41,3 +41,21 @@ export async function loadVersion(
     throw AppError.notFound(E.VersionNotFound, `Version ${number} of table '${id}' does not exist`);
   return { table, stored, number };
 }
+
+/**
+ * A table and the stored JSON of one of its versions (the latest when `version` is absent), unparsed, as
+ * UTF-8 bytes in parts (`versionBytes`).
+ */
+export async function loadVersionBytes(
+  repo: DecisionTableRepository,
+  m: EntityManager,
+  id: string,
+  version?: number,
+): Promise<{ parts: Uint8Array[]; number: number }> {
+  const table = await requireTable(repo, m, id);
+  const number = version ?? table.latestVersion;
+  const parts = await repo.versionBytes(m, id, number);
+  if (parts === null)
+    throw AppError.notFound(E.VersionNotFound, `Version ${number} of table '${id}' does not exist`);
+  return { parts, number };
+}

@@ -63,17 +63,30 @@ function* diffSteps(
   const changes: Record<string, Change> = {};
   for (const key of ['name', 'hitPolicy', 'description', 'inputColumns', 'outputColumns'] as const)
     if (!same(a[key], b[key])) changes[key] = { from: a[key] ?? null, to: b[key] ?? null };
-  const before = new Map(a.rows.map((r) => [r.id, r]));
-  const after = new Map(b.rows.map((r) => [r.id, r]));
-  const addedRows = b.rows
-    .filter((r) => !before.has(r.id))
-    .map((r) => ({
-      rowId: r.id,
-      inputConditions: r.inputConditions,
-      outputs: r.outputs,
-      ...(r.outputExpressions ? { outputExpressions: r.outputExpressions } : {}),
-    }));
-  const removedRows = a.rows.filter((r) => !after.has(r.id)).map((r) => r.id);
+  const before = new Map<string, StoredDefinition['rows'][number]>();
+  for (let i = 0; i < a.rows.length; i++) {
+    before.set(a.rows[i].id, a.rows[i]);
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
+  const after = new Set<string>();
+  const addedRows: VersionDiff['addedRows'] = [];
+  for (let i = 0; i < b.rows.length; i++) {
+    const r = b.rows[i];
+    after.add(r.id);
+    if (!before.has(r.id))
+      addedRows.push({
+        rowId: r.id,
+        inputConditions: r.inputConditions,
+        outputs: r.outputs,
+        ...(r.outputExpressions ? { outputExpressions: r.outputExpressions } : {}),
+      });
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
+  const removedRows: string[] = [];
+  for (let i = 0; i < a.rows.length; i++) {
+    if (!after.has(a.rows[i].id)) removedRows.push(a.rows[i].id);
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
   const modifiedRows: VersionDiff['modifiedRows'] = [];
   yield;
   for (let i = 0; i < b.rows.length; i++) {

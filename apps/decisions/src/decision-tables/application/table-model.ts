@@ -139,10 +139,15 @@ export function assignRowIds(rows: Record<string, unknown>[], previous: StoredRo
 }
 
 function* rowIdSteps(rows: Record<string, unknown>[], previous: StoredRow[]): Steps<string[]> {
-  const ids: (string | undefined)[] = rows.map(explicitId);
+  const ids = new Array<string | undefined>(rows.length);
+  const taken = new Set<string>();
+  for (let i = 0; i < rows.length; i++) {
+    const id = (ids[i] = explicitId(rows[i]));
+    if (id !== undefined && previous.length > 0) taken.add(id);
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
   // a new table: every row keeps its id or gets a new one (nothing to match conditions against)
-  if (previous.length === 0) return ids.map((id) => id ?? randomUUID());
-  const taken = new Set(ids.filter((id): id is string => id !== undefined));
+  if (previous.length === 0) return yield* newIds(ids);
   const free = (row: StoredRow | undefined): row is StoredRow => row !== undefined && !taken.has(row.id);
   const claim = (i: number, row: StoredRow) => {
     ids[i] = row.id;
@@ -159,28 +164,33 @@ function* rowIdSteps(rows: Record<string, unknown>[], previous: StoredRow[]): St
     if (i % STEP_EVERY === STEP_EVERY - 1) yield;
   }
   // 2. same position, same conditions
-  rows.forEach((_, i) => {
+  for (let i = 0; i < rows.length; i++) {
     if (ids[i] === undefined && free(previous[i]) && previousKeys[i] === keys[i]) claim(i, previous[i]);
-  });
-  // 3. same conditions elsewhere, in order
-  const byConditions = new Map<string, StoredRow[]>();
-  previous.forEach((row, k) => {
-    if (!free(row)) return;
-    const queue = byConditions.get(previousKeys[k]);
-    if (queue) queue.push(row);
-    else byConditions.set(previousKeys[k], [row]);
-  });
-  rows.forEach((_, i) => {
-    if (ids[i] !== undefined) return;
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
+  // 3. same conditions elsewhere, in order (each queue read from its head: no shift of a long array)
+  const byConditions = new Map<string, { rows: StoredRow[]; next: number }>();
+  for (let k = 0; k < previous.length; k++) {
+    const row = previous[k];
+    if (free(row)) {
+      const queue = byConditions.get(previousKeys[k]);
+      if (queue) queue.rows.push(row);
+      else byConditions.set(previousKeys[k], { rows: [row], next: 0 });
+    }
+    if (k % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
+  for (let i = 0; i < rows.length; i++) {
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+    if (ids[i] !== undefined) continue;
     const queue = byConditions.get(keys[i]);
-    while (queue?.length) {
-      const row = queue.shift()!;
+    while (queue && queue.next < queue.rows.length) {
+      const row = queue.rows[queue.next++];
       if (free(row)) {
         claim(i, row);
         break;
       }
     }
-  });
+  }
   yield;
   // 4. same position, same outputs
   for (let i = 0; i < rows.length; i++) {
@@ -189,5 +199,15 @@ function* rowIdSteps(rows: Record<string, unknown>[], previous: StoredRow[]): St
     if (i % STEP_EVERY === STEP_EVERY - 1) yield;
   }
   // 5. new rows
-  return ids.map((id) => id ?? randomUUID());
+  return yield* newIds(ids);
+}
+
+/** The ids, a new one where there is none. */
+function* newIds(ids: (string | undefined)[]): Steps<string[]> {
+  const out = new Array<string>(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    out[i] = ids[i] ?? randomUUID();
+    if (i % STEP_EVERY === STEP_EVERY - 1) yield;
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-import { parseStoredJsonSliced, stringifyJsonSliced } from '@arbiter/platform';
+import { parseStoredJsonBytesSliced, stringifyJsonBytesSliced } from '@arbiter/platform';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { StoredDefinition } from '../application/table-model';
@@ -24,11 +24,16 @@ interface VersionRow {
   table_id: string;
   version: number;
   tenant_id: string;
-  definition: string;
   created_at: Date | string;
   created_by: string;
   comment: string | null;
 }
+
+/** The first byte of a jsonb value in PostgreSQL's binary format (a Buffer parameter is sent in it). */
+const JSONB_BINARY_VERSION = 1;
+
+/** Bytes of one part of a stored definition read by `versionBytes`. */
+export const VERSION_PART_BYTES = 512 * 1024;
 
 function returnedRows<T>(result: unknown): T[] {
   const rows = result as unknown[];
@@ -62,6 +67,16 @@ export abstract class DecisionTableRepository {
   abstract deleteTable(m: EntityManager, id: string): Promise<number>;
   abstract insertVersion(m: EntityManager, version: DecisionTableVersionEntity): Promise<void>;
   abstract version(m: EntityManager, id: string, version: number): Promise<DecisionTableVersionEntity | null>;
+  /**
+   * A version's definition as its stored JSON, unparsed: UTF-8 bytes in parts of at most
+   * VERSION_PART_BYTES (a multi-byte character may straddle two), null when there is no such version.
+   * What a worker thread decodes and parses for itself: no step of the read decodes the whole text on the
+   * service's thread, which never holds a large table's rows.
+   */
+  async versionBytes(m: EntityManager, id: string, version: number): Promise<Uint8Array[] | null> {
+    const stored = await this.version(m, id, version);
+    return stored ? [Buffer.from(JSON.stringify(stored.definition))] : null;
+  }
   abstract versions(
     m: EntityManager,
     id: string,
@@ -125,9 +140,13 @@ export class TypeOrmDecisionTableRepository extends DecisionTableRepository {
   async deleteTable(m: EntityManager, id: string) {
     return (await m.getRepository(DecisionTableEntity).delete({ id })).affected ?? 0;
   }
-  /** The definition is written as JSON text made in slices of the event loop (a 100,000-row table). */
+  /**
+   * The definition is sent as jsonb in its binary form (a version byte, 1, then the JSON text as UTF-8),
+   * written in slices of the event loop (`stringifyJsonBytesSliced`): a 100,000-row table's 15 MB is never
+   * joined into one string nor encoded in one go.
+   */
   async insertVersion(m: EntityManager, version: DecisionTableVersionEntity) {
-    const definition = await stringifyJsonSliced(version.definition);
+    const definition = await stringifyJsonBytesSliced(version.definition, [JSONB_BINARY_VERSION]);
     await m.query(
       `INSERT INTO decision_table_versions
          (table_id, version, tenant_id, definition, created_at, created_by, comment)
@@ -143,25 +162,54 @@ export class TypeOrmDecisionTableRepository extends DecisionTableRepository {
       ],
     );
   }
-  /** The definition is read as JSON text and parsed in slices of the event loop (a 100,000-row table). */
+  /**
+   * The definition is read as UTF-8 bytes in parts (`versionBytes`' query, the other columns beside each
+   * part) and parsed from them in slices of the event loop: a 100,000-row table's 15 MB of JSON is never
+   * one message, one string or one parse.
+   */
   async version(m: EntityManager, tableId: string, version: number) {
-    const [row] = returnedRows<VersionRow>(
+    const rows = returnedRows<VersionRow & { part: Buffer }>(
       await m.query(
-        `SELECT table_id, version, tenant_id, definition::text AS definition, created_at, created_by, comment
-           FROM decision_table_versions WHERE table_id = $1 AND version = $2`,
-        [tableId, version],
+        `WITH stored AS MATERIALIZED (
+           SELECT table_id, version, tenant_id, created_at, created_by, comment,
+                  convert_to(definition::text, 'UTF8') AS bytes
+             FROM decision_table_versions WHERE table_id = $1 AND version = $2)
+         SELECT table_id, version, tenant_id, created_at, created_by, comment,
+                substring(bytes FROM n * $3 + 1 FOR $3) AS part
+           FROM stored, generate_series(0, (length(bytes) - 1) / $3) AS n
+          ORDER BY n`,
+        [tableId, version, VERSION_PART_BYTES],
       ),
     );
+    const [row] = rows;
     if (!row) return null;
     const entity = new DecisionTableVersionEntity();
     entity.tableId = row.table_id;
     entity.version = Number(row.version);
     entity.tenantId = row.tenant_id;
-    entity.definition = (await parseStoredJsonSliced(row.definition)) as StoredDefinition;
+    entity.definition = (await parseStoredJsonBytesSliced(rows.map((r) => r.part))) as StoredDefinition;
     entity.createdAt = new Date(row.created_at);
     entity.createdBy = row.created_by;
     entity.comment = row.comment;
     return entity;
+  }
+  /**
+   * One row per part: the text is made once (a materialised CTE) and cut by bytes, so a 15 MB definition
+   * comes as 30 messages of 512 KiB (each decoded on its own), never one 15 MB string.
+   */
+  override async versionBytes(m: EntityManager, tableId: string, version: number) {
+    const rows = returnedRows<{ part: Buffer }>(
+      await m.query(
+        `WITH stored AS MATERIALIZED (
+           SELECT convert_to(definition::text, 'UTF8') AS bytes
+             FROM decision_table_versions WHERE table_id = $1 AND version = $2)
+         SELECT substring(bytes FROM n * $3 + 1 FOR $3) AS part
+           FROM stored, generate_series(0, (length(bytes) - 1) / $3) AS n
+          ORDER BY n`,
+        [tableId, version, VERSION_PART_BYTES],
+      ),
+    );
+    return rows.length ? rows.map((r) => r.part) : null;
   }
   versions(m: EntityManager, tableId: string, offset: number, limit: number) {
     return m.getRepository(DecisionTableVersionEntity).find({
