@@ -373,6 +373,7 @@ export class VectorMatrix {
     const best = new Float64Array(k); // the k best approximate scores so far, best first
     let held = 0;
     let floor = -Infinity;
+    let cut = -Infinity; // floor - margin: a slot below it is not a candidate
     let found = 0;
     const scores = this.block;
     const lists = this.lists;
@@ -392,7 +393,7 @@ export class VectorMatrix {
       }
       for (let i = 0; i < end; i++) {
         const s = scores[i];
-        if (s < floor - margin || slots[base + i] === null) continue;
+        if (s < cut || slots[base + i] === null) continue;
         if (found === this.candidates.length) this.grow();
         this.candidates[found] = base + i;
         this.approximate[found++] = s;
@@ -403,12 +404,14 @@ export class VectorMatrix {
           at--;
         }
         best[at] = s;
-        if (held === k) floor = best[k - 1];
+        if (held === k) {
+          floor = best[k - 1];
+          cut = floor - margin;
+        }
       }
     }
     // the exact scores of the candidates within the margin of the final k-th approximate score
     const exact: { slot: number; score: number }[] = [];
-    const cut = floor - margin;
     for (let c = 0; c < found; c++) {
       if (this.approximate[c] < cut) continue;
       const slot = this.candidates[c];
