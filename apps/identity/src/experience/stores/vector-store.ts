@@ -392,6 +392,17 @@ export class VectorMatrix {
         accumulate(lists[d], starts[b * dim + d], to, scores, weights[t]);
       }
       for (let i = 0; i < end; i++) {
+        // most slots are below the cut: four at a time
+        if (
+          i + 4 <= end &&
+          scores[i] < cut &&
+          scores[i + 1] < cut &&
+          scores[i + 2] < cut &&
+          scores[i + 3] < cut
+        ) {
+          i += 3;
+          continue;
+        }
         const s = scores[i];
         if (s < cut || slots[base + i] === null) continue;
         if (found === this.candidates.length) this.grow();
@@ -447,7 +458,8 @@ export class VectorMatrix {
 
   /** Whether every finite value of the vector is within the postings' range (a non-finite one posts as 0). */
   private fits(vector: Float32Array): boolean {
-    for (let d = 0; d < vector.length; d++) if (Math.abs(vector[d]) > this.range && Number.isFinite(vector[d])) return false;
+    for (let d = 0; d < vector.length; d++)
+      if (Math.abs(vector[d]) > this.range && Number.isFinite(vector[d])) return false;
     return true;
   }
 
