@@ -270,15 +270,31 @@ function apply(entries: VectorMatrix, row: EntryRow) {
   else entries.set(toCandidate(row, 0));
 }
 
+/** Slots per block: a block's scores (`Float64Array(4096)`, 32 KB) stay in the first-level cache. */
+const BLOCK_BITS = 12;
+const BLOCK = 1 << BLOCK_BITS;
+const IN_BLOCK = BLOCK - 1;
+/** A posting is one int32: the value quantised to 20 signed bits above the slot's 12 bits within its block. */
+const LEVELS = (1 << 19) - 1;
+
 /**
  * The vectors of one collection as posting lists, one per dimension: the slots whose vector is non-zero
- * there, with the value. A query walks only the lists of its own non-zero dimensions and adds
- * `weight × value` into one score per slot, so the work is the number of non-zero entries it meets, not
- * `dimensions × entries`: the local embedder's vectors are sparse (≈ 60 of 256 buckets for a lesson,
- * ≈ 30 for a tool call), which makes a query at 100,000 lessons touch ≈ 700,000 values instead of the
- * 2.8 million a column scan of its dimensions reads. Still exact (a zero adds nothing to a dot product).
- * A replaced or deleted entry leaves a dead slot behind (skipped by the ranking); the lists are rebuilt
- * from the live entries when a quarter of the slots are dead.
+ * there. A query walks only the lists of its own non-zero dimensions, so the work is the number of non-zero
+ * entries it meets, not `dimensions × entries`: the local embedder's vectors are sparse (≈ 60 of 256 buckets
+ * for a lesson, ≈ 30 for a tool call). Still exact (a zero adds nothing to a dot product).
+ *
+ * The walk is cut into blocks of 4,096 slots: for each block, the query's lists add into 4,096 scores that
+ * stay in cache, then the block is scanned for candidates before the next one. Each posting is one int32
+ * (the slot within its block and the value rounded to 20 bits, half the bytes of an id and a float), so the
+ * scores of the walk are approximate, off by at most `E = Σ |query weight| × half a quantisation step`. The
+ * answer stays exact: every slot whose approximate score is within `2E` of the k-th best approximate score is
+ * a candidate (a superset of the true k best), and the candidates are scored again from their own vectors,
+ * in the same order of dimensions and the same float64 arithmetic as a plain dot product, then ordered by
+ * that score (ties: the earlier slot first). The walk itself touches ≈ 7 postings per lesson per query
+ * dimension set: at 100,000 lessons ≈ 1 million postings, 4 MB.
+ *
+ * A replaced or deleted entry leaves a dead slot behind (never a candidate); the lists are rebuilt from the
+ * live entries when a quarter of the slots are dead.
  */
 export class VectorMatrix {
   private dim = 0;
@@ -286,10 +302,16 @@ export class VectorMatrix {
   private slots: (Candidate | null)[] = [];
   private readonly index = new Map<string, number>();
   private live = 0;
-  private ids: Int32Array[] = [];
-  private values: Float32Array[] = [];
+  /** Per dimension: the postings, `(quantised value << BLOCK_BITS) | (slot & IN_BLOCK)`, in slot order. */
+  private lists: Int32Array[] = [];
   private lengths = new Int32Array(0);
-  private scores = new Float64Array(0);
+  /** `starts[b * dim + d]`: where block `b` begins in the list of dimension `d`. */
+  private starts = new Int32Array(0);
+  /** Largest magnitude a posting can hold (a power of two; 1 for normalised vectors). */
+  private range = 1;
+  private readonly block = new Float64Array(BLOCK);
+  private candidates = new Int32Array(256);
+  private approximate = new Float64Array(256);
 
   get size(): number {
     return this.live;
@@ -311,7 +333,8 @@ export class VectorMatrix {
     this.slots.push(c);
     this.index.set(c.row.id, slot);
     this.live++;
-    this.post(slot, c.vector);
+    if (this.fits(c.vector)) this.post(slot, c.vector);
+    else this.compact(); // a value beyond the range (not a normalised vector): posted again, wider
   }
 
   /** The entry held for an id. */
@@ -330,54 +353,140 @@ export class VectorMatrix {
   search(query: Float32Array, k: number): Candidate[] {
     const n = this.slots.length;
     if (!this.live || query.length !== this.dim || k <= 0) return [];
-    if (this.scores.length < n) this.scores = new Float64Array(Math.max(64, this.slots.length * 2));
-    const scores = this.scores;
-    scores.fill(0, 0, n);
-    for (let d = 0; d < this.dim; d++) {
+    const dim = this.dim;
+    // the query's non-zero dimensions, their weights in posting units, and the bound of the walk's error
+    let nonZero = 0;
+    for (let d = 0; d < dim; d++) if (query[d] !== 0) nonZero++;
+    const dims = new Int32Array(nonZero);
+    const weights = new Float64Array(nonZero);
+    const step = this.range / LEVELS;
+    let absolute = 0;
+    for (let d = 0, t = 0; d < dim; d++) {
       const w = query[d];
       if (w === 0) continue;
-      const ids = this.ids[d];
-      const values = this.values[d];
-      const length = this.lengths[d];
-      for (let j = 0; j < length; j++) scores[ids[j]] += w * values[j];
+      dims[t] = d;
+      weights[t++] = w * step;
+      absolute += Math.abs(w);
     }
-    const top: number[] = [];
+    // half a step per value, and room for the float64 rounding of both sums
+    const margin = 2 * (absolute * step * 0.5 + 1e-9 * (1 + absolute * this.range));
+    const best = new Float64Array(k); // the k best approximate scores so far, best first
+    let held = 0;
+    let floor = -Infinity;
+    let cut = -Infinity; // floor - margin: a slot below it is not a candidate
+    let found = 0;
+    const scores = this.block;
+    const lists = this.lists;
+    const starts = this.starts;
+    const lengths = this.lengths;
     const slots = this.slots;
-    let floor = -Infinity; // the k-th best score once there are k
-    for (let i = 0; i < n; i++) {
-      const s = scores[i];
-      if (s <= floor || slots[i] === null) continue;
-      let at = top.length;
-      while (at > 0 && scores[top[at - 1]] < s) at--;
-      top.splice(at, 0, i);
-      if (top.length > k) top.pop();
-      if (top.length === k) floor = scores[top[k - 1]];
+    const blocks = (n + IN_BLOCK) >>> BLOCK_BITS;
+    for (let b = 0; b < blocks; b++) {
+      const base = b << BLOCK_BITS;
+      const end = Math.min(BLOCK, n - base);
+      scores.fill(0, 0, end);
+      const last = b === blocks - 1;
+      for (let t = 0; t < nonZero; t++) {
+        const d = dims[t];
+        const to = last ? lengths[d] : starts[(b + 1) * dim + d];
+        accumulate(lists[d], starts[b * dim + d], to, scores, weights[t]);
+      }
+      for (let i = 0; i < end; i++) {
+        // most slots are below the cut: four at a time
+        if (
+          i + 4 <= end &&
+          scores[i] < cut &&
+          scores[i + 1] < cut &&
+          scores[i + 2] < cut &&
+          scores[i + 3] < cut
+        ) {
+          i += 3;
+          continue;
+        }
+        const s = scores[i];
+        if (s < cut || slots[base + i] === null) continue;
+        if (found === this.candidates.length) this.grow();
+        this.candidates[found] = base + i;
+        this.approximate[found++] = s;
+        if (s <= floor) continue;
+        let at = held < k ? held++ : k - 1;
+        while (at > 0 && best[at - 1] < s) {
+          best[at] = best[at - 1];
+          at--;
+        }
+        best[at] = s;
+        if (held === k) {
+          floor = best[k - 1];
+          cut = floor - margin;
+        }
+      }
     }
-    return top.map((i) => ({ ...slots[i]!, similarity: scores[i] }));
+    // the exact scores of the candidates within the margin of the final k-th approximate score
+    const exact: { slot: number; score: number }[] = [];
+    for (let c = 0; c < found; c++) {
+      if (this.approximate[c] < cut) continue;
+      const slot = this.candidates[c];
+      const vector = slots[slot]!.vector;
+      let s = 0;
+      for (let t = 0; t < nonZero; t++) {
+        const d = dims[t];
+        const v = vector[d];
+        if (v !== 0) s += query[d] * v;
+      }
+      exact.push({ slot, score: s });
+    }
+    exact.sort((a, b) => b.score - a.score || a.slot - b.slot);
+    if (exact.length > k) exact.length = k;
+    return exact.map((e) => ({ ...slots[e.slot]!, similarity: e.score }));
   }
 
   private init(dim: number) {
     this.dim = dim;
-    this.ids = Array.from({ length: dim }, () => new Int32Array(64));
-    this.values = Array.from({ length: dim }, () => new Float32Array(64));
+    this.lists = Array.from({ length: dim }, () => new Int32Array(64));
     this.lengths = new Int32Array(dim);
+    this.starts = new Int32Array(dim * 4);
+  }
+
+  private grow() {
+    const candidates = new Int32Array(this.candidates.length * 2);
+    candidates.set(this.candidates);
+    this.candidates = candidates;
+    const approximate = new Float64Array(this.approximate.length * 2);
+    approximate.set(this.approximate);
+    this.approximate = approximate;
+  }
+
+  /** Whether every finite value of the vector is within the postings' range (a non-finite one posts as 0). */
+  private fits(vector: Float32Array): boolean {
+    for (let d = 0; d < vector.length; d++)
+      if (Math.abs(vector[d]) > this.range && Number.isFinite(vector[d])) return false;
+    return true;
   }
 
   private post(slot: number, vector: Float32Array) {
-    for (let d = 0; d < this.dim; d++) {
+    const dim = this.dim;
+    if ((slot & IN_BLOCK) === 0) {
+      // a new block begins where each list ends now
+      const b = slot >>> BLOCK_BITS;
+      if ((b + 1) * dim > this.starts.length) {
+        const starts = new Int32Array(this.starts.length * 2);
+        starts.set(this.starts);
+        this.starts = starts;
+      }
+      this.starts.set(this.lengths, b * dim);
+    }
+    const within = slot & IN_BLOCK;
+    const scale = LEVELS / this.range;
+    for (let d = 0; d < dim; d++) {
       const v = vector[d];
       if (v === 0) continue;
       let length = this.lengths[d];
-      if (length === this.ids[d].length) {
-        const ids = new Int32Array(length * 2);
-        ids.set(this.ids[d]);
-        this.ids[d] = ids;
-        const values = new Float32Array(length * 2);
-        values.set(this.values[d]);
-        this.values[d] = values;
+      if (length === this.lists[d].length) {
+        const list = new Int32Array(length * 2);
+        list.set(this.lists[d]);
+        this.lists[d] = list;
       }
-      this.ids[d][length] = slot;
-      this.values[d][length++] = v;
+      this.lists[d][length++] = (Math.round(v * scale) << BLOCK_BITS) | within;
       this.lengths[d] = length;
     }
   }
@@ -389,20 +498,47 @@ export class VectorMatrix {
     if (this.slots.length >= 64 && this.live < this.slots.length * 0.75) this.compact();
   }
 
-  /** Rebuilds the lists from the live entries (dead slots gone, slots renumbered). */
+  /**
+   * Rebuilds the lists from the live entries (dead slots gone, slots renumbered), the range widened to hold
+   * the largest finite value.
+   */
   private compact() {
-    const alive = this.slots.filter((c): c is Candidate => c !== null);
-    this.slots = [];
+    this.slots = this.slots.filter((c): c is Candidate => c !== null);
+    let largest = 1;
+    for (const c of this.slots) {
+      for (let d = 0; d < c!.vector.length; d++) {
+        const v = Math.abs(c!.vector[d]);
+        if (v > largest && Number.isFinite(v)) largest = v;
+      }
+    }
+    this.range = 2 ** Math.ceil(Math.log2(largest));
     this.index.clear();
     this.live = 0;
     this.lengths.fill(0);
-    for (const c of alive) {
-      const slot = this.slots.length;
-      this.slots.push(c);
-      this.index.set(c.row.id, slot);
+    this.slots.forEach((c, slot) => {
+      this.index.set(c!.row.id, slot);
       this.live++;
-      this.post(slot, c.vector);
-    }
+      this.post(slot, c!.vector);
+    });
+  }
+}
+
+/** `scores[slot in block] += weight × quantised value` over postings `[from, to)` of a list (unrolled by 4). */
+function accumulate(list: Int32Array, from: number, to: number, scores: Float64Array, weight: number) {
+  let j = from;
+  for (; j + 4 <= to; j += 4) {
+    const p0 = list[j];
+    const p1 = list[j + 1];
+    const p2 = list[j + 2];
+    const p3 = list[j + 3];
+    scores[p0 & IN_BLOCK] += weight * (p0 >> BLOCK_BITS);
+    scores[p1 & IN_BLOCK] += weight * (p1 >> BLOCK_BITS);
+    scores[p2 & IN_BLOCK] += weight * (p2 >> BLOCK_BITS);
+    scores[p3 & IN_BLOCK] += weight * (p3 >> BLOCK_BITS);
+  }
+  for (; j < to; j++) {
+    const p = list[j];
+    scores[p & IN_BLOCK] += weight * (p >> BLOCK_BITS);
   }
 }
 
