@@ -70,7 +70,14 @@ describe('WindowEngine against the naive reference (fast-check)', () => {
         const engine = new WindowEngine(definition, (w) => closed.push(w));
         const reference = new ReferenceWindows(definition);
         // one object for every event's window (`lastWindowInto`), as a large batch reads them
-        const reused = { key: '', start: 0, end: 0, count: 0, aggregates: {}, contents: { events: [], total: 0 } };
+        const reused = {
+          key: '',
+          start: 0,
+          end: 0,
+          count: 0,
+          aggregates: {},
+          contents: { events: [], total: 0 },
+        };
         let time = d.epoch;
         for (const op of ops) {
           closed = [];

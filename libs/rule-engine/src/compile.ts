@@ -151,10 +151,7 @@ export class CompiledDecisionTable {
     this.outputExpressions = this.dynamic
       ? table.rows.map((r) => (r.expressions?.length ? r.expressions : null))
       : null;
-    this.runsFeel =
-      this.dynamic ||
-      this.expressions.some((e) => e !== null) ||
-      parts.opaque;
+    this.runsFeel = this.dynamic || this.expressions.some((e) => e !== null) || parts.opaque;
     this.outputRows = parts.outputRows;
     this.table = { ...table, rows: parts.rows };
     this.rowPriority = parts.rowPriority;

@@ -86,7 +86,10 @@ describe('unstorable text (NUL, lone surrogates)', () => {
     const badValue = await pipe
       .transform(rows({ id: 'x\u0000', n: 1 }), { type: 'body', metatype: Object })
       .catch((e: unknown) => e);
-    expect(badValue).toMatchObject({ code: 'INVALID_CHARACTERS', details: [{ field: 'body.rows[5000].id' }] });
+    expect(badValue).toMatchObject({
+      code: 'INVALID_CHARACTERS',
+      details: [{ field: 'body.rows[5000].id' }],
+    });
     const fine = rows({ id: 'x', n: 1 });
     await expect(pipe.transform(fine, { type: 'body', metatype: Object })).resolves.toEqual(fine);
   });
