@@ -6,7 +6,12 @@
  * cap is DecisionTables:MaxRows (100,000 by default).
  */
 import { RequestContext } from '@arbiter/platform';
-import { ServiceUnderTest, startServiceForTest, whileProbingLiveness } from '@arbiter/testing';
+import {
+  LivenessBudget,
+  ServiceUnderTest,
+  startServiceForTest,
+  whileProbingLiveness,
+} from '@arbiter/testing';
 import { decisionsService } from '../src';
 import { DecisionTableEvaluationService } from '../src/decision-tables/application/decision-table-evaluation.service';
 import { client } from './helpers';
@@ -14,8 +19,9 @@ import { request } from 'node:http';
 
 /**
  * The longest a probe may wait beyond the idle floor of this run (the worst wait of the same probe over
- * 2 s with nothing running, measured first): the issue's 100 ms. The floor takes out what a shared,
- * loaded machine adds to every probe; a request holding the loop for 100 ms or more still fails.
+ * 2 s with nothing running, measured first, and once more right after a request that went over it):
+ * the issue's 100 ms. The floor takes out what a shared, loaded machine adds to every probe; a request
+ * holding the loop for 100 ms or more still fails (`LivenessBudget`).
  */
 const PROBE_MS = Number(process.env.LIVENESS_PROBE_MS ?? 100);
 /**
@@ -62,7 +68,7 @@ function largeTable(rows: number, name = 'large') {
 describe('decision tables of 10,000 rows', () => {
   let sut: ServiceUnderTest;
   let api: ReturnType<typeof client>;
-  let budget = PROBE_MS;
+  let budget: LivenessBudget;
   const evaluation = () => sut.service.app.get(DecisionTableEvaluationService);
   /** until `count` versions were compiled after their save */
   const compiledAfterSave = async (count: number) => {
@@ -112,8 +118,7 @@ describe('decision tables of 10,000 rows', () => {
     api = client(sut.url);
     await fetch(`${sut.url}/health/live`);
     await api.post('/validate', largeTable(3, 'warm'));
-    const idle = await whileProbingLiveness(sut.url, () => new Promise((r) => setTimeout(r, 2000)));
-    budget = PROBE_MS + idle.worstProbeMs;
+    budget = await LivenessBudget.measure(sut.url, PROBE_MS);
   }, 120_000);
   afterAll(() => sut?.stop());
 
@@ -122,12 +127,14 @@ describe('decision tables of 10,000 rows', () => {
     const tableJson = JSON.stringify(table);
     const created = await whileProbingLiveness(sut.url, () => sendJson('POST', '', tableJson));
     expect(created.result.status).toBe(201);
-    expect(created.worstProbeMs).toBeLessThan(budget + EMBEDDED_DB_WRITE_MS);
+    expect(created.worstProbeMs).toBeLessThan(
+      await budget.limitFor(created.worstProbeMs, EMBEDDED_DB_WRITE_MS),
+    );
     const id = created.result.body.id as string;
     // the compile after the response, in slices of the event loop
     const compiled = await whileProbingLiveness(sut.url, () => compiledAfterSave(1));
     expect(compiled.result).toBe(1);
-    expect(compiled.worstProbeMs).toBeLessThan(budget);
+    expect(compiled.worstProbeMs).toBeLessThan(await budget.limitFor(compiled.worstProbeMs));
 
     const validated = await whileProbingLiveness(sut.url, () => sendJson('POST', '/validate', tableJson));
     expect(validated.result.status).toBe(200);
@@ -135,13 +142,13 @@ describe('decision tables of 10,000 rows', () => {
     // 50 million row pairs: the bounded analysis says it stopped short
     expect(validated.result.body.analysis.complete).toBe(false);
     expect(validated.result.body.analysis.overlaps.length).toBeGreaterThan(0);
-    expect(validated.worstProbeMs).toBeLessThan(budget);
+    expect(validated.worstProbeMs).toBeLessThan(await budget.limitFor(validated.worstProbeMs));
 
     // compiled when saved: the first evaluate finds it compiled
     const input = { age: 30, country: 'NL', amount: 5000, tier: 'gold', vip: true };
     const first = await whileProbingLiveness(sut.url, () => api.post(`/${id}/evaluate`, { input }));
     expect(first.result.status).toBe(200);
-    expect(first.worstProbeMs).toBeLessThan(budget);
+    expect(first.worstProbeMs).toBeLessThan(await budget.limitFor(first.worstProbeMs));
     // the replica's metrics are for operators: read them as one
     const operator = {
       id: 'ops',
@@ -155,24 +162,26 @@ describe('decision tables of 10,000 rows', () => {
 
     const analysed = await whileProbingLiveness(sut.url, () => api.post(`/${id}/analyze`));
     expect(analysed.result.status).toBe(200);
-    expect(analysed.worstProbeMs).toBeLessThan(budget);
+    expect(analysed.worstProbeMs).toBeLessThan(await budget.limitFor(analysed.worstProbeMs));
 
     table.rows[0].outputs.score = -1;
     table.rows[1].inputConditions.age = '[1..2]';
     const updatedJson = JSON.stringify(table);
     const updated = await whileProbingLiveness(sut.url, () => sendJson('PUT', `/${id}`, updatedJson));
     expect(updated.result.status).toBe(200);
-    expect(updated.worstProbeMs).toBeLessThan(budget + EMBEDDED_DB_WRITE_MS);
+    expect(updated.worstProbeMs).toBeLessThan(
+      await budget.limitFor(updated.worstProbeMs, EMBEDDED_DB_WRITE_MS),
+    );
     const recompiled = await whileProbingLiveness(sut.url, () => compiledAfterSave(2));
     expect(recompiled.result).toBe(2);
-    expect(recompiled.worstProbeMs).toBeLessThan(budget);
+    expect(recompiled.worstProbeMs).toBeLessThan(await budget.limitFor(recompiled.worstProbeMs));
     // the update is what evaluates now, and its audit entry counts the rows it changed
     const afterUpdate = await whileProbingLiveness(sut.url, () =>
       api.post(`/${id}/evaluate`, {
         input: { age: 1.5, country: 'XX', amount: 1, tier: 'none', vip: false },
       }),
     );
-    expect(afterUpdate.worstProbeMs).toBeLessThan(budget);
+    expect(afterUpdate.worstProbeMs).toBeLessThan(await budget.limitFor(afterUpdate.worstProbeMs));
     expect(afterUpdate.result.status).toBe(200);
     const audit = await api.get(`/${id}/audit`);
     expect(JSON.stringify(audit.body)).toMatch(/2 row\(s\) modified/);

@@ -52,3 +52,36 @@ export async function whileProbingLiveness<T>(
   await Promise.all(pending);
   return { result, elapsedMs, worstProbeMs: Math.max(0, ...waits), probes: waits.length };
 }
+
+/**
+ * The limit a probe report is held to: `allowanceMs` beyond the idle floor, the worst wait of the same probe
+ * over `idleMs` with nothing running. The floor is measured once before the work and, only when a report is
+ * over the limit, once more right after it: a shared machine whose load rose meanwhile is not the work's
+ * doing, while work that held the event loop still fails (the floor after it is low again).
+ */
+export class LivenessBudget {
+  private constructor(
+    private readonly baseUrl: string,
+    private readonly allowanceMs: number,
+    readonly floorMs: number,
+    private readonly idleMs: number,
+  ) {}
+
+  static async measure(baseUrl: string, allowanceMs: number, idleMs = 2000): Promise<LivenessBudget> {
+    const floor = await idleFloor(baseUrl, idleMs);
+    return new LivenessBudget(baseUrl, allowanceMs, floor, idleMs);
+  }
+
+  /** The limit for a report whose worst wait was `worstProbeMs` (`extraMs` more for a known cost). */
+  async limitFor(worstProbeMs: number, extraMs = 0): Promise<number> {
+    const limit = this.allowanceMs + this.floorMs + extraMs;
+    if (worstProbeMs < limit) return limit;
+    const floorNow = await idleFloor(this.baseUrl, this.idleMs / 2);
+    return this.allowanceMs + Math.max(this.floorMs, floorNow) + extraMs;
+  }
+}
+
+async function idleFloor(baseUrl: string, idleMs: number): Promise<number> {
+  const idle = await whileProbingLiveness(baseUrl, () => new Promise((r) => setTimeout(r, idleMs)));
+  return idle.worstProbeMs;
+}
