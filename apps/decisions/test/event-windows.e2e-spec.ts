@@ -258,6 +258,13 @@ describe('event windows (CEP) API', () => {
       [{ Key: 'a', Timestamp: '2026-11-28T05:00:00', Value: 1 }, 'INVALID_TIMESTAMP', 'Events[1].Timestamp'],
       [{ Key: 'a', Timestamp: '0000-01-01T00:00:00Z', Value: 1 }, 'INVALID_TIMESTAMP', 'Events[1].Timestamp'],
       [{ Key: 'a', Timestamp: '2026-13-45T05:00:00Z', Value: 1 }, 'INVALID_TIMESTAMP', 'Events[1].Timestamp'],
+      // a day its month does not have: refused, not rolled over into March
+      [{ Key: 'a', Timestamp: '2026-02-30T05:00:00Z', Value: 1 }, 'INVALID_TIMESTAMP', 'Events[1].Timestamp'],
+      [
+        { Key: 'a', Timestamp: '2026-02-29T05:00:00+01:00', Value: 1 },
+        'INVALID_TIMESTAMP',
+        'Events[1].Timestamp',
+      ],
       [{ Key: 'a', Timestamp: 1764306000000, Value: 1 }, 'INVALID_TIMESTAMP', 'Events[1].Timestamp'],
       [{ Timestamp: at(1), Value: 1 }, 'INVALID_EVENT', 'Events[1].Key'],
       [{ Key: 'x'.repeat(300), Timestamp: at(1) }, 'INVALID_EVENT', 'Events[1].Key'],

@@ -1,10 +1,14 @@
 import { isoTimestamp } from './event-batch';
 
-/** What `isoTimestamp` answered before its fast path: the pattern, then `Date.parse`. */
-const PATTERN = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+/** What `isoTimestamp` answers without its fast path: the pattern, a real day, then `Date.parse`. */
+const PATTERN = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 const reference = (v: string) => {
   const m = PATTERN.exec(v);
-  return !m || m[1] === '0000' ? NaN : Date.parse(v);
+  if (!m || m[1] === '0000') return NaN;
+  // Date.parse alone rolls 02-30 over into March: the day must be one its month has
+  const day = new Date(Date.UTC(2000, Number(m[2]) - 1, Number(m[3])));
+  day.setUTCFullYear(Number(m[1]));
+  return day.getUTCDate() === Number(m[3]) ? Date.parse(v) : NaN;
 };
 
 describe('isoTimestamp', () => {
@@ -13,7 +17,7 @@ describe('isoTimestamp', () => {
       '2026-11-28T05:00:00.000Z',
       '2026-11-28T05:00:00Z',
       '2024-02-29T00:00:00Z',
-      '2026-02-29T00:00:00Z', // Date.parse rolls over to March 1st
+      '2026-02-29T00:00:00Z', // no such day (Date.parse alone rolls it over to March 1st)
       '2026-02-30T00:00:00.000Z',
       '2026-04-31T00:00:00Z',
       '1900-02-29T00:00:00Z',
@@ -55,5 +59,8 @@ describe('isoTimestamp', () => {
     }
     for (const v of samples) expect([v, isoTimestamp(v)]).toEqual([v, reference(v)]);
     expect(isoTimestamp(1_700_000_000_000)).toBeNaN();
+    for (const v of ['2026-02-29T00:00:00Z', '2026-02-30T00:00:00.000Z', '2026-04-31T10:00:00+02:00'])
+      expect(isoTimestamp(v)).toBeNaN();
+    expect(isoTimestamp('2024-02-29T00:00:00+01:00')).toBe(Date.UTC(2024, 1, 28, 23));
   });
 });

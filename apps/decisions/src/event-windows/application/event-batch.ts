@@ -11,10 +11,10 @@ export interface EventBatch {
   values: unknown[];
 }
 
-const ISO_DATE_TIME = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 const MAX_KEY_LENGTH = 256;
 
-/** Epoch ms of an ISO 8601 date-time with a zone, years 0001–9999; NaN otherwise. */
+/** Epoch ms of an ISO 8601 date-time with a zone, years 0001–9999, a day its month has; NaN otherwise. */
 export function isoTimestamp(value: unknown): number {
   if (typeof value !== 'string') return NaN;
   if (value.length === 24 || value.length === 20) {
@@ -23,6 +23,8 @@ export function isoTimestamp(value: unknown): number {
   }
   const m = ISO_DATE_TIME.exec(value);
   if (!m || m[1] === '0000') return NaN;
+  // a day the month does not have (02-30, 04-31) is refused, not rolled over into the next month as Date.parse does
+  if (Number(m[3]) > daysInMonth(Number(m[1]), Number(m[2]))) return NaN;
   return Date.parse(value);
 }
 
@@ -60,7 +62,7 @@ function utcTimestamp(v: string): number {
   if (!(seconds <= 59 && ms >= 0)) return NaN;
   const day = year * 10_000 + month * 100 + date;
   if (day !== lastDay) {
-    if (date > 28 && date > daysInMonth(year, month)) return NaN; // Date.parse rolls 02-30 over: read it so
+    if (date > 28 && date > daysInMonth(year, month)) return NaN; // no such day: refused the general way too
     lastDayMs = Date.UTC(year, month - 1, date);
     lastDay = day;
   }
