@@ -120,6 +120,15 @@ describe('event windows (CEP) API', () => {
     expect((await api.get('/hostile')).status).toBe(404);
   });
 
+  it('takes concurrent saves of one id one after another: one creates it, the others update it', async () => {
+    const saves = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => api.put('/raced', { ...failedLogins, Name: `raced ${i}` })),
+    );
+    expect(saves.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(saves.map((r) => r.body.Version).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect((await api.get('/raced')).body.Version).toBe(8);
+  });
+
   it('refuses an id that cannot be a NATS subject token', async () => {
     const res = await api.put('/bad.id', failedLogins);
     expect(res.status).toBe(400);

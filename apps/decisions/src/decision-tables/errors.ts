@@ -1,5 +1,5 @@
 import { AuthErrorCodes } from '@arbiter/auth';
-import { AppError, defineErrorFamily } from '@arbiter/platform';
+import { AppError, defineErrorFamily, isUniqueViolation } from '@arbiter/platform';
 import type { TableProblem } from '@arbiter/rule-engine';
 
 /** Stable `code` values of the decision-table API (the spec leaves them open). */
@@ -70,8 +70,7 @@ export function invalidTable(problems: TableProblem[]): AppError {
  */
 export function conflictOnUniqueViolation(code: string, message: string) {
   return (error: unknown): never => {
-    const driver = (error as { driverError?: { code?: string }; code?: string })?.driverError ?? error;
-    if ((driver as { code?: string })?.code === '23505') throw AppError.conflict(code, message);
+    if (isUniqueViolation(error)) throw AppError.conflict(code, message);
     throw error;
   };
 }

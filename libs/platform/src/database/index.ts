@@ -6,3 +6,4 @@ export * from './database';
 export * from './unit-of-work';
 export * from './database.module';
 export * from './pg-binary';
+export * from './unique-violation';

@@ -1,5 +1,12 @@
 import { Subjects } from '@arbiter/contracts';
-import { AppError, EventBus, EventSubscription, RequestContext, UnitOfWork } from '@arbiter/platform';
+import {
+  AppError,
+  EventBus,
+  EventSubscription,
+  isUniqueViolation,
+  RequestContext,
+  UnitOfWork,
+} from '@arbiter/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EventWindowErrors as E } from '../errors';
 import type { EventWindowConfigBody } from '../http/dto';
@@ -95,19 +102,26 @@ export class EventWindowConfigService implements OnApplicationBootstrap, OnAppli
     const tenantId = RequestContext.tenantId();
     const fields = configFields(body, tenantId);
     const now = new Date();
-    const saved = await this.uow.run(async (m) => {
-      const existing = await this.repo.find(m, tenantId, id);
-      const entity: EventWindowConfigEntity = {
-        tenantId,
-        id,
-        ...fields,
-        version: (existing?.version ?? 0) + 1,
-        createdAt: existing?.createdAt ?? now,
-        modifiedAt: now,
-      };
-      if (existing) await this.repo.update(m, entity);
-      else await this.repo.insert(m, entity);
-      return { entity, created: !existing };
+    const write = () =>
+      this.uow.run(async (m) => {
+        const existing = await this.repo.findForUpdate(m, tenantId, id);
+        const entity: EventWindowConfigEntity = {
+          tenantId,
+          id,
+          ...fields,
+          version: (existing?.version ?? 0) + 1,
+          createdAt: existing?.createdAt ?? now,
+          modifiedAt: now,
+        };
+        if (existing) await this.repo.update(m, entity);
+        else await this.repo.insert(m, entity);
+        return { entity, created: !existing };
+      });
+    // the row is locked while it is read and written, so saves of an existing id queue up; two creates of a new
+    // id meet at the primary key instead: the one that lost takes the saved row as an update
+    const saved = await write().catch((error: unknown) => {
+      if (isUniqueViolation(error)) return write();
+      throw error;
     });
     const change = saved.created ? 'created' : 'updated';
     this.forget(tenantId, id);

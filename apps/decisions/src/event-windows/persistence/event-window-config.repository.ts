@@ -6,6 +6,12 @@ import { EventWindowConfigEntity } from './entities';
 export abstract class EventWindowConfigRepository {
   abstract list(m: EntityManager): Promise<EventWindowConfigEntity[]>;
   abstract find(m: EntityManager, tenantId: string, id: string): Promise<EventWindowConfigEntity | null>;
+  /** `find`, the row locked until the caller's transaction ends (concurrent saves of one id queue up). */
+  abstract findForUpdate(
+    m: EntityManager,
+    tenantId: string,
+    id: string,
+  ): Promise<EventWindowConfigEntity | null>;
   abstract insert(m: EntityManager, config: EventWindowConfigEntity): Promise<void>;
   abstract update(m: EntityManager, config: EventWindowConfigEntity): Promise<void>;
   abstract delete(m: EntityManager, tenantId: string, id: string): Promise<number>;
@@ -18,6 +24,11 @@ export class TypeOrmEventWindowConfigRepository extends EventWindowConfigReposit
   }
   find(m: EntityManager, tenantId: string, id: string) {
     return m.getRepository(EventWindowConfigEntity).findOne({ where: { tenantId, id } });
+  }
+  findForUpdate(m: EntityManager, tenantId: string, id: string) {
+    return m
+      .getRepository(EventWindowConfigEntity)
+      .findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
   }
   async insert(m: EntityManager, config: EventWindowConfigEntity) {
     await m.getRepository(EventWindowConfigEntity).insert(config);
